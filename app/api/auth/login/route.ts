@@ -1,0 +1,6 @@
+import { route } from '@/lib/api/route'
+import { login } from '@/lib/auth/login'
+import * as operations from '@/lib/auth/operations'
+
+// POST /auth/login - email and password for a user token
+export const POST = route(operations.login, ({ body }) => login(body.email, body.password))

@@ -1,0 +1,6 @@
+import { route } from '@/lib/api/route'
+import { createUser } from '@/lib/users/create-user'
+import * as operations from '@/lib/users/operations'
+
+// POST /users - admins create users
+export const POST = route(operations.createUser, ({ body }) => createUser(body))

@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { ZErrorBody } from '@/lib/api/errors'
+import type { Operation } from '@/lib/api/operation'
+import * as applications from '@/lib/applications/operations'
+import * as auth from '@/lib/auth/operations'
+import * as configurators from '@/lib/configurators/operations'
+import * as users from '@/lib/users/operations'
+
+export const OPERATIONS: Operation[] = [auth, users, configurators, applications].flatMap((module) => Object.values(module))
+
+type JsonSchema = Record<string, unknown>
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema
+  return rest
+}
+
+const ERROR_RESPONSE = {
+  description: 'Error: {error: {code, message}}',
+  content: { 'application/json': { schema: jsonSchema(ZErrorBody, 'output') } },
+}
+
+function describeOperation(operation: Operation) {
+  const pathParams = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }))
+  const queryParams = operation.query
+    ? Object.entries(operation.query.shape).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: !(schema as z.ZodType).safeParse(undefined).success,
+        schema: jsonSchema(schema as z.ZodType, 'input'),
+      }))
+    : []
+  const status = String(operation.status ?? (operation.response || operation.produces ? 200 : 204))
+  const content = operation.response
+    ? { 'application/json': { schema: jsonSchema(operation.response, 'output') } }
+    : operation.produces
+      ? { [operation.produces]: { schema: { type: 'string', format: 'binary' } } }
+      : undefined
+  return {
+    operationId: operation.id,
+    summary: operation.summary,
+    tags: [operation.tag],
+    ...(operation.auth !== 'none' && { security: [{ bearer: [] }] }),
+    parameters: [...pathParams, ...queryParams],
+    ...(operation.body && {
+      requestBody: {
+        required: true,
+        content:
+          operation.body === 'raw'
+            ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+            : { 'application/json': { schema: jsonSchema(operation.body, 'input') } },
+      },
+    }),
+    responses: { [status]: { description: 'Success', ...(content && { content }) }, default: ERROR_RESPONSE },
+  }
+}
+
+/** OpenAPI 3.1 document generated from the same operations and zod schemas the handlers parse with. */
+export function buildOpenApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const operation of OPERATIONS) {
+    paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: describeOperation(operation) }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Paraform API', version: '1.0.0', description: 'Parametric product configurator service' },
+    servers: [{ url: '/api' }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    paths,
+  }
+}

@@ -1,0 +1,29 @@
+import type { z } from 'zod'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+export type AuthMode = 'none' | 'user' | 'admin'
+
+/**
+ * One HTTP operation: the route handler parses with these schemas and the OpenAPI document
+ * is generated from the same objects.
+ */
+export interface Operation {
+  id: string
+  method: Method
+  path: string
+  summary: string
+  tag: string
+  auth: AuthMode
+  params?: z.ZodObject
+  query?: z.ZodObject
+  /** A zod schema for JSON bodies, `raw` for a streamed body of any type. */
+  body?: z.ZodType | 'raw'
+  status?: number
+  response?: z.ZodType
+  /** Media type of a non-JSON response. */
+  produces?: string
+}
+
+export function defineOperation<const O extends Operation>(operation: O): O {
+  return operation
+}

@@ -1,0 +1,20 @@
+import { AppError } from '@/lib/api/errors'
+
+/** Reads a request body into memory, refusing (413) as soon as it passes `limit` bytes. */
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? 0)
+  if (declared > limit) throw tooLarge(limit)
+  if (!request.body) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength
+    if (size > limit) throw tooLarge(limit)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export function tooLarge(limit: number): AppError {
+  return new AppError('payload_too_large', `Request body is larger than the limit of ${limit} bytes`)
+}

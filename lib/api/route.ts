@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import { AppError, describeZodError, toErrorResponse } from '@/lib/api/errors'
+import type { Operation } from '@/lib/api/operation'
+import { readLimitedText } from '@/lib/api/read-body'
+import { authenticate, requireUser, type Principal } from '@/lib/auth/authenticate'
+import type { User } from '@/lib/generated/prisma/client'
+
+const JSON_BODY_LIMIT = 1024 * 1024
+
+type Infer<S, Fallback> = S extends z.ZodType ? z.infer<S> : Fallback
+
+export interface HandlerContext<O extends Operation> {
+  request: Request
+  params: Infer<O['params'], Record<string, string>>
+  query: Infer<O['query'], Record<string, never>>
+  body: O['body'] extends 'raw' ? ReadableStream<Uint8Array> | null : Infer<O['body'], undefined>
+  principal: Principal | null
+  user: O['auth'] extends 'user' | 'admin' ? User : null
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> }
+
+/**
+ * Wraps a route handler: authenticates, parses params/query/body with the operation's zod
+ * schemas and turns every thrown error into `{error: {code, message}}`. A handler returns a
+ * Response or data that is answered as JSON with the operation's status.
+ */
+export function route<O extends Operation>(operation: O, handler: (context: HandlerContext<O>) => Promise<unknown>) {
+  return async (request: Request, routeContext: RouteContext): Promise<Response> => {
+    try {
+      const principal = await authenticate(request.headers)
+      const user = operation.auth === 'none' ? null : requireUser(principal).user
+      if (operation.auth === 'admin' && user?.role !== 'admin') throw new AppError('forbidden', 'Only admins may do this')
+      const params = parseParams(operation, await routeContext.params)
+      const query = parseQuery(operation, new URL(request.url).searchParams)
+      const body = operation.body === 'raw' ? request.body : await parseJsonBody(operation.body, request)
+      const result = await handler({ request, params, query, body, principal, user } as HandlerContext<O>)
+      if (result instanceof Response) return result
+      if (result === undefined) return new Response(null, { status: operation.status ?? 204 })
+      return Response.json(result, { status: operation.status ?? 200 })
+    } catch (error) {
+      return toErrorResponse(error)
+    }
+  }
+}
+
+// A malformed id can never name an existing resource, so it is answered like an unknown one.
+function parseParams(operation: Operation, raw: Record<string, string | string[]>) {
+  if (!operation.params) return raw
+  const result = operation.params.safeParse(raw)
+  if (result.success) return result.data
+  const field = result.error.issues[0]?.path[0]
+  throw new AppError('not_found', `No resource with ${String(field)} '${String(raw[String(field)])}'`)
+}
+
+function parseQuery(operation: Operation, searchParams: URLSearchParams) {
+  if (!operation.query) return {}
+  const result = operation.query.safeParse(Object.fromEntries(searchParams))
+  if (!result.success) throw new AppError('unprocessable_entity', describeZodError(result.error, 'query'))
+  return result.data
+}
+
+async function parseJsonBody(schema: z.ZodType | undefined, request: Request): Promise<unknown> {
+  if (!schema) return undefined
+  const contentType = request.headers.get('content-type') ?? ''
+  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(contentType)) {
+    throw new AppError('unsupported_media_type', 'Content-Type must be application/json')
+  }
+  const text = await readLimitedText(request, JSON_BODY_LIMIT)
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new AppError('bad_request', `Malformed JSON body: ${(error as Error).message}`)
+  }
+  const result = schema.safeParse(json)
+  if (!result.success) throw new AppError('unprocessable_entity', describeZodError(result.error))
+  return result.data
+}

@@ -1,0 +1,26 @@
+import type { Application, User } from '@/lib/generated/prisma/client'
+import { AppError } from '@/lib/api/errors'
+import { verifyToken } from '@/lib/auth/tokens'
+
+export type Principal =
+  | { kind: 'user'; tokenId: string; user: User }
+  | { kind: 'anonymous' | 'server'; tokenId: string; application: Application }
+
+/** The caller behind `Authorization: Bearer ...`, or null when the header is absent. */
+export async function authenticate(headers: Headers): Promise<Principal | null> {
+  const header = headers.get('authorization')
+  if (header === null) return null
+  const match = /^Bearer ([A-Za-z0-9_\-.]{1,2048})$/.exec(header.trim())
+  if (!match?.[1]) throw new AppError('unauthorized', "Authorization header must be 'Bearer <token>'")
+  const token = await verifyToken(match[1])
+  if (!token) throw new AppError('unauthorized', 'Token is invalid, expired or revoked')
+  if (token.kind === 'user' && token.user) return { kind: 'user', tokenId: token.id, user: token.user }
+  if (token.kind !== 'user' && token.application) return { kind: token.kind, tokenId: token.id, application: token.application }
+  throw new AppError('unauthorized', 'Token is invalid, expired or revoked')
+}
+
+export function requireUser(principal: Principal | null): Extract<Principal, { kind: 'user' }> {
+  if (!principal) throw new AppError('unauthorized', 'A bearer token is required')
+  if (principal.kind !== 'user') throw new AppError('forbidden', 'This endpoint needs a user token, not an application token')
+  return principal
+}

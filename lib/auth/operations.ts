@@ -1,0 +1,44 @@
+import { defineOperation } from '@/lib/api/operation'
+import { ZApplicationCredentials, ZLogin, ZTokenGrant } from '@/lib/auth/schemas'
+
+export const login = defineOperation({
+  id: 'login',
+  method: 'POST',
+  path: '/auth/login',
+  summary: 'Sign in with email and password; answers a user token',
+  tag: 'Auth',
+  auth: 'none',
+  body: ZLogin,
+  response: ZTokenGrant,
+})
+
+export const logout = defineOperation({
+  id: 'logout',
+  method: 'POST',
+  path: '/auth/logout',
+  summary: 'Revoke the bearer token of this request',
+  tag: 'Auth',
+  auth: 'user',
+  status: 204,
+})
+
+export const issueAnonymousToken = defineOperation({
+  id: 'issueAnonymousToken',
+  method: 'POST',
+  path: '/auth/anonymous',
+  summary: "Short-lived token for an end customer's browser; needs X-API-KEY, and an Origin of the application's domain",
+  tag: 'Auth',
+  auth: 'none',
+  response: ZTokenGrant,
+})
+
+export const issueServerToken = defineOperation({
+  id: 'issueServerToken',
+  method: 'POST',
+  path: '/auth/application',
+  summary: "Server token for a shop's back end, from the application's key and secret key",
+  tag: 'Auth',
+  auth: 'none',
+  body: ZApplicationCredentials,
+  response: ZTokenGrant,
+})

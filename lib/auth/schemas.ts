@@ -1,0 +1,11 @@
+import { z } from 'zod'
+
+export const ZLogin = z.object({ email: z.email(), password: z.string().min(1).max(1024) })
+
+export const ZApplicationCredentials = z.object({ key: z.string().min(1).max(200), secretKey: z.string().min(1).max(200) })
+
+export const ZTokenGrant = z.object({
+  accessToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number().int().describe('seconds until the token expires'),
+})

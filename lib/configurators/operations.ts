@@ -1,0 +1,118 @@
+import { z } from 'zod'
+import { defineOperation } from '@/lib/api/operation'
+import { ZUuidResponse } from '@/lib/api/schemas'
+import {
+  ZConfigurator,
+  ZConfiguratorFile,
+  ZConfiguratorParams,
+  ZCreateConfigurator,
+  ZUpdateConfigurator,
+} from '@/lib/configurators/schemas'
+
+const tag = 'Configurators'
+
+export const listConfigurators = defineOperation({
+  id: 'listConfigurators',
+  method: 'GET',
+  path: '/configurators',
+  summary: "The caller's configurators",
+  tag,
+  auth: 'user',
+  response: z.array(ZConfigurator),
+})
+
+export const createConfigurator = defineOperation({
+  id: 'createConfigurator',
+  method: 'POST',
+  path: '/configurators',
+  summary: 'Create a configurator (name and mainFile required)',
+  tag,
+  auth: 'user',
+  body: ZCreateConfigurator,
+  status: 201,
+  response: ZUuidResponse,
+})
+
+export const getConfigurator = defineOperation({
+  id: 'getConfigurator',
+  method: 'GET',
+  path: '/configurators/{configuratorId}',
+  summary: 'Configurator details',
+  tag,
+  auth: 'user',
+  params: ZConfiguratorParams,
+  response: ZConfigurator,
+})
+
+export const updateConfigurator = defineOperation({
+  id: 'updateConfigurator',
+  method: 'PUT',
+  path: '/configurators/{configuratorId}',
+  summary: 'Update a configurator; only the fields sent change',
+  tag,
+  auth: 'user',
+  params: ZConfiguratorParams,
+  body: ZUpdateConfigurator,
+  response: ZUuidResponse,
+})
+
+export const deleteConfigurator = defineOperation({
+  id: 'deleteConfigurator',
+  method: 'DELETE',
+  path: '/configurators/{configuratorId}',
+  summary: 'Delete a configurator with its files and applications',
+  tag,
+  auth: 'user',
+  params: ZConfiguratorParams,
+  status: 204,
+})
+
+const ZFileParams = ZConfiguratorParams.extend({
+  path: z.array(z.string()).describe('configurator|renderer, then {subDir}/{fileName}; may hold several segments'),
+})
+
+export const listConfiguratorFiles = defineOperation({
+  id: 'listConfiguratorFiles',
+  method: 'GET',
+  path: '/configurators/{configuratorId}/files',
+  summary: "The configurator's files",
+  tag,
+  auth: 'user',
+  params: ZConfiguratorParams,
+  response: z.array(ZConfiguratorFile),
+})
+
+export const uploadConfiguratorFile = defineOperation({
+  id: 'uploadConfiguratorFile',
+  method: 'PUT',
+  path: '/configurators/{configuratorId}/files/{path}',
+  summary:
+    'Upload a file as the raw body, or copy one named by the service-copy-source header (configurators/{id}/files/{path}); answers 202',
+  tag,
+  auth: 'user',
+  params: ZFileParams,
+  body: 'raw',
+  status: 202,
+})
+
+export const getConfiguratorFile = defineOperation({
+  id: 'getConfiguratorFile',
+  method: 'GET',
+  path: '/configurators/{configuratorId}/files/{path}',
+  summary: 'Read one file',
+  tag,
+  auth: 'user',
+  params: ZFileParams,
+  produces: 'application/octet-stream',
+})
+
+export const deleteConfiguratorFile = defineOperation({
+  id: 'deleteConfiguratorFile',
+  method: 'DELETE',
+  path: '/configurators/{configuratorId}/files/{path}',
+  summary: 'Delete one file',
+  tag,
+  auth: 'user',
+  params: ZFileParams,
+  status: 204,
+})

@@ -1,0 +1,70 @@
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { PrismaPg } from '@prisma/adapter-pg'
+import pg from 'pg'
+import { PrismaPGlite } from 'pglite-prisma-adapter'
+import { env } from '@/lib/env'
+import { PrismaClient } from '@/lib/generated/prisma/client'
+
+/** Plain SQL on the same database, for migrations and advisory locks. */
+export interface SqlConnection {
+  exec(sql: string): Promise<void>
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>
+  close(): Promise<void>
+}
+
+interface Database {
+  prisma: PrismaClient
+  connect(): Promise<SqlConnection>
+  close(): Promise<void>
+}
+
+function openPostgres(url: string): Database {
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) })
+  return {
+    prisma,
+    async connect() {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      return {
+        exec: async (sql) => void (await client.query(sql)),
+        query: async <T,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+        close: () => client.end(),
+      }
+    },
+    close: () => prisma.$disconnect(),
+  }
+}
+
+function openEmbedded(dir: string): Database {
+  const pglite = new PGlite(dir)
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) })
+  return {
+    prisma,
+    async connect() {
+      return {
+        exec: async (sql) => void (await pglite.exec(sql)),
+        query: async <T,>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+        close: async () => {},
+      }
+    },
+    async close() {
+      await prisma.$disconnect()
+      await pglite.close()
+    },
+  }
+}
+
+export function embeddedDatabaseDir(): string {
+  return path.join(env.DATA_DIR, 'db')
+}
+
+// The custom server (server.ts) and Next's route bundles load this module separately;
+// one process must hold exactly one database (PGlite allows one opener per directory).
+const globalForDb = globalThis as unknown as { paraformDatabase?: Database }
+
+export const database: Database = (globalForDb.paraformDatabase ??= env.DATABASE_URL
+  ? openPostgres(env.DATABASE_URL)
+  : openEmbedded(embeddedDatabaseDir()))
+
+export const db = database.prisma

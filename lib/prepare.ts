@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto'
+import { AppError } from '@/lib/api/errors'
+import { loadSigningKey } from '@/lib/auth/tokens'
+import { database, db } from '@/lib/db'
+import { env } from '@/lib/env'
+import { applyMigrations } from '@/lib/migrations'
+import { createUser } from '@/lib/users/create-user'
+
+function describeDatabase(): string {
+  if (!env.DATABASE_URL) return 'the embedded database'
+  const url = new URL(env.DATABASE_URL)
+  return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`
+}
+
+/** Applies pending migrations, loads the token key and creates the first admin. */
+export async function prepareDatabase(): Promise<{ migrations: string[] }> {
+  let migrations: string[]
+  try {
+    const sql = await database.connect()
+    try {
+      migrations = await applyMigrations(sql)
+    } finally {
+      await sql.close()
+    }
+  } catch (error) {
+    throw new Error(`cannot prepare ${describeDatabase()}: ${(error as Error).message}`)
+  }
+  await loadSigningKey()
+  await bootstrapAdmin()
+  return { migrations }
+}
+
+async function bootstrapAdmin(): Promise<void> {
+  if ((await db.user.count()) > 0) return
+  const email = env.ADMIN_EMAIL ?? 'admin@localhost'
+  const password = env.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url')
+  try {
+    await createUser({ email, password, role: 'admin' })
+  } catch (error) {
+    // Another instance starting at the same moment created the admin first.
+    if (error instanceof AppError && error.code === 'conflict') return
+    throw error
+  }
+  if (!env.ADMIN_PASSWORD) console.log(`paraform: created admin ${email} with password ${password} (shown only this once)`)
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod'
+import { AppError } from '@/lib/api/errors'
+
+export const FILE_ROOTS = ['configurator', 'renderer'] as const
+export type FileRoot = (typeof FILE_ROOTS)[number]
+
+const MAX_SEGMENT_BYTES = 255
+const MAX_SEGMENTS = 32
+
+/** Why a single path segment is unsafe, or null when it is a plain file or directory name. */
+function segmentProblem(segment: string): string | null {
+  if (segment === '') return 'empty path segment'
+  if (segment === '.' || segment === '..') return `'${segment}' is not allowed in paths`
+  if (/[/\\]/.test(segment)) return 'slashes and backslashes are not allowed inside a name'
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(segment)) return 'control characters are not allowed in names'
+  if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a name is longer than ${MAX_SEGMENT_BYTES} bytes`
+  return null
+}
+
+export function pathProblem(segments: readonly string[]): string | null {
+  if (segments.length === 0) return 'path is empty'
+  if (segments.length > MAX_SEGMENTS) return `path has more than ${MAX_SEGMENTS} segments`
+  for (const segment of segments) {
+    const problem = segmentProblem(segment)
+    if (problem) return problem
+  }
+  return null
+}
+
+/** A relative path such as `parts/lid.scad`: no absolute paths, dot segments or backslashes. */
+export const ZFilePath = z.string().superRefine((value, context) => {
+  const problem = pathProblem(value.split('/'))
+  if (problem) context.addIssue({ code: 'custom', message: problem })
+})
+
+/**
+ * Splits the still percent-encoded path after `/files/` into checked segments. Decoding each
+ * segment ourselves catches `%2F`, `%5C` and `%2e%2e`, which must never turn into separators.
+ */
+export function parseEncodedPath(encoded: string): string[] {
+  const segments = encoded.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment)
+    } catch {
+      throw new AppError('bad_request', 'Path contains an invalid percent-encoding')
+    }
+  })
+  const problem = pathProblem(segments)
+  if (problem) throw new AppError('bad_request', `Invalid file path: ${problem}`)
+  return segments
+}
+
+/** `{root}/{subDir...}/{fileName}` as the upload rules require: a known root and at least one directory. */
+export function parseConfiguratorFilePath(encoded: string): { root: FileRoot; path: string } {
+  const segments = parseEncodedPath(encoded)
+  const [root] = segments
+  if (!FILE_ROOTS.includes(root as FileRoot)) {
+    throw new AppError('bad_request', `File path must start with ${FILE_ROOTS.join(' or ')}`)
+  }
+  if (segments.length < 2) throw new AppError('bad_request', 'File path needs a file name after the directory')
+  return { root: root as FileRoot, path: segments.join('/') }
+}

@@ -1,0 +1,10 @@
+import type { NextConfig } from 'next'
+
+const config: NextConfig = {
+  // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pg'],
+  poweredByHeader: false,
+  typedRoutes: false,
+}
+
+export default config

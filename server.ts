@@ -1,0 +1,30 @@
+// Custom server: start-up checks and migrations before Next.js serves anything.
+import { createServer } from 'node:http'
+import next from 'next'
+
+const isDev = process.argv.includes('--dev')
+
+function fail(message: string): never {
+  console.error(`paraform: ${message}`)
+  process.exit(1)
+}
+
+async function main() {
+  // Loaded only after the environment and DATA_DIR are known good, so that a bad setting
+  // ends start-up with one line instead of a failure inside the database driver.
+  const { env } = await import('./lib/env')
+  const { checkDataDir } = await import('./lib/data-dir')
+  await checkDataDir(env.DATA_DIR)
+  const { prepareDatabase } = await import('./lib/prepare')
+  const { migrations } = await prepareDatabase()
+  if (migrations.length > 0) console.log(`paraform: applied migrations ${migrations.join(', ')}`)
+
+  const app = next({ dev: isDev, dir: import.meta.dirname })
+  await app.prepare()
+  const handle = app.getRequestHandler()
+  const server = createServer((request, response) => void handle(request, response))
+  server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
+  server.listen(env.PORT, () => console.log(`paraform: listening on http://localhost:${env.PORT}`))
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))

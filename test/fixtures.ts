@@ -1,0 +1,43 @@
+import { expect } from 'vitest'
+import { api, uniqueEmail } from './api-client'
+
+export const PASSWORD = 'correct horse battery staple'
+
+/** A new user of its own (unique email) and a fresh token for it. */
+export async function signUp(role: 'admin' | 'designer' = 'designer') {
+  const { createUser } = await import('@/lib/users/create-user')
+  const email = uniqueEmail()
+  const user = await createUser({ email, password: PASSWORD, role })
+  const response = await api('POST', '/auth/login', { body: { email, password: PASSWORD } })
+  expect(response.status).toBe(200)
+  const { accessToken } = (await response.json()) as { accessToken: string }
+  return { ...user, token: accessToken }
+}
+
+export async function createConfigurator(token: string, fields: Record<string, unknown> = {}): Promise<string> {
+  const response = await api('POST', '/configurators', { token, body: { name: 'Box', mainFile: 'main.scad', ...fields } })
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { UUID: string }).UUID
+}
+
+export async function registerApplication(token: string, configuratorId: string, fields: Record<string, unknown> = {}) {
+  const response = await api('POST', `/configurators/${configuratorId}/applications`, {
+    token,
+    body: { name: 'Shop', domain: 'shop.example.com', ...fields },
+  })
+  expect(response.status).toBe(200)
+  const { UUID } = (await response.json()) as { UUID: string }
+  const details = await api('GET', `/applications/${UUID}`, { token })
+  return (await details.json()) as { UUID: string; key: string; secretKey: string }
+}
+
+export async function expectError(response: Response, status: number, code: string, message?: RegExp) {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('content-type')).toMatch(/application\/json/)
+  const body = (await response.json()) as { error: { code: string; message: string } }
+  expect(body.error.code).toBe(code)
+  expect(typeof body.error.message).toBe('string')
+  if (message) expect(body.error.message).toMatch(message)
+  expect(JSON.stringify(body)).not.toMatch(/\n\s+at /)
+  return body.error
+}

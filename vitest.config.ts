@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config'
+
+const apiTests = ['app/**/*.test.ts', 'test/api/**/*.test.ts']
+
+export default defineConfig({
+  resolve: { alias: { '@': import.meta.dirname } },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    globalSetup: ['test/global-setup.ts'],
+    projects: [
+      // The API suite runs twice: on this machine's PostgreSQL and on the embedded PGlite.
+      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'postgres' } } },
+      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'pglite' } } },
+      // Unit and process-level tests bring their own databases.
+      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'test/server/**/*.test.ts'] } },
+    ],
+  },
+})
