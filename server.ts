@@ -22,7 +22,16 @@ async function main() {
   const app = next({ dev: isDev, dir: import.meta.dirname })
   await app.prepare()
   const handle = app.getRequestHandler()
-  const server = createServer((request, response) => void handle(request, response))
+  const { rawPathProblem } = await import('./lib/api/raw-path')
+  const server = createServer((request, response) => {
+    const problem = request.url?.startsWith('/api/') ? rawPathProblem(request.url) : null
+    if (problem) {
+      response.writeHead(400, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ error: { code: 'bad_request', message: `Invalid path: ${problem}` } }))
+      return
+    }
+    void handle(request, response)
+  })
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
   server.listen(env.PORT, () => console.log(`paraform: listening on http://localhost:${env.PORT}`))
 }

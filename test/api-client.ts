@@ -23,16 +23,17 @@ const ROUTES = findRouteFiles(API_DIR)
 
 // Next's order: static segments beat [param], which beats [...catchAll].
 function specificity(segments: string[]): number[] {
-  return segments.map((segment) => (segment.startsWith('[...') ? 0 : segment.startsWith('[') ? 1 : 2))
+  return segments.map((segment) => (segment.startsWith('[[...') ? -1 : segment.startsWith('[...') ? 0 : segment.startsWith('[') ? 1 : 2))
 }
 
 function match(route: RouteFile, parts: string[]): Record<string, string | string[]> | null {
   const params: Record<string, string | string[]> = {}
   for (const [index, segment] of route.segments.entries()) {
-    const catchAll = /^\[\.\.\.(\w+)\]$/.exec(segment)
-    if (catchAll?.[1]) {
-      if (index >= parts.length) return null
-      params[catchAll[1]] = parts.slice(index)
+    const catchAll = /^\[(\[)?\.\.\.(\w+)\]\]?$/.exec(segment)
+    if (catchAll?.[2]) {
+      const isOptional = catchAll[1] !== undefined
+      if (index >= parts.length && !isOptional) return null
+      params[catchAll[2]] = parts.slice(index)
       return params
     }
     const part = parts[index]

@@ -23,7 +23,7 @@ export const PUT = route(operations.uploadConfiguratorFile, async ({ request, us
     await body?.cancel()
     await copyConfiguratorFile({ ...options, source })
   } else {
-    await uploadConfiguratorFile({ ...options, body })
+    await uploadConfiguratorFile({ ...options, body, declaredSize: Number(request.headers.get('content-length') ?? 0) })
   }
   return new Response(null, { status: 202 })
 })

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { OPERATIONS } from '@/lib/api/openapi'
+import type { Operation } from '@/lib/api/operation'
+import { api, uniqueEmail } from '@/test/api-client'
+import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
+
+const protectedOperations = OPERATIONS.filter((operation) => operation.auth !== 'none')
+
+// A valid request for each protected operation, so that only the credentials decide the answer.
+const BODIES: Record<string, () => unknown> = {
+  createUser: () => ({ email: uniqueEmail(), password: 'long enough password' }),
+  createConfigurator: () => ({ name: 'Box', mainFile: 'main.scad' }),
+  updateConfigurator: () => ({ name: 'Renamed' }),
+  uploadConfiguratorFile: () => 'cube(1);',
+  registerApplication: () => ({ name: 'Shop', domain: 'shop.example.com' }),
+}
+
+async function ownedResources(role: 'admin' | 'designer') {
+  const owner = await signUp(role)
+  const configuratorId = await createConfigurator(owner.token)
+  await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: 'cube(1);' })
+  const application = await registerApplication(owner.token, configuratorId)
+  return { owner, configuratorId, application }
+}
+
+function concretePath(operation: Operation, ids: { configuratorId: string; applicationId: string }): string {
+  return operation.path
+    .replace('{configuratorId}', ids.configuratorId)
+    .replace('{applicationId}', ids.applicationId)
+    .replace('{path}', 'configurator/main.scad')
+}
+
+async function expiredToken(userId: string): Promise<string> {
+  const { issueToken } = await import('@/lib/auth/tokens')
+  return (await issueToken({ kind: 'user', userId, ttlSeconds: -60 })).accessToken
+}
+
+async function revokedToken(email: string): Promise<string> {
+  const { login } = await import('@/lib/auth/login')
+  const { accessToken } = await login(email, 'correct horse battery staple')
+  await api('POST', '/auth/logout', { token: accessToken })
+  return accessToken
+}
+
+describe.each(protectedOperations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
+  'auth matrix: %s',
+  (_name, operation) => {
+    it('answers 401, 403 or 404 to every wrong credential and succeeds for its owner', async () => {
+      const { owner, configuratorId, application } = await ownedResources(operation.auth === 'admin' ? 'admin' : 'designer')
+      const path = concretePath(operation, { configuratorId, applicationId: application.UUID })
+      const call = (headers: Record<string, string>) =>
+        api(operation.method, path, { headers, body: BODIES[operation.id]?.() })
+      const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+      const [tampered] = owner.token.split('.')
+      const { accessToken: anonymousToken } = await (
+        await api('POST', '/auth/anonymous', { headers: { 'x-api-key': application.key } })
+      ).json()
+      const { accessToken: serverToken } = await (
+        await api('POST', '/auth/application', { body: { key: application.key, secretKey: application.secretKey } })
+      ).json()
+
+      await expectError(await call({}), 401, 'unauthorized')
+      await expectError(await call({ authorization: owner.token }), 401, 'unauthorized', /Bearer/)
+      await expectError(await call({ authorization: 'Basic dXNlcjpwYXNz' }), 401, 'unauthorized')
+      await expectError(await call(bearer('not-a-token')), 401, 'unauthorized')
+      await expectError(await call(bearer(`${tampered}.AAAA`)), 401, 'unauthorized')
+      await expectError(await call(bearer(await expiredToken(owner.UUID))), 401, 'unauthorized')
+      await expectError(await call(bearer(await revokedToken(owner.email))), 401, 'unauthorized')
+      await expectError(await call({ 'x-api-key': application.key }), 401, 'unauthorized')
+      await expectError(await call(bearer(anonymousToken)), 403, 'forbidden')
+      await expectError(await call(bearer(serverToken)), 403, 'forbidden')
+
+      const stranger = await signUp()
+      const strangerResponse = await call(bearer(stranger.token))
+      if (operation.auth === 'admin') await expectError(strangerResponse, 403, 'forbidden')
+      else if (operation.params) await expectError(strangerResponse, 404, 'not_found')
+      else expect(strangerResponse.status).toBe(operation.status ?? 200)
+
+      const response = await call(bearer(owner.token))
+      expect(response.status).toBe(operation.status ?? 200)
+    })
+  },
+)
