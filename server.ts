@@ -5,7 +5,7 @@ import next from 'next'
 const isDev = process.argv.includes('--dev')
 
 function fail(message: string): never {
-  console.error(`paraform: ${message}`)
+  console.error(`paraform: ${message.replace(/\s+/g, ' ').trim()}`)
   process.exit(1)
 }
 
@@ -26,8 +26,9 @@ async function main() {
   const server = createServer((request, response) => {
     const problem = request.url?.startsWith('/api/') ? rawPathProblem(request.url) : null
     if (problem) {
-      response.writeHead(400, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ error: { code: 'bad_request', message: `Invalid path: ${problem}` } }))
+      const body = JSON.stringify({ error: { code: 'bad_request', message: `Invalid path: ${problem}` } })
+      response.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+      response.end(body)
       return
     }
     void handle(request, response)

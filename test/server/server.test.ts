@@ -1,0 +1,226 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
+
+// These tests start the real server (server.ts over the production build, `npm test` builds
+// first) as a newcomer would, and talk to it over raw HTTP.
+
+const ADMIN = { email: 'admin@example.test', password: 'admin password 1' }
+
+interface Started {
+  child: ChildProcess
+  url: string
+  output: () => string
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function run(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: { ...process.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, exited, output: () => output }
+}
+
+async function start(env: Record<string, string>): Promise<Started> {
+  const port = await freePort()
+  const { child, exited, output } = run({ ...env, PORT: String(port) })
+  const listening = new Promise<void>((resolve) => {
+    const check = () => (output().includes('listening on') ? resolve() : setTimeout(check, 100))
+    check()
+  })
+  const outcome = await Promise.race([listening.then(() => 'up'), exited.then((code) => `exited with ${code}`)])
+  if (outcome !== 'up') throw new Error(`server did not start (${outcome}): ${output()}`)
+  return { child, url: `http://127.0.0.1:${port}`, output }
+}
+
+async function stop(server: Started): Promise<void> {
+  const exited = new Promise((resolve) => server.child.on('exit', resolve))
+  server.child.kill('SIGTERM')
+  await exited
+}
+
+/** Sends the request line exactly as written, without any client-side path normalization. */
+async function rawRequest(url: string, requestLine: string, headers: string[] = []): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write([requestLine, `Host: ${hostname}`, 'Connection: close', ...headers, '', ''].join('\r\n'))
+    })
+    let data = ''
+    socket.on('data', (chunk) => (data += chunk))
+    socket.on('end', () => resolve({ status: Number(data.split(' ')[1]), body: data.split('\r\n\r\n').slice(1).join('\r\n\r\n') }))
+    socket.on('error', reject)
+  })
+}
+
+async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  })
+  expect(response.status).toBe(200)
+  return ((await response.json()) as { accessToken: string }).accessToken
+}
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-server-'))
+}
+
+describe('start-up failures', () => {
+  it('ends with one clear line and exit code 1 when DATA_DIR is not writable', async () => {
+    const file = path.join(tempDir(), 'a-file')
+    fs.writeFileSync(file, '')
+    const { exited, output } = run({ DATA_DIR: path.join(file, 'data') })
+    expect(await exited).toBe(1)
+    expect(output().trim()).toMatch(/^paraform: DATA_DIR \S+ is not writable \(ENOTDIR\)$/)
+  })
+
+  it('ends with one clear line and exit code 1 when DATABASE_URL is unreachable, without its password', async () => {
+    const port = await freePort()
+    const { exited, output } = run({ DATA_DIR: tempDir(), DATABASE_URL: `postgresql://paraform:s3cret@127.0.0.1:${port}/paraform` })
+    expect(await exited).toBe(1)
+    expect(output().trim()).toMatch(new RegExp(`^paraform: cannot prepare PostgreSQL at 127\\.0\\.0\\.1:${port}/paraform: .*ECONNREFUSED.*$`))
+    expect(output()).not.toContain('s3cret')
+  })
+
+  it('ends with one clear line when a setting is invalid', async () => {
+    const { exited, output } = run({ DATA_DIR: tempDir(), PORT: 'eighty' })
+    expect(await exited).toBe(1)
+    expect(output().trim()).toMatch(/^paraform: invalid environment: PORT: .*$/)
+  })
+})
+
+describe('embedded database', () => {
+  const dataDir = tempDir()
+  let server: Started
+
+  beforeAll(async () => {
+    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000' })
+  })
+  afterAll(() => stop(server))
+
+  it('serves the API and keeps everything across a restart on the same DATA_DIR', async () => {
+    const token = await signIn(server.url)
+    const created = await fetch(`${server.url}/api/configurators`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept', mainFile: 'main.scad' }),
+    })
+    const { UUID } = (await created.json()) as { UUID: string }
+    const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/main.scad`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+      body: 'cube(3);',
+    })
+    expect(upload.status).toBe(202)
+    expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(true)
+
+    await stop(server)
+    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000' })
+    expect(server.output()).not.toMatch(/applied migrations|created admin/)
+    const file = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/main.scad`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(await file.text()).toBe('cube(3);')
+  })
+
+  it.each([
+    ['..', 'configurator/../main.scad'],
+    ['%2e%2e', 'configurator/%2e%2e/main.scad'],
+    ['.', 'configurator/./main.scad'],
+    ['a backslash', 'configurator\\main.scad'],
+    ['an empty segment', 'configurator//main.scad'],
+    ['an absolute path', '/etc/passwd'],
+  ])('refuses a raw path with %s (400) and writes nothing', async (_case, filePath) => {
+    const token = await signIn(server.url)
+    const { UUID } = (await (
+      await fetch(`${server.url}/api/configurators`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Hostile', mainFile: 'main.scad' }),
+      })
+    ).json()) as { UUID: string }
+    const response = await rawRequest(server.url, `PUT /api/configurators/${UUID}/files/${filePath} HTTP/1.1`, [
+      `Authorization: Bearer ${token}`,
+      'Content-Length: 1',
+      '',
+      'x',
+    ])
+    expect(response.status).toBe(400)
+    expect(JSON.parse(response.body)).toEqual({ error: { code: 'bad_request', message: expect.any(String) } })
+    const files = await fetch(`${server.url}/api/configurators/${UUID}/files`, { headers: { authorization: `Bearer ${token}` } })
+    expect(await files.json()).toEqual([])
+  })
+
+  it('answers 413 to a declared Content-Length over MAX_UPLOAD_BYTES', async () => {
+    const token = await signIn(server.url)
+    const { UUID } = (await (
+      await fetch(`${server.url}/api/configurators`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Big', mainFile: 'main.scad' }),
+      })
+    ).json()) as { UUID: string }
+    const response = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/big.stl`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+      body: 'x'.repeat(1001),
+    })
+    expect(response.status).toBe(413)
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('payload_too_large')
+  })
+
+  it('serves the OpenAPI document and the API reference page', async () => {
+    const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { openapi: string; paths: object }
+    expect(document.openapi).toBe('3.1.0')
+    const page = await fetch(`${server.url}/docs/api`)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    for (const path of Object.keys(document.paths)) expect(html).toContain(path)
+  })
+})
+
+describe('PostgreSQL', () => {
+  let databaseUrl: string
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase()
+  })
+  afterAll(() => dropTestDatabase(databaseUrl))
+
+  it('runs two instances started at once on one database, migrating once', async () => {
+    const servers = await Promise.all([start({ DATA_DIR: tempDir(), DATABASE_URL: databaseUrl }), start({ DATA_DIR: tempDir(), DATABASE_URL: databaseUrl })])
+    try {
+      const client = new pg.Client({ connectionString: databaseUrl })
+      await client.connect()
+      const { rows } = await client.query('SELECT migration_name FROM "_prisma_migrations"')
+      await client.end()
+      const migrations = fs.readdirSync('prisma/migrations', { withFileTypes: true }).filter((entry) => entry.isDirectory())
+      expect(rows).toHaveLength(migrations.length)
+      expect(servers.filter((server) => server.output().includes('applied migrations'))).toHaveLength(1)
+      // A token from one instance works on the other: they share the signing key.
+      const token = await signIn(servers[0]!.url)
+      expect((await fetch(`${servers[1]!.url}/api/configurators`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    } finally {
+      await Promise.all(servers.map(stop))
+    }
+  })
+})
