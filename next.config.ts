@@ -5,6 +5,10 @@ const config: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pg'],
   poweredByHeader: false,
   typedRoutes: false,
+  // The interface spells the session collection both ways.
+  async rewrites() {
+    return [{ source: '/api/configSessions/:path*', destination: '/api/configsessions/:path*' }]
+  },
 }
 
 export default config

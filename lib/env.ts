@@ -1,3 +1,4 @@
+import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -13,7 +14,31 @@ const ZEnv = z.object({
   USER_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(12 * 3600),
   ANONYMOUS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   SERVER_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  SESSION_KEY_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  BUILD_WORKERS: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
+  BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
+  BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
+  BUILD_CACHE_MB: z.coerce.number().int().min(1).default(1024),
+  SERVICE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  /** Extra services as JSON: {"name": "http://host:port/base"}. */
+  SERVICES: z
+    .string()
+    .default('{}')
+    .transform((text, context) => {
+      const result = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/), z.url({ protocol: /^https?$/ })).safeParse(safeJson(text))
+      if (result.success) return result.data
+      context.addIssue({ code: 'custom', message: 'must be a JSON object of service name to http(s) base URL' })
+      return z.NEVER
+    }),
 })
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
 
 export type Env = z.infer<typeof ZEnv>
 

@@ -41,3 +41,16 @@ export async function expectError(response: Response, status: number, code: stri
   expect(JSON.stringify(body)).not.toMatch(/\n\s+at /)
   return body.error
 }
+
+/** A configurator of its own owner with `configurator/main.scad` = source, and an open session on it. */
+export async function openSession(source: string, fields: Record<string, unknown> = {}, extraFiles: Record<string, string | Uint8Array> = {}) {
+  const owner = await signUp()
+  const configuratorId = await createConfigurator(owner.token, fields)
+  for (const [path, body] of Object.entries({ 'configurator/main.scad': source, ...extraFiles })) {
+    expect((await api('PUT', `/configurators/${configuratorId}/files/${path}`, { token: owner.token, body })).status).toBe(202)
+  }
+  const response = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } })
+  expect(response.status).toBe(200)
+  const session = (await response.json()) as { id: string; modelKey: string; renderingKey: string; renderSessions: { rendererType: string; sessionId: string }[] }
+  return { owner, configuratorId, session, token: owner.token }
+}

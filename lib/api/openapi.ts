@@ -4,9 +4,11 @@ import type { Operation } from '@/lib/api/operation'
 import * as applications from '@/lib/applications/operations'
 import * as auth from '@/lib/auth/operations'
 import * as configurators from '@/lib/configurators/operations'
+import * as services from '@/lib/services/operations'
+import * as sessions from '@/lib/sessions/operations'
 import * as users from '@/lib/users/operations'
 
-export const OPERATIONS: Operation[] = [auth, users, configurators, applications].flatMap((module) => Object.values(module))
+export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, services].flatMap((module) => Object.values(module))
 
 type JsonSchema = Record<string, unknown>
 
@@ -18,6 +20,13 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 const ERROR_RESPONSE = {
   description: 'Error: {error: {code, message}}',
   content: { 'application/json': { schema: jsonSchema(ZErrorBody, 'output') } },
+}
+
+const SECURITY = {
+  user: [{ bearer: [] }],
+  admin: [{ bearer: [] }],
+  session: [{ bearer: [] }, { bearer: [], apiKey: [] }],
+  'session-or-key': [{ bearer: [] }, { bearer: [], apiKey: [] }, { sessionKey: [] }],
 }
 
 function describeOperation(operation: Operation) {
@@ -45,15 +54,20 @@ function describeOperation(operation: Operation) {
     operationId: operation.id,
     summary: operation.summary,
     tags: [operation.tag],
-    ...(operation.auth !== 'none' && { security: [{ bearer: [] }] }),
+    ...(operation.auth !== 'none' && { security: SECURITY[operation.auth] }),
     parameters: [...pathParams, ...queryParams],
     ...(operation.body && {
       requestBody: {
         required: true,
         content:
-          operation.body === 'raw'
-            ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
-            : { 'application/json': { schema: jsonSchema(operation.body, 'input') } },
+          operation.body !== 'raw'
+            ? { 'application/json': { schema: jsonSchema(operation.body, 'input') } }
+            : operation.requestSchema
+              ? {
+                  'application/json': { schema: jsonSchema(operation.requestSchema, 'input') },
+                  'application/zip': { schema: { type: 'string', format: 'binary' } },
+                }
+              : { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
       },
     }),
     responses: { [status]: { description: 'Success', ...(content && { content }) }, default: ERROR_RESPONSE },
@@ -70,7 +84,13 @@ export function buildOpenApiDocument() {
     openapi: '3.1.0',
     info: { title: 'Paraform API', version: '1.0.0', description: 'Parametric product configurator service' },
     servers: [{ url: '/api' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+        sessionKey: { type: 'apiKey', in: 'query', name: 'key' },
+      },
+    },
     paths,
   }
 }

@@ -1,7 +1,11 @@
 import type { z } from 'zod'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
-export type AuthMode = 'none' | 'user' | 'admin'
+/**
+ * `session`: a user token, or an application's token together with its X-API-KEY.
+ * `session-or-key`: as `session`, or instead a `key` query parameter checked by the handler.
+ */
+export type AuthMode = 'none' | 'user' | 'admin' | 'session' | 'session-or-key'
 
 /**
  * One HTTP operation: the route handler parses with these schemas and the OpenAPI document
@@ -18,6 +22,8 @@ export interface Operation {
   query?: z.ZodObject
   /** A zod schema for JSON bodies, `raw` for a streamed body of any type. */
   body?: z.ZodType | 'raw'
+  /** For a `raw` body the handler may parse as JSON: its schema, for the OpenAPI document. */
+  requestSchema?: z.ZodType
   status?: number
   response?: z.ZodType
   /** Media type of a non-JSON response. */

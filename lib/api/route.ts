@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { AppError, describeZodError, toErrorResponse } from '@/lib/api/errors'
 import type { Operation } from '@/lib/api/operation'
 import { readLimitedText } from '@/lib/api/read-body'
-import { authenticate, requireUser, type Principal } from '@/lib/auth/authenticate'
+import { authenticate, requireSessionPrincipal, requireUser, type Principal } from '@/lib/auth/authenticate'
 import type { User } from '@/lib/generated/prisma/client'
 
 const JSON_BODY_LIMIT = 1024 * 1024
@@ -14,8 +14,8 @@ export interface HandlerContext<O extends Operation> {
   params: Infer<O['params'], Record<string, string>>
   query: Infer<O['query'], Record<string, never>>
   body: O['body'] extends 'raw' ? ReadableStream<Uint8Array> | null : Infer<O['body'], undefined>
-  principal: Principal | null
-  user: O['auth'] extends 'user' | 'admin' ? User : null
+  principal: O['auth'] extends 'session' ? Principal : Principal | null
+  user: O['auth'] extends 'user' | 'admin' ? User : User | null
 }
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> }
@@ -28,9 +28,8 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> }
 export function route<O extends Operation>(operation: O, handler: (context: HandlerContext<O>) => Promise<unknown>) {
   return async (request: Request, routeContext: RouteContext): Promise<Response> => {
     try {
-      const principal = await authenticate(request.headers)
-      const user = operation.auth === 'none' ? null : requireUser(principal).user
-      if (operation.auth === 'admin' && user?.role !== 'admin') throw new AppError('forbidden', 'Only admins may do this')
+      const principal = await authorize(operation, request)
+      const user = principal?.kind === 'user' ? principal.user : null
       const params = parseParams(operation, await routeContext.params)
       const query = parseQuery(operation, new URL(request.url).searchParams)
       const body = operation.body === 'raw' ? request.body : await parseJsonBody(operation.body, request)
@@ -41,6 +40,26 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
     } catch (error) {
       return toErrorResponse(error)
     }
+  }
+}
+
+async function authorize(operation: Operation, request: Request): Promise<Principal | null> {
+  // A `key` query parameter replaces both headers, so they are not even looked at.
+  if (operation.auth === 'session-or-key' && new URL(request.url).searchParams.has('key')) return null
+  const principal = await authenticate(request.headers)
+  switch (operation.auth) {
+    case 'none':
+      return principal
+    case 'user':
+      return requireUser(principal)
+    case 'admin': {
+      const admin = requireUser(principal)
+      if (admin.user.role !== 'admin') throw new AppError('forbidden', 'Only admins may do this')
+      return admin
+    }
+    case 'session':
+    case 'session-or-key':
+      return requireSessionPrincipal(principal, request.headers)
   }
 }
 
@@ -60,7 +79,7 @@ function parseQuery(operation: Operation, searchParams: URLSearchParams) {
   return result.data
 }
 
-async function parseJsonBody(schema: z.ZodType | undefined, request: Request): Promise<unknown> {
+export async function parseJsonBody(schema: z.ZodType | undefined, request: Request): Promise<unknown> {
   if (!schema) return undefined
   const contentType = request.headers.get('content-type') ?? ''
   if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(contentType)) {

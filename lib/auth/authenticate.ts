@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto'
 import type { Application, User } from '@/lib/generated/prisma/client'
 import { AppError } from '@/lib/api/errors'
 import { verifyToken } from '@/lib/auth/tokens'
@@ -22,5 +23,19 @@ export async function authenticate(headers: Headers): Promise<Principal | null> 
 export function requireUser(principal: Principal | null): Extract<Principal, { kind: 'user' }> {
   if (!principal) throw new AppError('unauthorized', 'A bearer token is required')
   if (principal.kind !== 'user') throw new AppError('forbidden', 'This endpoint needs a user token, not an application token')
+  return principal
+}
+
+/** A user, or an application token sent together with that application's X-API-KEY. */
+export function requireSessionPrincipal(principal: Principal | null, headers: Headers): Principal {
+  if (!principal) throw new AppError('unauthorized', 'A bearer token is required')
+  if (principal.kind === 'user') return principal
+  const apiKey = headers.get('x-api-key')
+  if (!apiKey) throw new AppError('unauthorized', 'X-API-KEY header is required with an application token')
+  const expected = Buffer.from(principal.application.key)
+  const given = Buffer.from(apiKey)
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new AppError('forbidden', "X-API-KEY is not the key of the token's application")
+  }
   return principal
 }

@@ -9,6 +9,22 @@ const cadTypes = Object.keys(CAD_ENGINES) as [keyof typeof CAD_ENGINES]
 export const ZConfiguratorId = z.uuid()
 export const ZConfiguratorParams = z.object({ configuratorId: ZConfiguratorId })
 
+const ZVariables = z.record(z.string().regex(/^\$?[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.union([z.number(), z.string(), z.boolean()]))
+
+/** Free JSON, with the keys the server itself reads checked for their shape. */
+export const ZExtraSettings = z.looseObject({
+  quality: z
+    .looseObject({ preview: ZVariables.optional(), final: ZVariables.optional() })
+    .optional()
+    .describe('CAD variable overrides for model (preview) and finalizedmodel (final), e.g. {"$fn": 96}'),
+  limits: z
+    .looseObject({ buildSeconds: z.number().positive().optional() })
+    .optional()
+    .describe('a shorter build time limit than the server maximum'),
+  renderers: z.array(z.enum(RENDERER_TYPES)).optional().describe('further renderer types each session gets'),
+})
+export type ExtraSettings = z.infer<typeof ZExtraSettings>
+
 const ZConfiguratorFields = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(10_000),
@@ -17,7 +33,7 @@ const ZConfiguratorFields = z.object({
   cadVersion: z.string(),
   rendererType: z.enum(RENDERER_TYPES),
   rendererVersion: z.enum(RENDERER_VERSIONS),
-  extraSettings: z.record(z.string(), z.unknown()),
+  extraSettings: ZExtraSettings,
 })
 
 function checkCadVersion(value: { cadType?: string; cadVersion?: string }, context: z.RefinementCtx) {

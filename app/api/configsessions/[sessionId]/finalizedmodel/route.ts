@@ -1,0 +1,8 @@
+import { route } from '@/lib/api/route'
+import { modelResponse } from '@/lib/sessions/model-response'
+import * as operations from '@/lib/sessions/operations'
+
+// GET /configsessions/{id}/finalizedmodel - the current state at final quality
+export const GET = route(operations.getFinalizedModel, ({ params, principal, query }) =>
+  modelResponse({ sessionId: params.sessionId, principal, query, quality: 'final' }),
+)

@@ -1,0 +1,16 @@
+import { attachment } from '@/lib/api/content-disposition'
+import { route } from '@/lib/api/route'
+import { findSession } from '@/lib/sessions/find-session'
+import * as operations from '@/lib/sessions/operations'
+import { saveSession } from '@/lib/sessions/save-session'
+
+// GET /configsessions/{id}/save - the whole session as a zip
+export const GET = route(operations.saveSession, async ({ params, principal }) => {
+  const zip = await saveSession(await findSession(params.sessionId, principal))
+  return new Response(zip as Uint8Array<ArrayBuffer>, {
+    headers: {
+      'content-type': 'application/zip',
+      'content-disposition': attachment(`session-${params.sessionId}.zip`),
+    },
+  })
+})

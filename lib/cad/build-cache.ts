@@ -1,0 +1,103 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import type { EngineLog } from '@/lib/cad/engine'
+import type { BoundingBox, Mesh } from '@/lib/cad/mesh/mesh'
+import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
+import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+import type { Prisma } from '@/lib/generated/prisma/client'
+
+export interface CachedBuild {
+  key: string
+  mesh: Mesh | null
+  log: EngineLog
+  objectInfo: { boundingBox: BoundingBox; volume: number } | null
+}
+
+const CACHE_DIR = path.join(env.DATA_DIR, 'cache')
+const MEMORY_ENTRIES = 32
+
+// Recently used meshes stay in memory so a cached answer costs no disk read.
+const memory = new Map<string, CachedBuild>()
+const inFlight = new Map<string, Promise<CachedBuild>>()
+
+function remember(build: CachedBuild): CachedBuild {
+  memory.delete(build.key)
+  memory.set(build.key, build)
+  for (const key of memory.keys()) {
+    if (memory.size <= MEMORY_ENTRIES) break
+    memory.delete(key)
+  }
+  return build
+}
+
+function meshPath(key: string): string {
+  return path.join(CACHE_DIR, `${key}.mesh`)
+}
+
+async function load(key: string): Promise<CachedBuild | null> {
+  const entry = await db.cacheEntry.findUnique({ where: { key } })
+  if (!entry) return null
+  let mesh: Mesh | null = null
+  if (entry.ok) {
+    try {
+      mesh = deserializeMesh(await fs.readFile(meshPath(key)))
+    } catch {
+      return null
+    }
+  }
+  void db.cacheEntry.updateMany({ where: { key }, data: { lastUsedAt: new Date() } }).catch(() => {})
+  const log = { message: entry.logMessage, error: entry.logError }
+  return { key, mesh, log, objectInfo: entry.data as CachedBuild['objectInfo'] }
+}
+
+async function store(key: string, mesh: Mesh | null, log: EngineLog): Promise<CachedBuild> {
+  const objectInfo = mesh ? measureMesh(mesh) : null
+  const bytes = mesh ? serializeMesh(mesh) : null
+  if (bytes) {
+    await fs.mkdir(CACHE_DIR, { recursive: true })
+    const tmp = `${meshPath(key)}.${process.pid}.tmp`
+    await fs.writeFile(tmp, bytes)
+    await fs.rename(tmp, meshPath(key))
+  }
+  const data = { ok: mesh !== null, data: objectInfo as unknown as Prisma.InputJsonValue, logMessage: log.message, logError: log.error, sizeBytes: bytes?.byteLength ?? 0 }
+  await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: { ...data, lastUsedAt: new Date() } })
+  await evict()
+  return { key, mesh, log, objectInfo }
+}
+
+/** Drops least recently used builds until the cache fits in BUILD_CACHE_MB. */
+async function evict(): Promise<void> {
+  const limit = env.BUILD_CACHE_MB * 1024 * 1024
+  const { _sum } = await db.cacheEntry.aggregate({ _sum: { sizeBytes: true } })
+  let excess = (_sum.sizeBytes ?? 0) - limit
+  if (excess <= 0) return
+  const oldest = await db.cacheEntry.findMany({ where: { sizeBytes: { gt: 0 } }, orderBy: { lastUsedAt: 'asc' }, take: 1000 })
+  for (const entry of oldest) {
+    if (excess <= 0) break
+    await db.cacheEntry.delete({ where: { key: entry.key } }).catch(() => {})
+    await fs.rm(meshPath(entry.key), { force: true })
+    memory.delete(entry.key)
+    excess -= entry.sizeBytes
+  }
+}
+
+/**
+ * The build for `key` (a hash of everything that determines it): from memory, from the
+ * cache on disk, or by running `build` once however many callers ask at the same time.
+ */
+export async function getCachedBuild(key: string, build: () => Promise<{ mesh: Mesh | null; log: EngineLog }>): Promise<CachedBuild> {
+  const hot = memory.get(key)
+  if (hot) return remember(hot)
+  const running = inFlight.get(key)
+  if (running) return running
+  const promise = (async () => {
+    const cached = await load(key)
+    if (cached) return remember(cached)
+    const { mesh, log } = await build()
+    return remember(await store(key, mesh, log))
+  })().finally(() => inFlight.delete(key))
+  inFlight.set(key, promise)
+  return promise
+}

@@ -1,0 +1,56 @@
+import type { Mesh } from '@/lib/cad/mesh/mesh'
+import type { ModelFile } from '@/lib/cad/openscad/openscad-job'
+
+export type { ModelFile }
+
+export type ParameterValue = number | string | boolean
+
+interface ParameterBase {
+  key: string
+  group: string
+  caption: string
+}
+
+/** A model parameter, engine-neutral: what the session code validates and shows. */
+export type ParameterDefinition = ParameterBase &
+  (
+    | { kind: 'number'; default: number; min: number | null; max: number | null; step: number | null }
+    | { kind: 'choice'; default: number | string; options: { value: number | string; label: string }[] }
+    | { kind: 'bool'; default: boolean }
+    | { kind: 'string'; default: string; maxLength: number | null }
+    | { kind: 'file'; default: string }
+  )
+
+/** What a CAD run printed: `message` its echo and info output, `error` its errors and warnings. */
+export interface EngineLog {
+  message: string
+  error: string
+}
+
+export interface EngineLimits {
+  timeLimitMs: number
+  memoryLimitBytes: number
+}
+
+export interface ModelSource {
+  files: ModelFile[]
+  mainFile: string
+}
+
+export interface BuildInput extends ModelSource, EngineLimits {
+  values: Record<string, ParameterValue>
+  /** Engine variables set for this quality, e.g. OpenSCAD's `$fn`. */
+  overrides: Record<string, ParameterValue>
+}
+
+export interface BuildOutput {
+  /** Null when the model did not build; `log.error` says why. */
+  mesh: Mesh | null
+  log: EngineLog
+}
+
+/** A CAD system. The session code only ever talks to this interface. */
+export interface CadEngine {
+  readParameters(source: ModelSource & EngineLimits): Promise<{ parameters: ParameterDefinition[]; log: EngineLog }>
+  build(input: BuildInput): Promise<BuildOutput>
+}

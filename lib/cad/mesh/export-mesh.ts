@@ -1,0 +1,19 @@
+import type { Mesh } from '@/lib/cad/mesh/mesh'
+import { write3mf } from '@/lib/cad/mesh/write-3mf'
+import { writeGlb } from '@/lib/cad/mesh/write-glb'
+import { writeOff } from '@/lib/cad/mesh/write-off'
+import { writeStl } from '@/lib/cad/mesh/write-stl'
+
+export const MESH_FORMATS = {
+  stl: { contentType: 'model/stl', write: writeStl },
+  '3mf': { contentType: 'model/3mf', write: write3mf },
+  glb: { contentType: 'model/gltf-binary', write: writeGlb },
+  off: { contentType: 'model/off', write: (mesh: Mesh) => new TextEncoder().encode(writeOff(mesh)) },
+} as const
+
+export type MeshFormat = keyof typeof MESH_FORMATS
+
+export function exportMesh(mesh: Mesh, format: MeshFormat): { bytes: Uint8Array; contentType: string } {
+  const { contentType, write } = MESH_FORMATS[format]
+  return { bytes: write(mesh), contentType }
+}

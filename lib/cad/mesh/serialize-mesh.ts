@@ -1,0 +1,42 @@
+import type { Mesh, Rgba } from '@/lib/cad/mesh/mesh'
+
+// Layout: uint32 part count; per part: 4 x float32 colour, uint32 vertex count, uint32 index
+// count, positions (float32), indices (uint32). Little-endian, 4-byte aligned throughout.
+
+export function serializeMesh(mesh: Mesh): Uint8Array {
+  const size = 4 + mesh.parts.reduce((sum, part) => sum + 24 + part.positions.byteLength + part.indices.byteLength, 0)
+  const bytes = new Uint8Array(size)
+  const view = new DataView(bytes.buffer)
+  view.setUint32(0, mesh.parts.length, true)
+  let offset = 4
+  for (const part of mesh.parts) {
+    part.color.forEach((channel, i) => view.setFloat32(offset + i * 4, channel, true))
+    view.setUint32(offset + 16, part.positions.length, true)
+    view.setUint32(offset + 20, part.indices.length, true)
+    offset += 24
+    bytes.set(new Uint8Array(part.positions.buffer, part.positions.byteOffset, part.positions.byteLength), offset)
+    offset += part.positions.byteLength
+    bytes.set(new Uint8Array(part.indices.buffer, part.indices.byteOffset, part.indices.byteLength), offset)
+    offset += part.indices.byteLength
+  }
+  return bytes
+}
+
+export function deserializeMesh(bytes: Uint8Array): Mesh {
+  const copy = new Uint8Array(bytes)
+  const view = new DataView(copy.buffer)
+  const count = view.getUint32(0, true)
+  let offset = 4
+  const parts = Array.from({ length: count }, () => {
+    const color = [0, 1, 2, 3].map((i) => view.getFloat32(offset + i * 4, true)) as unknown as Rgba
+    const positionCount = view.getUint32(offset + 16, true)
+    const indexCount = view.getUint32(offset + 20, true)
+    offset += 24
+    const positions = new Float32Array(copy.buffer, offset, positionCount)
+    offset += positionCount * 4
+    const indices = new Uint32Array(copy.buffer, offset, indexCount)
+    offset += indexCount * 4
+    return { color, positions, indices }
+  })
+  return { parts }
+}

@@ -1,0 +1,85 @@
+import { createRequire } from 'node:module'
+import { describe, expect, it } from 'vitest'
+import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
+import type { Mesh } from '@/lib/cad/mesh/mesh'
+import { parseOff } from '@/lib/cad/mesh/parse-off'
+import { BOX_AND_CUBE_OFF, TRANSLUCENT_WITH_DEGENERATE } from '@/lib/cad/mesh/test-meshes'
+import { writeGlb } from '@/lib/cad/mesh/write-glb'
+
+// gltf-validator ships no type declarations; this is the part of its API the test uses.
+const validator = createRequire(import.meta.url)('gltf-validator') as {
+  validateBytes(bytes: Uint8Array): Promise<{ issues: { numErrors: number; messages: unknown[] } }>
+}
+
+interface Gltf {
+  asset: { version: string; extras: unknown }
+  scene: number
+  scenes: { nodes?: number[] }[]
+  nodes?: { name: string; mesh?: number; extras: { partIndex: number } }[]
+  meshes?: { name: string; primitives: { attributes: Record<string, number>; material: number }[] }[]
+  materials?: { pbrMetallicRoughness: { baseColorFactor: number[]; metallicFactor: number }; alphaMode?: string }[]
+  accessors?: { count: number; min?: number[]; max?: number[] }[]
+}
+
+/** Checks the GLB with the Khronos validator and the container layout, and returns its JSON. */
+async function readGlb(bytes: Uint8Array): Promise<Gltf> {
+  const report = await validator.validateBytes(bytes)
+  expect(report.issues.messages.filter((message) => (message as { severity: number }).severity === 0)).toEqual([])
+  expect(report.issues.numErrors).toBe(0)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  expect(view.getUint32(8, true)).toBe(bytes.byteLength)
+  expect(bytes.byteLength % 4).toBe(0)
+  const jsonLength = view.getUint32(12, true)
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength))) as Gltf
+}
+
+describe('writeGlb', () => {
+  it('writes a valid flat-shaded node and mesh per part whose bounds match the mesh', async () => {
+    const mesh = parseOff(BOX_AND_CUBE_OFF)
+    const gltf = await readGlb(writeGlb(mesh))
+    expect(gltf.asset).toMatchObject({ version: '2.0', extras: { up: 'Z', unit: 'mm' } })
+    expect(gltf.scenes[gltf.scene]!.nodes).toEqual([0, 1])
+    expect(gltf.nodes!.map((node) => [node.name, node.mesh, node.extras.partIndex])).toEqual([
+      ['part-0', 0, 0],
+      ['part-1', 1, 1],
+    ])
+    expect(gltf.meshes!.map((m) => m.name)).toEqual(['part-0', 'part-1'])
+
+    const accessors = gltf.accessors!
+    const min = [Infinity, Infinity, Infinity]
+    const max = [-Infinity, -Infinity, -Infinity]
+    gltf.meshes!.forEach((m, n) => {
+      const { attributes, material } = m.primitives[0]!
+      const position = accessors[attributes.POSITION!]!
+      expect(position.count).toBe(mesh.parts[n]!.indices.length) // de-indexed: three vertices per triangle
+      expect(accessors[attributes.NORMAL!]!.count).toBe(position.count)
+      position.min!.forEach((value, axis) => (min[axis] = Math.min(min[axis]!, value)))
+      position.max!.forEach((value, axis) => (max[axis] = Math.max(max[axis]!, value)))
+      expect(gltf.materials![material]!.pbrMetallicRoughness).toMatchObject({ baseColorFactor: [...mesh.parts[n]!.color], metallicFactor: 0 })
+      expect(gltf.materials![material]!.alphaMode).toBeUndefined()
+    })
+    const { minX, minY, minZ, maxX, maxY, maxZ } = measureMesh(mesh).boundingBox
+    expect({ min, max }).toEqual({ min: [minX, minY, minZ], max: [maxX, maxY, maxZ] })
+  })
+
+  it('blends translucent parts and leaves out degenerate triangles', async () => {
+    const gltf = await readGlb(writeGlb(TRANSLUCENT_WITH_DEGENERATE))
+    expect(gltf.materials![0]!.alphaMode).toBe('BLEND')
+    expect(gltf.accessors![gltf.meshes![0]!.primitives[0]!.attributes.POSITION!]!.count).toBe(12)
+  })
+
+  it('gives a part with only degenerate triangles a node without a mesh', async () => {
+    const flat: Mesh = { parts: [{ color: [1, 1, 1, 1], positions: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) }] }
+    const gltf = await readGlb(writeGlb({ parts: [...TRANSLUCENT_WITH_DEGENERATE.parts, ...flat.parts] }))
+    expect(gltf.nodes!.map((node) => [node.name, node.mesh])).toEqual([
+      ['part-0', 0],
+      ['part-1', undefined],
+    ])
+  })
+
+  it('writes an empty scene for an empty mesh', async () => {
+    const gltf = await readGlb(writeGlb({ parts: [] }))
+    expect(gltf.scenes).toEqual([{}])
+    expect(gltf.nodes).toBeUndefined()
+  })
+})

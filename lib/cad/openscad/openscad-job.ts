@@ -1,0 +1,26 @@
+import type { Mesh } from '../mesh/mesh'
+
+/** A file as the model sees it, relative to the model's root directory. */
+export interface ModelFile {
+  path: string
+  data: Uint8Array
+}
+
+export interface OpenscadJob {
+  kind: 'parameters' | 'build'
+  files: ModelFile[]
+  mainFile: string
+  /** `name=value` assignments in OpenSCAD syntax, passed as -D. */
+  defines: string[]
+  memoryLimitBytes: number
+}
+
+export interface OpenscadJobResult {
+  exitCode: number
+  /** Everything OpenSCAD printed, in order. */
+  output: string[]
+  /** The Customizer parameter JSON of a successful `parameters` job. */
+  parameters?: string
+  /** The model of a successful `build` job. */
+  mesh?: Mesh
+}

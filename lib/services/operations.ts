@@ -1,0 +1,10 @@
+import { z } from 'zod'
+import { defineOperation } from '@/lib/api/operation'
+
+const ZServiceParams = z.object({ service: z.string(), path: z.array(z.string()).optional() })
+const summary =
+  'Forwarded to the extra service named {service} (SERVICES setting): method, raw body, query and further path pass on; its answer comes back unchanged. The built-in `files` service stores a session file: PUT /services/files/upload/configsessions/{id}/{name} answers 202'
+
+export const callServiceGet = defineOperation({ id: 'callServiceGet', method: 'GET', path: '/services/{service}/{path}', summary, tag: 'Services', auth: 'session', params: ZServiceParams, body: 'raw' })
+export const callServicePost = { ...callServiceGet, id: 'callServicePost', method: 'POST' } as const
+export const callServicePut = { ...callServiceGet, id: 'callServicePut', method: 'PUT' } as const

@@ -1,0 +1,59 @@
+import { type CachedBuild, getCachedBuild } from '@/lib/cad/build-cache'
+import type { ParameterDefinition } from '@/lib/cad/engine'
+import { getEngine } from '@/lib/cad/get-engine'
+import type { Configurator } from '@/lib/generated/prisma/client'
+import { describeModelInputs, hashOf, type ModelInputs, readModelFiles } from '@/lib/sessions/model-inputs'
+import { effectiveValues, type Values } from '@/lib/sessions/parameter-values'
+import { readParameters } from '@/lib/sessions/read-parameters'
+
+export type Quality = 'preview' | 'final'
+
+export interface SessionModel {
+  inputs: ModelInputs
+  definitions: ParameterDefinition[]
+  values: Values
+  build: CachedBuild
+}
+
+export interface SessionState {
+  configurator: Configurator
+  sessionId: string
+  /** The values the session stores (only those set); defaults fill the rest. */
+  storedValues: Values
+}
+
+/** Parameters and effective values of a session state, without building. */
+export async function resolveSessionState({ configurator, sessionId, storedValues }: SessionState) {
+  const inputs = await describeModelInputs(configurator, sessionId)
+  const { definitions } = await readParameters(inputs)
+  const values = effectiveValues(definitions, storedValues, new Set(inputs.sessionFileNames.keys()))
+  return { inputs, definitions, values }
+}
+
+/**
+ * The model of exactly this state at this quality: from the cache when any session built
+ * the same inputs before, otherwise built once in the worker pool.
+ */
+export async function buildSessionModel(state: SessionState, quality: Quality): Promise<SessionModel> {
+  const { inputs, definitions, values } = await resolveSessionState(state)
+  const overrides = inputs.settings.quality?.[quality] ?? {}
+  // File parameters hold a session file id; the model sees the file under its name.
+  const engineValues = Object.fromEntries(
+    definitions.map((definition) => {
+      const value = values[definition.key]!
+      return [definition.key, definition.kind === 'file' ? (inputs.sessionFileNames.get(String(value)) ?? '') : value]
+    }),
+  )
+  const sortedValues = Object.fromEntries(Object.entries(engineValues).sort(([a], [b]) => a.localeCompare(b)))
+  const key = hashOf({ source: inputs.sourceHash, values: sortedValues, overrides })
+  const build = await getCachedBuild(key, async () =>
+    getEngine(inputs.cadType).build({
+      files: await readModelFiles(inputs),
+      mainFile: inputs.mainFile,
+      values: engineValues,
+      overrides,
+      ...inputs.limits,
+    }),
+  )
+  return { inputs, definitions, values, build }
+}

@@ -1,0 +1,36 @@
+import { zipSync, type Zippable } from 'fflate'
+import { exportMesh } from '@/lib/cad/mesh/export-mesh'
+import { db } from '@/lib/db'
+import type { LoadedSession } from '@/lib/sessions/find-session'
+import { buildStoredState } from '@/lib/sessions/get-session-model'
+import { toParameterSet } from '@/lib/sessions/parameter-values'
+import { blobStore } from '@/lib/storage/blob-store'
+
+const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`)
+
+/**
+ * The whole session as a zip: configurator files, parameters.json, scene settings per
+ * renderer, the generated models, log.txt and the session files. Posting it to
+ * POST /configsessions restores the parameters and files.
+ */
+export async function saveSession(session: LoadedSession): Promise<Uint8Array> {
+  const [model, configuratorFiles, sessionFiles, renderers] = await Promise.all([
+    buildStoredState(session, 'preview'),
+    db.configuratorFile.findMany({ where: { configuratorId: session.configuratorId } }),
+    db.sessionFile.findMany({ where: { sessionId: session.id } }),
+    db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
+  ])
+  const { build } = model
+  const entries: Zippable = {
+    'session.json': encode({ sessionId: session.id, configuratorId: session.configuratorId, savedAt: new Date().toISOString() }),
+    'parameters.json': encode(toParameterSet(model.definitions, model.values)),
+    'log.txt': encode([build.log.message, build.log.error].filter(Boolean).join('\n')),
+  }
+  for (const file of configuratorFiles) entries[file.path] = await blobStore.readBuffer(file.blobHash)
+  for (const file of sessionFiles) entries[`files/${file.id}/${file.name}`] = await blobStore.readBuffer(file.blobHash)
+  for (const renderer of renderers) entries[`scene/${renderer.id}.json`] = encode({ rendererType: renderer.rendererType, ...(renderer.scene as object) })
+  if (build.mesh) {
+    for (const format of ['stl', '3mf', 'glb'] as const) entries[`model.${format}`] = exportMesh(build.mesh, format).bytes
+  }
+  return zipSync(entries, { level: 6 })
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+
+export const ZSessionParams = z.object({ sessionId: z.uuid() })
+export const ZSessionFileParams = ZSessionParams.extend({ fileId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) })
+
+export const ZCreateSession = z
+  .object({ configuratorId: z.uuid().optional(), configuratorUUID: z.uuid().optional() })
+  .refine((body) => body.configuratorId ?? body.configuratorUUID, { message: 'configuratorId is required', path: ['configuratorId'] })
+
+export const ZRestoreQuery = z.object({ configuratorId: z.uuid().optional(), configuratorUUID: z.uuid().optional() })
+
+export const ZSession = z.object({
+  id: z.uuid(),
+  renderingKey: z.string(),
+  modelKey: z.string(),
+  renderSessions: z.array(z.object({ rendererType: z.string(), sessionId: z.uuid() })),
+})
+
+const ZValue = z.union([z.number(), z.string(), z.boolean()])
+
+export const ZParameter = z.object({
+  name: z.string().describe('display name'),
+  type: z.enum(['float', 'choice', 'bool', 'string', 'file']),
+  min: z.number().nullable().optional().describe('numbers only; null when the model sets no bound'),
+  max: z.number().nullable().optional(),
+  step: z.number().nullable().optional(),
+  default: ZValue,
+  value: ZValue,
+  options: z.array(z.object({ value: z.union([z.number(), z.string()]), label: z.string() })).optional(),
+  maxLength: z.number().nullable().optional(),
+  group: z.string(),
+  caption: z.string(),
+})
+export const ZParameterSet = z.record(z.string(), ZParameter)
+export type ParameterSet = z.infer<typeof ZParameterSet>
+
+export const ZSetParameters = z.record(z.string(), z.looseObject({ value: z.unknown() }))
+
+export const ZObjectInfo = z.object({
+  boundingBox: z.object({ minX: z.number(), maxX: z.number(), minY: z.number(), maxY: z.number(), minZ: z.number(), maxZ: z.number() }),
+  volume: z.number().describe('mm³'),
+})
+
+export const ZLog = z.object({
+  message: z.string(),
+  error: z.string(),
+  timestamp: z.number().int().describe('milliseconds since the epoch'),
+})
+
+const MODEL_TYPES = Object.keys(MESH_FORMATS) as MeshFormat[]
+
+export const ZModelQuery = z.object({
+  type: z
+    .string()
+    .default('stl')
+    .refine((type) => (MODEL_TYPES as readonly string[]).includes(type), { message: `must be one of ${MODEL_TYPES.join(', ')}` })
+    .transform((type) => type as MeshFormat),
+  filename: z.string().min(1).max(255).optional(),
+  key: z.string().optional().describe('the modelKey; replaces the Authorization and X-API-KEY headers'),
+})
+
+export const ZSessionFileEntry = z.object({ name: z.string().describe('the file id'), ext: z.string(), contentType: z.string() })
+export const ZAddFileQuery = z.object({ name: z.string().min(1).max(255) })
