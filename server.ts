@@ -16,8 +16,11 @@ async function main() {
   const { checkDataDir } = await import('./lib/data-dir')
   await checkDataDir(env.DATA_DIR)
   const { prepareDatabase } = await import('./lib/prepare')
-  const { migrations } = await prepareDatabase()
+  const { migrations, demos } = await prepareDatabase()
   if (migrations.length > 0) console.log(`paraform: applied migrations ${migrations.join(', ')}`)
+  if (demos.length > 0) console.log(`paraform: added ${demos.length} demo configurators`)
+  const { warmUpOpenscad } = await import('./lib/cad/openscad/openscad-engine')
+  warmUpOpenscad()
 
   const app = next({ dev: isDev, dir: import.meta.dirname })
   await app.prepare()

@@ -10,8 +10,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     projects: [
       // The API suite runs twice: on this machine's PostgreSQL and on the embedded PGlite.
-      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'postgres' } } },
-      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'pglite' } } },
+      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'postgres', SEED_DEMO: 'false' } } },
+      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'pglite', SEED_DEMO: 'false' } } },
       // Unit and process-level tests bring their own databases.
       { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'test/server/**/*.test.ts'] } },
     ],

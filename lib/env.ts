@@ -19,6 +19,8 @@ const ZEnv = z.object({
   BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
   BUILD_CACHE_MB: z.coerce.number().int().min(1).default(1024),
+  /** Demo configurators on first start; by default only on the embedded database. */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
   SERVICE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   /** Extra services as JSON: {"name": "http://host:port/base"}. */
   SERVICES: z

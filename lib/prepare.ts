@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { AppError } from '@/lib/api/errors'
 import { loadSigningKey } from '@/lib/auth/tokens'
 import { database, db } from '@/lib/db'
+import { seedDemoContent } from '@/lib/demo/seed-demo-content'
 import { env } from '@/lib/env'
 import { applyMigrations } from '@/lib/migrations'
 import { createUser } from '@/lib/users/create-user'
@@ -13,7 +14,7 @@ function describeDatabase(): string {
 }
 
 /** Applies pending migrations, loads the token key and creates the first admin. */
-export async function prepareDatabase(): Promise<{ migrations: string[] }> {
+export async function prepareDatabase(): Promise<{ migrations: string[]; demos: string[] }> {
   let migrations: string[]
   try {
     const sql = await database.connect()
@@ -27,7 +28,9 @@ export async function prepareDatabase(): Promise<{ migrations: string[] }> {
   }
   await loadSigningKey()
   await bootstrapAdmin()
-  return { migrations }
+  const shouldSeed = (env.SEED_DEMO ?? (env.DATABASE_URL ? 'false' : 'true')) === 'true'
+  const demos = shouldSeed ? await seedDemoContent() : []
+  return { migrations, demos }
 }
 
 async function bootstrapAdmin(): Promise<void> {

@@ -1,0 +1,44 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { z } from 'zod'
+import { registerApplication } from '@/lib/applications/register-application'
+import { createConfigurator } from '@/lib/configurators/create-configurator'
+import { ZExtraSettings } from '@/lib/configurators/schemas'
+import { uploadConfiguratorFile } from '@/lib/configurators/upload-configurator-file'
+import { db } from '@/lib/db'
+
+const DEMO_DIR = path.join(process.cwd(), 'demo')
+const SEEDED_SETTING = 'demo-content-seeded'
+
+const ZDemos = z.array(z.object({ slug: z.string(), name: z.string(), description: z.string(), extraSettings: ZExtraSettings }))
+
+/**
+ * Gives a new installation the demo configurators of demo/ (owned by the first admin, each
+ * with an application for localhost), once: deleting them later does not bring them back.
+ */
+export async function seedDemoContent(): Promise<string[]> {
+  const { count } = await db.setting.createMany({ data: [{ key: SEEDED_SETTING, value: new Date().toISOString() }], skipDuplicates: true })
+  if (count === 0) return []
+  const admin = await db.user.findFirstOrThrow({ where: { role: 'admin' }, orderBy: { createdAt: 'asc' } })
+  const demos = ZDemos.parse(JSON.parse(await fs.readFile(path.join(DEMO_DIR, 'demos.json'), 'utf8')))
+  const ids: string[] = []
+  for (const demo of demos) {
+    const { slug, ...fields } = demo
+    const configurator = await createConfigurator({ userId: admin.id, input: { ...fields, mainFile: 'main.scad' } })
+    const source = await fs.readFile(path.join(DEMO_DIR, slug, 'main.scad'))
+    await uploadConfiguratorFile({
+      configuratorId: configurator.id,
+      userId: admin.id,
+      path: 'configurator/main.scad',
+      body: new Blob([source]).stream(),
+      declaredSize: source.byteLength,
+    })
+    await registerApplication({
+      configuratorId: configurator.id,
+      userId: admin.id,
+      input: { name: `${demo.name} demo shop`, domain: 'localhost', licenseUUID: 'demo', secureInit: false, secureModel: false },
+    })
+    ids.push(configurator.id)
+  }
+  return ids
+}

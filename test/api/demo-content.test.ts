@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { api } from '@/test/api-client'
+
+const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" viewBox="0 0 40 20"><rect width="40" height="20"/></svg>'
+
+describe('demo content', () => {
+  it('seeds real demo configurators, each with an application, that build and together use every parameter kind', async () => {
+    const { seedDemoContent } = await import('@/lib/demo/seed-demo-content')
+    const { db } = await import('@/lib/db')
+    const ids = await seedDemoContent()
+    expect(ids.length).toBeGreaterThanOrEqual(3)
+    expect(await seedDemoContent()).toEqual([])
+
+    const kinds = new Set<string>()
+    for (const id of ids) {
+      const application = await db.application.findFirstOrThrow({ where: { configuratorId: id } })
+      const headers = { 'x-api-key': application.key, origin: 'http://localhost:3000' }
+      const { accessToken } = await (await api('POST', '/auth/anonymous', { headers })).json()
+      const call = (method: string, path: string, body?: unknown) => api(method, path, { token: accessToken, headers, body })
+      const session = await (await call('POST', '/configsessions', { configuratorId: id })).json()
+      const parameters = (await (await call('GET', `/configsessions/${session.id}/parameters`)).json()) as Record<string, { type: string; value: unknown; options?: { value: unknown }[]; group: string }>
+      for (const parameter of Object.values(parameters)) {
+        kinds.add(parameter.type === 'choice' ? `choice of ${typeof parameter.options?.[0]?.value}` : parameter.type)
+        expect(parameter.group).not.toBe('')
+      }
+      const fileKey = Object.keys(parameters).find((key) => parameters[key]!.type === 'file')
+      if (fileKey) {
+        const upload = await api('POST', `/configsessions/${session.id}/files?name=logo.svg`, { token: accessToken, headers, body: SVG })
+        const { name: fileId } = await upload.json()
+        expect((await call('PUT', `/configsessions/${session.id}/parameters`, { [fileKey]: { value: fileId } })).status).toBe(200)
+      }
+      const log = await (await call('GET', `/configsessions/${session.id}/log`)).json()
+      expect(log.error, `demo ${id}`).toBe('')
+      const info = await (await call('GET', `/configsessions/${session.id}/objectinfo`)).json()
+      expect(info.volume).toBeGreaterThan(0)
+      const model = await api('GET', `/configsessions/${session.id}/model?type=glb&key=${encodeURIComponent(session.modelKey)}`)
+      expect(model.status).toBe(200)
+    }
+    expect([...kinds].sort()).toEqual(['bool', 'choice of number', 'choice of string', 'file', 'float', 'string'])
+  }, 120_000)
+})
