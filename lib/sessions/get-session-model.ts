@@ -14,5 +14,5 @@ export async function getSessionModel(session: LoadedSession, quality: Quality, 
   if (!build.mesh) {
     throw new AppError('conflict', `The model did not build; GET /api/configsessions/${session.id}/log says why`)
   }
-  return exportMesh(build.mesh, format)
+  return { ...exportMesh(build.mesh, format), source: build.source }
 }

@@ -19,13 +19,14 @@ export async function modelResponse({ sessionId, principal, query, quality }: Mo
   if (quality === 'final' && session.application?.secureModel && (principal === null || principal.kind === 'anonymous')) {
     throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
   }
-  const { bytes, contentType } = await getSessionModel(session, quality, query.type)
+  const { bytes, contentType, source } = await getSessionModel(session, quality, query.type)
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       'content-type': contentType,
       'content-length': String(bytes.byteLength),
       'content-disposition': attachment(query.filename ?? `model.${query.type}`),
       'cache-control': 'private, no-store',
+      'x-build-cache': source,
     },
   })
 }

