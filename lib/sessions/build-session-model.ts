@@ -20,11 +20,13 @@ export interface SessionState {
   sessionId: string
   /** The values the session stores (only those set); defaults fill the rest. */
   storedValues: Values
+  /** Already described inputs of this session, to save reading them again. */
+  inputs?: ModelInputs
 }
 
 /** Parameters and effective values of a session state, without building. */
-export async function resolveSessionState({ configurator, sessionId, storedValues }: SessionState) {
-  const inputs = await describeModelInputs(configurator, sessionId)
+export async function resolveSessionState({ configurator, sessionId, storedValues, ...known }: SessionState) {
+  const inputs = known.inputs ?? (await describeModelInputs(configurator, sessionId))
   const { definitions } = await readParameters(inputs)
   const values = effectiveValues(definitions, storedValues, new Set(inputs.sessionFileNames.keys()))
   return { inputs, definitions, values }

@@ -29,12 +29,13 @@ function serialized<T>(sessionId: string, run: () => Promise<T>): Promise<T> {
 export function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>) {
   return serialized(session.id, async () => {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const current = await db.configSession.findUniqueOrThrow({ where: { id: session.id } })
+      const current = await db.configSession.findUniqueOrThrow({ where: { id: session.id }, select: { values: true, version: true } })
       const inputs = await describeModelInputs(session.configurator, session.id)
       const { definitions } = await readParameters(inputs)
       const changes = validateValues(definitions, body, new Set(inputs.sessionFileNames.keys()))
       const storedValues = { ...(current.values as Values), ...changes }
-      const model = await buildSessionModel({ configurator: session.configurator, sessionId: session.id, storedValues }, 'preview')
+      const state = { configurator: session.configurator, sessionId: session.id, storedValues, inputs }
+      const model = await buildSessionModel(state, 'preview')
       const { count } = await db.configSession.updateMany({
         where: { id: session.id, version: current.version },
         data: { values: storedValues as Prisma.InputJsonObject, version: { increment: 1 }, configuredAt: new Date() },
