@@ -51,10 +51,13 @@ export function describeZodError(error: z.ZodError, where?: string): string {
     .join('; ')
 }
 
-/** Maps anything thrown inside a handler to the error body; unknown errors are logged, never shown. */
+/**
+ * Maps anything thrown inside a handler to the error body; unknown errors are logged, never
+ * shown. Request input is validated by route() and answered 422 there, so any other ZodError
+ * is a server fault.
+ */
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof AppError) return errorResponse(error.code, error.message, error.headers)
-  if (error instanceof z.ZodError) return errorResponse('unprocessable_entity', describeZodError(error))
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === 'P2025') return errorResponse('not_found', 'Not found')
     if (error.code === 'P2002') return errorResponse('conflict', 'Already exists')

@@ -51,6 +51,7 @@ export interface BuildOutput {
 
 /** A CAD system. The session code only ever talks to this interface. */
 export interface CadEngine {
-  readParameters(source: ModelSource & EngineLimits): Promise<{ parameters: ParameterDefinition[]; log: EngineLog }>
+  /** `ok` is false when the engine could not read them; `log.error` says why. */
+  readParameters(source: ModelSource & EngineLimits): Promise<{ ok: boolean; parameters: ParameterDefinition[]; log: EngineLog }>
   build(input: BuildInput): Promise<BuildOutput>
 }

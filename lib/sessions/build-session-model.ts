@@ -47,7 +47,8 @@ export async function buildSessionModel(state: SessionState, quality: Quality): 
     }),
   )
   const sortedValues = Object.fromEntries(Object.entries(engineValues).sort(([a], [b]) => a.localeCompare(b)))
-  const key = hashOf({ source: inputs.sourceHash, values: sortedValues, overrides })
+  // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
+  const key = hashOf({ source: inputs.sourceHash, values: sortedValues, overrides, limits: inputs.limits })
   const build = await getCachedBuild(key, async () =>
     getEngine(inputs.cadType).build({
       files: await readModelFiles(inputs),

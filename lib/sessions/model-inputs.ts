@@ -34,7 +34,9 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
     sessionId ? db.sessionFile.findMany({ where: { sessionId } }) : [],
   ])
   const byPath = new Map(configuratorFiles.map((file) => [file.path.slice(CONFIGURATOR_ROOT.length), file.blobHash]))
-  for (const file of sessionFiles) byPath.set(file.name, file.blobHash)
+  const taken = configuratorNames(configuratorFiles.map((file) => file.path))
+  // A customer's file never replaces the designer's: names the configurator uses stay its own.
+  for (const file of sessionFiles) if (!taken.has(file.name)) byPath.set(file.name, file.blobHash)
   const files = [...byPath].map(([path, blobHash]) => ({ path, blobHash })).sort((a, b) => a.path.localeCompare(b.path))
   const settings = readExtraSettings(configurator)
   const buildSeconds = Math.min(settings.limits?.buildSeconds ?? env.BUILD_TIME_LIMIT_SECONDS, env.BUILD_TIME_LIMIT_SECONDS)
@@ -49,6 +51,11 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
     limits: { timeLimitMs: buildSeconds * 1000, memoryLimitBytes: env.BUILD_MEMORY_LIMIT_MB * 1024 * 1024 },
     sourceHash: hashOf({ cadType, cadVersion, mainFile, files }),
   }
+}
+
+/** Every top-level name (file or folder) the configurator directory uses. */
+export function configuratorNames(paths: string[]): Set<string> {
+  return new Set(paths.filter((path) => path.startsWith(CONFIGURATOR_ROOT)).map((path) => path.slice(CONFIGURATOR_ROOT.length).split('/')[0]!))
 }
 
 export function hashOf(value: unknown): string {

@@ -25,12 +25,17 @@ export function readParameters(inputs: ModelInputs): Promise<ModelParameters> {
 async function load(key: string, inputs: ModelInputs): Promise<ModelParameters> {
   const cached = await db.cacheEntry.findUnique({ where: { key } })
   if (cached) return { definitions: cached.data as unknown as ParameterDefinition[], log: { message: cached.logMessage, error: cached.logError } }
-  const { parameters, log } = await getEngine(inputs.cadType).readParameters({
+  const { ok, parameters, log } = await getEngine(inputs.cadType).readParameters({
     files: await readModelFiles(inputs),
     mainFile: inputs.mainFile,
     ...inputs.limits,
   })
-  const data = { ok: log.error === '', data: parameters as object, logMessage: log.message, logError: log.error, sizeBytes: 0 }
+  if (!ok) {
+    // Not cached: a crash or time-out under load must not make the model parameterless for good.
+    memory.delete(key)
+    return { definitions: [], log }
+  }
+  const data = { ok, data: parameters as object, logMessage: log.message, logError: log.error, sizeBytes: 0 }
   await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: data })
   return { definitions: parameters, log }
 }

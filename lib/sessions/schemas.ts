@@ -61,4 +61,4 @@ export const ZModelQuery = z.object({
 })
 
 export const ZSessionFileEntry = z.object({ name: z.string().describe('the file id'), ext: z.string(), contentType: z.string() })
-export const ZAddFileQuery = z.object({ name: z.string().min(1).max(255) })
+export const ZAddFileQuery = z.object({ name: z.string().describe('the file name the model sees; one path segment') })

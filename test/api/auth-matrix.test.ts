@@ -4,7 +4,8 @@ import type { Operation } from '@/lib/api/operation'
 import { api, uniqueEmail } from '@/test/api-client'
 import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
 
-const protectedOperations = OPERATIONS.filter((operation) => operation.auth !== 'none')
+// Session endpoints take application credentials too; test/api/session-auth.test.ts covers them.
+const protectedOperations = OPERATIONS.filter((operation) => operation.auth === 'user' || operation.auth === 'admin')
 
 // A valid request for each protected operation, so that only the credentials decide the answer.
 const BODIES: Record<string, () => unknown> = {

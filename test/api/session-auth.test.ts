@@ -41,6 +41,7 @@ async function openSession(token: string, body: Record<string, unknown>, headers
 // Everything the matrix needs: one configurator with two applications, a second configurator
 // with its own application, a session opened through application A and one by the owner.
 let world: {
+  configuratorId: string
   ownerToken: string
   strangerToken: string
   application: Application
@@ -64,6 +65,7 @@ beforeAll(async () => {
   const foreignApplication = await registerApplication(owner.token, foreignConfiguratorId, { name: 'Foreign shop' })
   const anonymous = await anonymousToken(application)
   world = {
+    configuratorId,
     ownerToken: owner.token,
     strangerToken: (await signUp()).token,
     application,
@@ -160,13 +162,13 @@ describe('POST /configsessions', () => {
     const foreign = await api('POST', '/configsessions', {
       token: world.foreignAnonymous,
       headers: { 'x-api-key': world.foreignApplication.key },
-      body: { configuratorId: (await import('@/lib/db')).db && (await configuratorOf(world.applicationSession.id)) },
+      body: { configuratorId: world.configuratorId },
     })
     await expectError(foreign, 404, 'not_found')
   })
 
   it('lets an anonymous token open a session only with its X-API-KEY', async () => {
-    const configuratorId = await configuratorOf(world.applicationSession.id)
+    const { configuratorId } = world
     await expectError(await api('POST', '/configsessions', { token: world.anonymous, body: { configuratorId } }), 401, 'unauthorized')
     await expectError(
       await api('POST', '/configsessions', { token: world.anonymous, headers: { 'x-api-key': world.otherApplication.key }, body: { configuratorId } }),
@@ -227,8 +229,3 @@ describe('GET /configsessions/{id}', () => {
     await expectError(await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.renderingKey)}`), 403, 'forbidden')
   })
 })
-
-async function configuratorOf(sessionId: string): Promise<string> {
-  const { db } = await import('@/lib/db')
-  return (await db.configSession.findUniqueOrThrow({ where: { id: sessionId } })).configuratorId
-}

@@ -7,7 +7,7 @@ import { env } from '@/lib/env'
 
 const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
 const NOISE = /^(Could not initialize localization|Geometries in cache|Geometry cache size|CGAL Polyhedrons in cache|CGAL cache size)/
-const PROBLEM = /^(ERROR|WARNING|TRACE|DEPRECATED|FONT-WARNING|UI-WARNING|EXPORT-WARNING|EXPORT-ERROR|PARSER-ERROR)\b/i
+const PROBLEM = /^(ERROR|WARNING|TRACE|DEPRECATED|FONT-WARNING|UI-WARNING|EXPORT-WARNING|EXPORT-ERROR|PARSER-ERROR)\b|^Current top level object is empty/i
 
 /** OpenSCAD source for a value given with -D: numbers and booleans as they are, strings quoted. */
 export function toDefine(key: string, value: ParameterValue): string {
@@ -49,8 +49,13 @@ export const openscadEngine: CadEngine = {
   async readParameters({ files, mainFile, timeLimitMs, memoryLimitBytes }: ModelSource & EngineLimits) {
     const result = await runJob({ kind: 'parameters', files, mainFile, defines: [], memoryLimitBytes }, timeLimitMs)
     const log = splitLog(result.output)
-    if (result.parameters === undefined) return { parameters: [], log }
-    return { parameters: parseOpenscadParameters(result.parameters), log }
+    if (result.parameters === undefined) return { ok: false, parameters: [], log }
+    try {
+      return { ok: true, parameters: parseOpenscadParameters(result.parameters), log }
+    } catch (error) {
+      const reason = `ERROR: could not read the model's parameters: ${(error as Error).message}`
+      return { ok: false, parameters: [], log: { ...log, error: [log.error, reason].filter(Boolean).join('\n') } }
+    }
   },
 
   async build({ files, mainFile, values, overrides, timeLimitMs, memoryLimitBytes }: BuildInput) {

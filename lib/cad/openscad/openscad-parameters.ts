@@ -15,7 +15,7 @@ const ZExportedParameter = z.object({
   maxLength: z.number().optional(),
   options: z.array(ZOption).optional(),
 })
-const ZExport = z.object({ parameters: z.array(ZExportedParameter) })
+const ZExport = z.object({ parameters: z.array(ZExportedParameter).default([]) })
 
 type Exported = z.infer<typeof ZExportedParameter>
 

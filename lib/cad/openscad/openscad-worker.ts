@@ -61,10 +61,14 @@ function mkdirs(openscad: OpenSCAD, filePath: string): void {
 }
 
 function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobResult {
-  for (const file of job.files) {
-    const target = `/model/${file.path}`
-    mkdirs(openscad, target)
-    openscad.FS.writeFile(target, file.data)
+  try {
+    for (const file of job.files) {
+      const target = `/model/${file.path}`
+      mkdirs(openscad, target)
+      openscad.FS.writeFile(target, file.data)
+    }
+  } catch (error) {
+    return { exitCode: 1, output: [`ERROR: could not place the model's files: ${describeCrash(error)}`] }
   }
   const outputFile = job.kind === 'parameters' ? '/out.json' : '/out.off'
   const format = job.kind === 'parameters' ? 'param' : 'off'
@@ -94,7 +98,7 @@ function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobR
 
 function describeCrash(error: unknown): string {
   if (error instanceof WebAssembly.RuntimeError) return `${error.message} (endless recursion is the usual cause)`
-  return error instanceof Error ? error.message : 'aborted'
+  return error instanceof Error ? error.message : 'aborted (running out of memory is the usual cause)'
 }
 
 let next = warmInstance()

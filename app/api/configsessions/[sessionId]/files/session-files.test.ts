@@ -154,6 +154,7 @@ describe('session files', () => {
     ['a control character', 'a\u0000b'],
     ['an empty name', ''],
     ['a name over 255 bytes', `${'x'.repeat(252)}.svg`],
+    ['a name over 255 bytes in fewer characters', 'é'.repeat(130)],
   ])('refuses %s in the name with 400 and stores nothing', async (_case, name) => {
     const { upload, list } = await setup()
     await expectError(await upload(name, 'data'), 400, 'bad_request', /name/i)
@@ -175,6 +176,17 @@ describe('session files', () => {
     expect(files).toEqual([{ name: expect.any(String), ext: 'stl', contentType: 'model/stl' }])
     const download = await api('GET', `/configsessions/${session.id}/files/${files[0]!.name}`, { token })
     expect(Buffer.compare(Buffer.from(await download.arrayBuffer()), stl)).toBe(0)
+  })
+
+  it('checks the session credentials on the files service', async () => {
+    const { session, list } = await setup()
+    const stranger = await openSession('cube(1);')
+    const path = `/services/files/upload/configsessions/${session.id}/part.stl`
+    await expectError(await api('PUT', path, { body: 'x' }), 401, 'unauthorized')
+    await expectError(await api('PUT', path, { token: stranger.token, body: 'x' }), 404, 'not_found')
+    await expectError(await api('PUT', `/services/files/upload/configsessions/not-a-session/part.stl`, { token: stranger.token, body: 'x' }), 404, 'not_found')
+    await expectError(await api('PUT', `/services/files/download/configsessions/${session.id}/part.stl`, { token: stranger.token, body: 'x' }), 404, 'not_found')
+    expect(await list()).toEqual([])
   })
 
   it('refuses a hostile name through the files service too', async () => {
@@ -244,6 +256,14 @@ describe('the model uses session files', () => {
     await expectError(await setValues({ logo: { value: 7 } }), 422, 'unprocessable_entity', /logo: /)
     const parameters = await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json()
     expect(parameters.logo.value).toBe('')
+  })
+
+  it('does not let a session file named like a configurator directory break the model', async () => {
+    const { configuratorId, session, token, upload, objectInfo } = await setup('width = 10; // [10:20]\ninclude <parts/lid.scad>\ncube([width, 20, 30]);')
+    expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/parts/lid.scad`, { token, body: 'module lid() {}' })).status).toBe(202)
+    await upload('parts', 'not a directory')
+    expect(Object.keys(await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json())).toEqual(['width'])
+    expect((await objectInfo()).boundingBox).toEqual({ minX: 0, maxX: 10, minY: 0, maxY: 20, minZ: 0, maxZ: 30 })
   })
 
   it("does not let a session file replace the configurator's own files", async () => {

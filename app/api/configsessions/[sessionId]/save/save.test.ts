@@ -136,20 +136,24 @@ describe('save', () => {
     await expectError(await restore('00000000-0000-4000-8000-000000000000', token, zip), 404, 'not_found')
     expect(await countSessions(configuratorId)).toBe(before)
   })
-  it.each([
-    ['its configurator/main.scad', 'configurator/main.scad'],
-    ['a session file named like the main file', 'files/abc/main.scad'],
-  ])("does not let %s replace the configurator's model", async (_case, entryName) => {
+  const hostileModel = strToU8('width = 40; // [10:1:100]\nlogo = ""; // [file]\ncube([99, 99, 99]);')
+
+  it("ignores the zip's configurator/main.scad: the configurator's own model is built", async () => {
     const { configuratorId, token } = await openSession(PLATE)
-    const zip = zipSync({
-      'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })),
-      [entryName]: strToU8('width = 40; // [10:1:100]\nlogo = ""; // [file]\ncube([99, 99, 99]);'),
-    })
+    const zip = zipSync({ 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })), 'configurator/main.scad': hostileModel })
     const response = await restore(configuratorId, token, zip)
     expect(response.status).toBe(200)
     const { id } = (await response.json()) as { id: string }
     const info = await (await api('GET', `/configsessions/${id}/objectinfo`, { token })).json()
     expect(info.boundingBox).toEqual({ minX: 0, maxX: 60, minY: 0, maxY: 30, minZ: 0, maxZ: 2 })
+  })
+
+  it('refuses (409) a session file named like a configurator file, creating nothing', async () => {
+    const { configuratorId, token } = await openSession(PLATE)
+    const before = await countSessions(configuratorId)
+    const zip = zipSync({ 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })), 'files/abc/main.scad': hostileModel })
+    await expectError(await restore(configuratorId, token, zip), 409, 'conflict', /main\.scad/)
+    expect(await countSessions(configuratorId)).toBe(before)
   })
 })
 
