@@ -34,6 +34,17 @@ function remember(build: CachedBuild): CachedBuild {
   return build
 }
 
+const TOUCH_INTERVAL_MS = 60_000
+const touched = new Map<string, number>()
+
+/** Marks a build as used for LRU eviction; at most once a minute per build, never awaited. */
+function touch(key: string): void {
+  const now = Date.now()
+  if (now - (touched.get(key) ?? 0) < TOUCH_INTERVAL_MS) return
+  touched.set(key, now)
+  void db.cacheEntry.updateMany({ where: { key }, data: { lastUsedAt: new Date(now) } }).catch(() => {})
+}
+
 function meshPath(key: string): string {
   return path.join(CACHE_DIR, `${key}.mesh`)
 }
@@ -49,7 +60,7 @@ async function load(key: string): Promise<CachedBuild | null> {
       return null
     }
   }
-  void db.cacheEntry.updateMany({ where: { key }, data: { lastUsedAt: new Date() } }).catch(() => {})
+  touch(key)
   const log = { message: entry.logMessage, error: entry.logError }
   return { key, source: 'stored', mesh, log, objectInfo: entry.data as CachedBuild['objectInfo'] }
 }
@@ -81,6 +92,7 @@ async function evict(): Promise<void> {
     await db.cacheEntry.delete({ where: { key: entry.key } }).catch(() => {})
     await fs.rm(meshPath(entry.key), { force: true })
     memory.delete(entry.key)
+    touched.delete(entry.key)
     excess -= entry.sizeBytes
   }
 }
@@ -91,7 +103,10 @@ async function evict(): Promise<void> {
  */
 export async function getCachedBuild(key: string, build: () => Promise<{ mesh: Mesh | null; log: EngineLog }>): Promise<CachedBuild> {
   const hot = memory.get(key)
-  if (hot) return { ...remember(hot), source: 'memory' }
+  if (hot) {
+    touch(key)
+    return { ...remember(hot), source: 'memory' }
+  }
   const running = inFlight.get(key)
   if (running) return running
   const promise = (async (): Promise<CachedBuild> => {

@@ -1,0 +1,51 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Mesh } from '@/lib/cad/mesh/mesh'
+
+// A mesh of one part whose serialized size is about `bytes`.
+function meshOfSize(bytes: number, seed: number): Mesh {
+  const triangles = Math.floor(bytes / 48)
+  const positions = new Float32Array(triangles * 9).map((_, i) => ((i * 7919 + seed) % 1000) / 10)
+  const indices = new Uint32Array(triangles * 3).map((_, i) => i)
+  return { parts: [{ color: [1, 0, 0, 1], positions, indices }] }
+}
+
+// The postgres project shares one database between test files running in parallel, and a
+// 1 MB cache limit would evict their builds under them; each pglite file has its own database.
+describe.runIf(process.env.TEST_DB === 'pglite')('build cache', () => {
+  it('stays within BUILD_CACHE_MB by evicting the least recently used builds, which rebuild when asked again', async () => {
+    const { env } = await import('@/lib/env')
+    const { getCachedBuild } = await import('@/lib/cad/build-cache')
+    const { db } = await import('@/lib/db')
+    const limit = env.BUILD_CACHE_MB
+    env.BUILD_CACHE_MB = 1
+    try {
+      let builds = 0
+      const build = (seed: number) => async () => {
+        builds++
+        return { mesh: meshOfSize(400_000, seed), log: { message: `build ${seed}`, error: '' } }
+      }
+      const keys = [1, 2, 3].map((seed) => `test-eviction-${seed}-${Date.now()}`)
+      await getCachedBuild(keys[0]!, build(1))
+      await getCachedBuild(keys[1]!, build(2))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      await db.cacheEntry.update({ where: { key: keys[0]! }, data: { lastUsedAt: new Date() } }) // used again: now the newest
+      await getCachedBuild(keys[2]!, build(3))
+      expect(builds).toBe(3)
+
+      const stored = await db.cacheEntry.findMany({ where: { key: { in: keys } } })
+      expect(stored.map((entry) => entry.key).sort()).toEqual([keys[0], keys[2]].sort())
+      const { _sum } = await db.cacheEntry.aggregate({ _sum: { sizeBytes: true } })
+      expect(_sum.sizeBytes).toBeLessThanOrEqual(1024 * 1024)
+      expect(fs.existsSync(path.join(env.DATA_DIR, 'cache', `${keys[1]}.mesh`))).toBe(false)
+      expect(fs.existsSync(path.join(env.DATA_DIR, 'cache', `${keys[2]}.mesh`))).toBe(true)
+
+      const again = await getCachedBuild(keys[1]!, build(2))
+      expect(again.source).toBe('built')
+      expect(builds).toBe(4)
+    } finally {
+      env.BUILD_CACHE_MB = limit
+    }
+  })
+})
