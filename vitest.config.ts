@@ -13,7 +13,8 @@ export default defineConfig({
       { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'postgres', SEED_DEMO: 'false', SERVICES: '{"echo":"http://127.0.0.1:45711/base"}', SERVICE_TIMEOUT_SECONDS: '1' } } },
       { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'pglite', SEED_DEMO: 'false', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}', SERVICE_TIMEOUT_SECONDS: '1' } } },
       // Unit and process-level tests bring their own databases.
-      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'test/server/**/*.test.ts'] } },
+      // Starting the real server takes seconds, many more on a loaded two-core machine.
+      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'test/server/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
     ],
   },
 })
