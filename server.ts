@@ -26,6 +26,7 @@ async function main() {
   await app.prepare()
   const handle = app.getRequestHandler()
   const { rawPathProblem } = await import('./lib/api/raw-path')
+  const { isSceneUpdateByGet } = await import('./lib/renderers/is-scene-update-by-get')
   const server = createServer((request, response) => {
     const problem = request.url?.startsWith('/api/') ? rawPathProblem(request.url) : null
     if (problem) {
@@ -34,6 +35,8 @@ async function main() {
       response.end(body)
       return
     }
+    // Update scene is a GET with a JSON body in the interface; Next drops GET bodies, PUT keeps them.
+    if (isSceneUpdateByGet(request.method, request.url, request.headers)) request.method = 'PUT'
     void handle(request, response)
   })
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))

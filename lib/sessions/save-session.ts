@@ -1,6 +1,7 @@
 import { zipSync, type Zippable } from 'fflate'
 import { exportMesh } from '@/lib/cad/mesh/export-mesh'
 import { db } from '@/lib/db'
+import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
 import type { LoadedSession } from '@/lib/sessions/find-session'
 import { buildStoredState } from '@/lib/sessions/get-session-model'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
@@ -28,7 +29,10 @@ export async function saveSession(session: LoadedSession): Promise<Uint8Array> {
   }
   for (const file of configuratorFiles) entries[file.path] = await blobStore.readBuffer(file.blobHash)
   for (const file of sessionFiles) entries[`files/${file.id}/${file.name}`] = await blobStore.readBuffer(file.blobHash)
-  for (const renderer of renderers) entries[`scene/${renderer.id}.json`] = encode({ rendererType: renderer.rendererType, ...(renderer.scene as object) })
+  for (const renderer of renderers) {
+    const scene = await readSceneSettings(renderer, session.configuratorId)
+    entries[`scene/${renderer.id}.json`] = encode({ ...scene, rendererType: renderer.rendererType })
+  }
   if (build.mesh) {
     for (const format of ['stl', '3mf', 'glb'] as const) entries[`model.${format}`] = exportMesh(build.mesh, format).bytes
   }

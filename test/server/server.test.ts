@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -68,6 +69,20 @@ async function rawRequest(url: string, requestLine: string, headers: string[] = 
     socket.on('data', (chunk) => (data += chunk))
     socket.on('end', () => resolve({ status: Number(data.split(' ')[1]), body: data.split('\r\n\r\n').slice(1).join('\r\n\r\n') }))
     socket.on('error', reject)
+  })
+}
+
+/** fetch refuses a GET with a body; node:http sends one as written. */
+async function requestWithBody(url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      let data = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (data += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: data }))
+    })
+    request.on('error', reject)
+    request.end(body)
   })
 }
 
@@ -187,6 +202,67 @@ describe('embedded database', () => {
     })
     expect(response.status).toBe(413)
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('payload_too_large')
+  })
+
+  it('updates a scene with a GET carrying a JSON body, as the interface spells it, and reads it with a plain GET', async () => {
+    const token = await signIn(server.url)
+    const auth = { authorization: `Bearer ${token}` }
+    const { UUID } = (await (
+      await fetch(`${server.url}/api/configurators`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Scene', mainFile: 'main.scad', extraSettings: { renderers: ['headless'] } }),
+      })
+    ).json()) as { UUID: string }
+    for (const [filePath, body] of [['configurator/main.scad', 'cube(3);'], ['renderer/basic.vert', 'void main() {}'], ['renderer/basic.frag', 'void main() {}']]) {
+      const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/${filePath}`, { method: 'PUT', headers: auth, body })
+      expect(upload.status).toBe(202)
+    }
+    const created = await fetch(`${server.url}/api/configsessions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ configuratorId: UUID }),
+    })
+    const session = (await created.json()) as { id: string; renderingKey: string; renderSessions: { sessionId: string }[] }
+    const [webgl, headless] = session.renderSessions.map((renderer) => `/api/configSessions/${session.id}/renderers/${renderer.sessionId}/scene`)
+    const scene = { materials: { '0': { vertexShader: 'basic.vert', fragmentShader: 'basic.frag', uniforms: { tint: { type: 'color', value: '#ff0000' } } } }, background: '#202020' }
+    const readScene = async (scenePath: string) => {
+      const response = await fetch(`${server.url}${scenePath}`, { headers: auth })
+      expect(response.status).toBe(200)
+      return response.json()
+    }
+
+    const update = await requestWithBody(`${server.url}${webgl}`, 'GET', { ...auth, 'content-type': 'application/json' }, JSON.stringify(scene))
+    expect(update.status).toBe(200)
+    expect(JSON.parse(update.body)).toEqual(scene)
+    expect(await readScene(webgl!)).toEqual(scene)
+    expect(await readScene(headless!)).toEqual({ materials: {} })
+
+    // Chunked, without Content-Length, is a body too; invalid settings are refused as on PUT.
+    const chunked = JSON.stringify({ materials: {}, background: '#000000' })
+    const chunkedUpdate = await rawRequest(server.url, `GET ${headless} HTTP/1.1`, [
+      `Authorization: Bearer ${token}`,
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+      '',
+      `${Buffer.byteLength(chunked).toString(16)}\r\n${chunked}\r\n0\r\n`,
+    ])
+    expect(chunkedUpdate.status).toBe(200)
+    expect(await readScene(headless!)).toEqual({ materials: {}, background: '#000000' })
+    const invalid = await requestWithBody(`${server.url}${headless}`, 'GET', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ materials: { x: {} } }))
+    expect(invalid.status).toBe(422)
+    expect(JSON.parse(invalid.body)).toEqual({ error: { code: 'unprocessable_entity', message: expect.stringMatching(/^materials\.x: /) } })
+    expect(await readScene(headless!)).toEqual({ materials: {}, background: '#000000' })
+
+    // The viewer loads the shaders with the renderingKey alone; a raw dot segment never reaches them.
+    const filesPath = `/api/configsessions/${session.id}/renderers/${session.renderSessions[0]!.sessionId}/files`
+    const shader = await fetch(`${server.url}${filesPath}/basic.frag?key=${encodeURIComponent(session.renderingKey)}`)
+    expect(shader.status).toBe(200)
+    expect(shader.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/)
+    const notModified = await fetch(`${server.url}${filesPath}/basic.frag?key=${encodeURIComponent(session.renderingKey)}`, { headers: { 'if-none-match': shader.headers.get('etag')! } })
+    expect(notModified.status).toBe(304)
+    const hostile = await rawRequest(server.url, `GET ${filesPath}/../../../../configurators/${UUID}/files/configurator/main.scad?key=${encodeURIComponent(session.renderingKey)} HTTP/1.1`)
+    expect(hostile.status).toBe(400)
   })
 
   it('serves the OpenAPI document and the API reference page', async () => {

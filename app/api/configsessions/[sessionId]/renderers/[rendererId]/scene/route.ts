@@ -1,0 +1,19 @@
+import { route } from '@/lib/api/route'
+import { findRenderer } from '@/lib/renderers/find-renderer'
+import * as operations from '@/lib/renderers/operations'
+import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
+import { updateSceneSettings } from '@/lib/renderers/update-scene-settings'
+import { findSession } from '@/lib/sessions/find-session'
+
+// GET /configsessions/{id}/renderers/{rid}/scene - this renderer's scene settings
+export const GET = route(operations.getScene, async ({ params, principal }) => {
+  const session = await findSession(params.sessionId, principal)
+  return readSceneSettings(await findRenderer(session.id, params.rendererId), session.configuratorId)
+})
+
+// PUT /configsessions/{id}/renderers/{rid}/scene - replace them (server.ts routes a GET with a body here)
+export const PUT = route(operations.updateScene, async ({ params, principal, body }) => {
+  const session = await findSession(params.sessionId, principal)
+  const renderer = await findRenderer(session.id, params.rendererId)
+  return updateSceneSettings({ renderer, configuratorId: session.configuratorId, scene: body })
+})
