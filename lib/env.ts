@@ -22,6 +22,13 @@ const ZEnv = z.object({
   /** Demo configurators on first start; by default only on the embedded database. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   SERVICE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  /** Server-side images: warm headless Chromium pages, and requests that may wait for one. */
+  RENDER_PAGES: z.coerce.number().int().min(1).max(32).default(2),
+  RENDER_QUEUE: z.coerce.number().int().min(0).max(1000).default(8),
+  RENDER_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** Where the headless browser reaches this server; default http://127.0.0.1:PORT. */
+  RENDER_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Extra services as JSON: {"name": "http://host:port/base"}. */
   SERVICES: z
     .string()

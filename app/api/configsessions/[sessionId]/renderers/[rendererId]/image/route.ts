@@ -1,0 +1,8 @@
+import { route } from '@/lib/api/route'
+import * as operations from '@/lib/render/operations'
+import { renderSessionImage } from '@/lib/render/render-session-image'
+
+// GET /configsessions/{id}/renderers/{rid}/image - a server-side image of a headless renderer's scene
+export const GET = route(operations.getRendererImage, ({ params, principal, query }) =>
+  renderSessionImage({ sessionId: params.sessionId, rendererId: params.rendererId, principal, query }),
+)

@@ -1,0 +1,35 @@
+// What the server renderer (image-renderer.ts) and the headless page (app/render/headless)
+// exchange: plain JSON both ways, through Playwright's page.evaluate.
+import type { CameraParameters } from '@/lib/render/camera'
+import type { SceneSettings } from '@/lib/render/scene-settings'
+
+export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
+export type ImageType = (typeof IMAGE_TYPES)[number]
+
+export interface HeadlessRenderArgs {
+  /** Same-origin path of the model GLB, with the session's modelKey. */
+  modelUrl: string
+  /** A renderer file's URL is prefix + its path (each segment encoded) + query (the renderingKey). */
+  files: { prefix: string; query: string }
+  settings: SceneSettings
+  width: number
+  height: number
+  type: ImageType
+  camera: CameraParameters
+  /** The image endpoint's `s`: scales the light that moves with the camera. */
+  lightScale: number
+}
+
+/** Milliseconds per stage, answered as Server-Timing. */
+export type Timings = Record<string, number>
+
+export type HeadlessRenderResult =
+  | { ok: true; dataUrl: string; warnings: string[]; timings: Timings }
+  /** The model could not be had (e.g. 409: it did not build): answered with that status. */
+  | { ok: false; status: number; message: string }
+
+declare global {
+  interface Window {
+    renderScene?: (args: HeadlessRenderArgs) => Promise<HeadlessRenderResult>
+  }
+}

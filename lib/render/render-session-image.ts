@@ -1,0 +1,72 @@
+import { AppError } from '@/lib/api/errors'
+import type { Principal } from '@/lib/auth/authenticate'
+import { db } from '@/lib/db'
+import type { Vec3 } from '@/lib/render/camera'
+import { renderImage } from '@/lib/render/image-renderer'
+import { loadSceneSettings } from '@/lib/render/load-scene-settings'
+import type { ImageQuery } from '@/lib/render/schemas'
+import { findSessionByKeyOrPrincipal } from '@/lib/sessions/find-session'
+import { signSessionKey } from '@/lib/sessions/session-keys'
+
+export interface RenderSessionImageOptions {
+  sessionId: string
+  rendererId: string
+  principal: Principal | null
+  query: ImageQuery
+}
+
+const WARNINGS_HEADER_LIMIT = 4000
+
+/** The image of a headless renderer's scene of the session's current model (preview quality). */
+export async function renderSessionImage({ sessionId, rendererId, principal, query }: RenderSessionImageOptions): Promise<Response> {
+  const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'rendering')
+  const renderer = await db.renderSession.findFirst({ where: { id: rendererId, sessionId: session.id } })
+  if (!renderer) throw new AppError('not_found', `Renderer ${rendererId} not found in session ${sessionId}`)
+  if (renderer.rendererType !== 'headless') {
+    throw new AppError(
+      'conflict',
+      `Renderer ${rendererId} is a ${renderer.rendererType} renderer: it draws in the customer's browser and has no server-side image. ` +
+        "Images come from a headless renderer (the configurator's rendererType 'headless', or 'headless' in extraSettings.renderers)",
+    )
+  }
+  // Keys for the headless page only: it fetches the model and the renderer's files like a viewer would.
+  const [modelKey, renderingKey] = await Promise.all([signSessionKey(session.id, 'model'), signSessionKey(session.id, 'rendering')])
+  const base = `/api/configsessions/${session.id}`
+  const { bytes, warnings, timings } = await renderImage({
+    modelUrl: `${base}/model?type=glb&key=${encodeURIComponent(modelKey)}`,
+    files: { prefix: `${base}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
+    settings: await loadSceneSettings(renderer, session.configuratorId),
+    width: query.w,
+    height: query.h,
+    type: query.type,
+    camera: {
+      position: vector(query.px, query.py, query.pz),
+      view: vector(query.vx, query.vy, query.vz),
+      top: vector(query.tx, query.ty, query.tz),
+      right: vector(query.rx, query.ry, query.rz),
+      angle: query.a,
+    },
+    lightScale: query.s,
+  })
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      'content-type': `image/${query.type}`,
+      'content-length': String(bytes.byteLength),
+      'cache-control': 'private, no-store',
+      'server-timing': Object.entries(timings)
+        .map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`)
+        .join(', '),
+      ...(warnings.length > 0 && { 'x-render-warnings': headerValue(warnings) }),
+    },
+  })
+}
+
+function vector(x: number | undefined, y: number | undefined, z: number | undefined): Vec3 | undefined {
+  return x === undefined || y === undefined || z === undefined ? undefined : [x, y, z]
+}
+
+/** One header line: printable ASCII, warnings separated by " | ", cut at a sane length. */
+function headerValue(warnings: string[]): string {
+  const text = warnings.join(' | ').replace(/[^\x20-\x7e]+/g, ' ')
+  return text.length > WARNINGS_HEADER_LIMIT ? `${text.slice(0, WARNINGS_HEADER_LIMIT - 3)}...` : text
+}

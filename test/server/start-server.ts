@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+// server.ts over the production build (`npm test` builds first), as a process of its own.
+
+export const ADMIN = { email: 'admin@example.test', password: 'admin password 1' }
+
+export interface StartedServer {
+  child: ChildProcess
+  url: string
+  output: () => string
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-server-'))
+}
+
+export async function startServer(env: Record<string, string>): Promise<StartedServer> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: { ...process.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, NODE_ENV: 'production', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<string>((resolve) => child.on('exit', (code) => resolve(`exited with ${code}`)))
+  const listening = new Promise<string>((resolve) => {
+    const check = () => (output.includes('listening on') ? resolve('up') : setTimeout(check, 100))
+    check()
+  })
+  const outcome = await Promise.race([listening, exited])
+  if (outcome !== 'up') throw new Error(`server did not start (${outcome}): ${output}`)
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output }
+}
+
+export async function stopServer(server: StartedServer): Promise<void> {
+  if (server.child.exitCode !== null) return
+  const exited = new Promise((resolve) => server.child.on('exit', resolve))
+  server.child.kill('SIGTERM')
+  await exited
+}
+
+export async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  })
+  if (response.status !== 200) throw new Error(`login answered ${response.status}`)
+  return ((await response.json()) as { accessToken: string }).accessToken
+}
