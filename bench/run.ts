@@ -13,6 +13,7 @@ const { prepareDatabase } = await import('@/lib/prepare')
 const { db } = await import('@/lib/db')
 const { login } = await import('@/lib/auth/login')
 const { benchSessions } = await import('./sessions')
+const { benchRender } = await import('./render')
 
 await prepareDatabase()
 const { accessToken } = await login('bench@example.test', 'bench password')
@@ -22,4 +23,5 @@ const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.
 
 console.log(`# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`)
 await benchSessions(ids, accessToken)
+await benchRender()
 process.exit(0)
