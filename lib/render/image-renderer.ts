@@ -74,26 +74,32 @@ function releasePage(): void {
 }
 
 async function renderOnPage(args: HeadlessRenderArgs): Promise<RenderedImage> {
-  const slot = pool.idle.pop() ?? (await openSlot())
-  slot.externalWarnings = []
+  let slot: PageSlot | undefined
   let isHealthy = false
-  try {
-    const result = await withTimeout(
-      slot.page.evaluate((renderArgs) => {
-        if (!window.renderScene) throw new Error('the headless page is not ready')
-        return window.renderScene(renderArgs)
-      }, args),
-      env.RENDER_TIME_LIMIT_SECONDS * 1000,
-    )
+  const render = async (): Promise<RenderedImage> => {
+    slot = pool.idle.pop() ?? (await openSlot())
+    slot.externalWarnings = []
+    const result = await slot.page.evaluate((renderArgs) => {
+      if (!window.renderScene) throw new Error('the headless page is not ready')
+      return window.renderScene(renderArgs)
+    }, args)
     isHealthy = true
     if (!result.ok) {
       if (result.status === 409) throw new AppError('conflict', result.message)
       throw new Error(`the headless page could not load the model: HTTP ${result.status} ${result.message}`)
     }
     return { bytes: decodeDataUrl(result.dataUrl, args.type), warnings: [...slot.externalWarnings, ...result.warnings], timings: result.timings }
+  }
+  try {
+    return await withTimeout(render(), env.RENDER_TIME_LIMIT_SECONDS * 1000)
+  } catch (error) {
+    // SwiftShader runs every page's GL in the browser's one GPU process: a shader that loops
+    // for ever wedges them all, and closing its page does not stop it. Only a new browser does.
+    if (error instanceof AppError && error.code === 'gateway_timeout') discardBrowser()
+    throw error
   } finally {
-    if (isHealthy && !slot.page.isClosed()) pool.idle.push(slot)
-    else void slot.page.close().catch(() => {})
+    if (slot && isHealthy && !slot.page.isClosed()) pool.idle.push(slot)
+    else if (slot) void slot.page.close().catch(() => {})
   }
 }
 
@@ -149,6 +155,13 @@ async function getBrowser(): Promise<Browser> {
   pool.browser = launching
   pool.idle = []
   return launching
+}
+
+function discardBrowser(): void {
+  const current = pool.browser
+  pool.browser = null
+  pool.idle = []
+  void current?.then((browser) => browser.close()).catch(() => {})
 }
 
 function baseUrl(): string {

@@ -3,8 +3,9 @@ import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import type { Vec3 } from '@/lib/render/camera'
 import { renderImage } from '@/lib/render/image-renderer'
-import { loadSceneSettings } from '@/lib/render/load-scene-settings'
 import type { ImageQuery } from '@/lib/render/schemas'
+import { findRenderer } from '@/lib/renderers/find-renderer'
+import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
 import { findSessionByKeyOrPrincipal } from '@/lib/sessions/find-session'
 import { signSessionKey } from '@/lib/sessions/session-keys'
 
@@ -20,8 +21,7 @@ const WARNINGS_HEADER_LIMIT = 4000
 /** The image of a headless renderer's scene of the session's current model (preview quality). */
 export async function renderSessionImage({ sessionId, rendererId, principal, query }: RenderSessionImageOptions): Promise<Response> {
   const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'rendering')
-  const renderer = await db.renderSession.findFirst({ where: { id: rendererId, sessionId: session.id } })
-  if (!renderer) throw new AppError('not_found', `Renderer ${rendererId} not found in session ${sessionId}`)
+  const renderer = await findRenderer(session.id, rendererId)
   if (renderer.rendererType !== 'headless') {
     throw new AppError(
       'conflict',
@@ -35,7 +35,7 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
   const { bytes, warnings, timings } = await renderImage({
     modelUrl: `${base}/model?type=glb&key=${encodeURIComponent(modelKey)}`,
     files: { prefix: `${base}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
-    settings: await loadSceneSettings(renderer, session.configuratorId),
+    settings: await readSceneSettings(renderer, session.configuratorId),
     width: query.w,
     height: query.h,
     type: query.type,
@@ -48,6 +48,8 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
     },
     lightScale: query.s,
   })
+  // What could not be drawn goes to the session log too, where a designer looks for it.
+  await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog: warnings.join('\n') } })
   return new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': `image/${query.type}`,

@@ -23,5 +23,3 @@ export interface SceneSettings {
   /** Keyed by part index ("0" paints part 0). */
   materials: Record<string, MaterialSetting>
 }
-
-export const EMPTY_SCENE_SETTINGS: SceneSettings = { materials: {} }

@@ -1,8 +1,6 @@
 import { z } from 'zod'
 import { IMAGE_TYPES, type ImageType } from '@/lib/render/headless-contract'
 
-export const ZRendererParams = z.object({ sessionId: z.uuid(), rendererId: z.uuid() })
-
 const size = z.coerce
   .number({ error: 'must be an integer from 1 to 4096' })
   .int('must be an integer from 1 to 4096')

@@ -1,4 +1,5 @@
 import { defineOperation } from '@/lib/api/operation'
+import { ZImageQuery } from '@/lib/render/schemas'
 import { ZRendererFileParams, ZRendererFileQuery, ZRendererParams, ZSceneSettings } from '@/lib/renderers/schemas'
 
 const tag = 'Renderers'
@@ -38,4 +39,17 @@ export const getRendererFile = defineOperation({
   params: ZRendererFileParams,
   query: ZRendererFileQuery,
   produces: 'application/octet-stream',
+})
+
+export const getRendererImage = defineOperation({
+  id: 'getRendererImage',
+  method: 'GET',
+  path: '/configsessions/{sessionId}/renderers/{rendererId}/image',
+  summary:
+    'A server-side image (png, jpeg or webp) of exactly w x h pixels of the scene the viewer shows, for headless renderers (409 for webgl); `key` (the renderingKey) replaces the headers; what could not be drawn is in X-Render-Warnings and the session log',
+  tag,
+  auth: 'session-or-key',
+  params: ZRendererParams,
+  query: ZImageQuery,
+  produces: 'image/png',
 })

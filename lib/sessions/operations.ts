@@ -106,7 +106,8 @@ export const getLog = defineOperation({
   id: 'getLog',
   method: 'GET',
   path: '/configsessions/{sessionId}/log',
-  summary: "The last configuration's CAD output: echo/info in message, errors and warnings in error",
+  summary:
+    "The last configuration's CAD output: echo/info in message, errors and warnings in error, followed by what each renderer's last image could not draw as asked (`renderer <id>: ...`)",
   tag,
   auth: 'session',
   params: ZSessionParams,

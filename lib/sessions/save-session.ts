@@ -4,6 +4,7 @@ import { db } from '@/lib/db'
 import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
 import type { LoadedSession } from '@/lib/sessions/find-session'
 import { buildStoredState } from '@/lib/sessions/get-session-model'
+import { composeSessionLog } from '@/lib/sessions/session-log'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
 import { blobStore } from '@/lib/storage/blob-store'
 
@@ -25,7 +26,7 @@ export async function saveSession(session: LoadedSession): Promise<Uint8Array> {
   const entries: Zippable = {
     'session.json': encode({ sessionId: session.id, configuratorId: session.configuratorId, savedAt: new Date().toISOString() }),
     'parameters.json': encode(toParameterSet(model.definitions, model.values)),
-    'log.txt': encode([build.log.message, build.log.error].filter(Boolean).join('\n')),
+    'log.txt': encode(Object.values(composeSessionLog(build.log, renderers)).filter(Boolean).join('\n')),
   }
   for (const file of configuratorFiles) entries[file.path] = await blobStore.readBuffer(file.blobHash)
   for (const file of sessionFiles) entries[`files/${file.id}/${file.name}`] = await blobStore.readBuffer(file.blobHash)

@@ -16,6 +16,8 @@ const FILES = {
   'renderer/red.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.);}',
   'renderer/broken.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.) oops}',
   'renderer/textured.frag': 'uniform sampler2D picture; void main(){gl_FragColor=vec4(texture2D(picture, vec2(0.5)).rgb, 1.0);}',
+  // Billions of iterations: on SwiftShader this runs for minutes and wedges the browser's GPU process.
+  'renderer/runaway.frag': '#version 300 es\nprecision highp float; uniform int n; out vec4 c; void main(){ float s=0.; for(int i=0;i<n;i++){ s+=sin(float(i)); } c=vec4(fract(s),0.,0.,1.); }',
 }
 const RED = { materials: { '0': { vertexShader: 'pass.vert', fragmentShader: 'red.frag' } } }
 
@@ -49,6 +51,12 @@ async function setScene(scene: object): Promise<void> {
   expect(response.status, await response.clone().text()).toBe(200)
 }
 
+async function sessionLog(): Promise<{ message: string; error: string }> {
+  const response = await fetch(`${server.url}/api/configsessions/${session.id}/log`, { headers: auth() })
+  expect(response.status).toBe(200)
+  return (await response.json()) as { message: string; error: string }
+}
+
 const isRed = ([r, g, b, a]: number[]) => r! > 240 && g! < 15 && b! < 15 && a! > 240
 const isClear = ([, , , a]: number[]) => a === 0
 const covered = (pixels: Pixels, x: number, y: number) => pixels.at(x, y)[3] > 128
@@ -58,7 +66,7 @@ beforeAll(async () => {
   internal = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end('secret'))
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve))
 
-  server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'false', RENDER_PAGES: '1', RENDER_QUEUE: '2' })
+  server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'false', RENDER_PAGES: '1', RENDER_QUEUE: '2', RENDER_TIME_LIMIT_SECONDS: '10' })
   token = await signIn(server.url)
   const created = await fetch(`${server.url}/api/configurators`, {
     method: 'POST',
@@ -194,9 +202,25 @@ describe('GET .../renderers/{rid}/image', () => {
       expect(warnings).toContain(`external texture ${url} refused: 127.0.0.1 is not a public address`)
       expect(warnings).toMatch(/material 0: uniform picture: texture .* could not be loaded/)
       expect(decodePng(bytes).at(100, 75)).toEqual([255, 255, 255, 255]) // the blank texture is white
+      expect((await sessionLog()).error).toContain(`renderer ${headless}: external texture ${url} refused: 127.0.0.1 is not a public address`)
     } finally {
       await setScene(RED)
     }
+    // The log told about the settings of that image; new settings start a clean one.
+    expect((await sessionLog()).error).not.toContain('refused')
+  })
+
+  it('answers 504 to a shader that never finishes, and the next image renders on a fresh browser', async () => {
+    await setScene({ materials: { '0': { vertexShader: 'pass.vert', fragmentShader: 'runaway.frag', uniforms: { n: { type: 'int', value: 2_000_000_000 } } } } })
+    try {
+      const response = await fetch(imageUrl({ w: 400, h: 300 }), { headers: auth() })
+      expect(response.status).toBe(504)
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/longer than 10 s/)
+    } finally {
+      await setScene(RED)
+    }
+    const pixels = decodePng((await image({ w: 200, h: 150 })).bytes)
+    expect(pixels.at(100, 75)).toSatisfy(isRed)
   })
 
   it('answers 429 with Retry-After past the queue (1 page, 2 waiting)', async () => {

@@ -1,11 +1,7 @@
 import { route } from '@/lib/api/route'
 import { findSession } from '@/lib/sessions/find-session'
-import { buildStoredState } from '@/lib/sessions/get-session-model'
 import * as operations from '@/lib/sessions/operations'
+import { getSessionLog } from '@/lib/sessions/session-log'
 
-// GET /configsessions/{id}/log - CAD output of the last configuration
-export const GET = route(operations.getLog, async ({ params, principal }) => {
-  const session = await findSession(params.sessionId, principal)
-  const { build } = await buildStoredState(session, 'preview')
-  return { ...build.log, timestamp: session.configuredAt.getTime() }
-})
+// GET /configsessions/{id}/log - CAD output of the last configuration, and what its images could not draw
+export const GET = route(operations.getLog, async ({ params, principal }) => getSessionLog(await findSession(params.sessionId, principal)))

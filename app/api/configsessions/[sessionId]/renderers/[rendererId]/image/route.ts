@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route'
-import * as operations from '@/lib/render/operations'
+import * as operations from '@/lib/renderers/operations'
 import { renderSessionImage } from '@/lib/render/render-session-image'
 
 // GET /configsessions/{id}/renderers/{rid}/image - a server-side image of a headless renderer's scene

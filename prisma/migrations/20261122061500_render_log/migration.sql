@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RenderSession" ADD COLUMN     "renderLog" TEXT NOT NULL DEFAULT '';
