@@ -2,6 +2,7 @@ import { GeistMono } from 'geist/font/mono'
 import { GeistSans } from 'geist/font/sans'
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
+import { Providers } from '@/components/providers'
 import './globals.css'
 
 export const metadata: Metadata = {
@@ -12,7 +13,9 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
-      <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
+        <Providers>{children}</Providers>
+      </body>
     </html>
   )
 }

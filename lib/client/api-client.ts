@@ -1,0 +1,62 @@
+// The browser's way to the API: same-origin fetch (the studio's cookie session rides along),
+// or an application's anonymous token and X-API-KEY on the embed page.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export interface ApiCredentials {
+  token?: string
+  apiKey?: string
+}
+
+export interface ApiRequestInit {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** Sent as application/json. */
+  json?: unknown
+  /** Sent as is (file uploads). */
+  body?: BodyInit
+  headers?: Record<string, string>
+  credentials?: ApiCredentials
+  signal?: AbortSignal
+}
+
+/** A request to `/api{path}`; any answer but 2xx throws ApiError with the API's own code and message. */
+export async function apiRequest(path: string, init: ApiRequestInit = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...init.headers }
+  if (init.json !== undefined) headers['content-type'] = 'application/json'
+  if (init.credentials?.token) headers.authorization = `Bearer ${init.credentials.token}`
+  if (init.credentials?.apiKey) headers['x-api-key'] = init.credentials.apiKey
+  const response = await fetch(`/api${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+    credentials: 'same-origin',
+    signal: init.signal,
+  })
+  if (!response.ok) throw await toApiError(response)
+  return response
+}
+
+export async function apiJson<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
+  const response = await apiRequest(path, init)
+  return (response.status === 204 ? undefined : await response.json()) as T
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const text = await response.text().catch(() => '')
+  try {
+    const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
+    if (typeof error?.code === 'string' && typeof error.message === 'string') return new ApiError(response.status, error.code, error.message)
+  } catch {
+    // not the API's JSON error body (e.g. a proxy's page)
+  }
+  return new ApiError(response.status, 'http_error', `The server answered ${response.status} ${response.statusText}`.trim())
+}

@@ -1,0 +1,38 @@
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+import { ADMIN } from './test/server/start-server'
+
+// End-to-end specs drive real Chromium against server.ts on the production build
+// (`npm test` builds first), on a fresh embedded database with the demo configurators.
+const port = Number(process.env.E2E_PORT ?? 3210)
+const baseURL = `http://127.0.0.1:${port}`
+const dataDir = path.join(os.tmpdir(), `paraform-e2e-${port}`)
+// Debian's chromium by default; CHROMIUM_PATH='' uses Playwright's own browser where one is installed.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
+  workers: 2,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      ...(executablePath && { executablePath }),
+      args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: `rm -rf '${dataDir}' && node --import tsx server.ts`,
+    url: `${baseURL}/api/openapi.json`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: { PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+  },
+})
