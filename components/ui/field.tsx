@@ -1,0 +1,48 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react'
+import { FOCUS_RING } from '@/components/ui/button'
+
+export const CONTROL_CLASSES = `w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 placeholder:text-stone-500 aria-[invalid=true]:border-red-700 ${FOCUS_RING}`
+
+interface FieldProps {
+  label: ReactNode
+  hint?: ReactNode
+  /** Shown under the control and announced; marks the control invalid. */
+  error?: string | null
+  children: (control: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode
+}
+
+/** A labelled control with its hint and error wired up for screen readers. */
+export function Field({ label, hint, error, children }: FieldProps) {
+  const id = useId()
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      {children({ id, 'aria-describedby': describedBy, ...(error ? { 'aria-invalid': true } : {}) })}
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-stone-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+export function Input({ className = '', ...props }: InputHTMLAttributes<HTMLInputElement>) {
+  return <input className={`${CONTROL_CLASSES} ${className}`} {...props} />
+}
+
+export function Select({ className = '', ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return <select className={`${CONTROL_CLASSES} ${className}`} {...props} />
+}
+
+export function TextArea({ className = '', ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <textarea className={`${CONTROL_CLASSES} font-mono ${className}`} {...props} />
+}
