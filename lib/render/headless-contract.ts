@@ -1,6 +1,7 @@
 // What the server renderer (image-renderer.ts) and the headless page (app/render/headless)
 // exchange: plain JSON both ways, through Playwright's page.evaluate.
 import type { CameraParameters } from '@/lib/render/camera'
+import type { RendererFiles } from '@/lib/render/load-scene-files'
 import type { SceneSettings } from '@/lib/render/scene-settings'
 
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
@@ -10,7 +11,7 @@ export interface HeadlessRenderArgs {
   /** Same-origin path of the model GLB, with the session's modelKey. */
   modelUrl: string
   /** A renderer file's URL is prefix + its path (each segment encoded) + query (the renderingKey). */
-  files: { prefix: string; query: string }
+  files: RendererFiles
   settings: SceneSettings
   width: number
   height: number

@@ -1,0 +1,131 @@
+'use client'
+
+import { OrbitControls } from '@react-three/drei'
+import { addAfterEffect, Canvas, useThree } from '@react-three/fiber'
+import { useEffect, useRef, useState, type RefObject } from 'react'
+import { Vector3, type PerspectiveCamera, type Scene } from 'three'
+import { addHeadlight } from '@/lib/render/add-headlight'
+import { buildScene } from '@/lib/render/build-scene'
+import { createCamera } from '@/lib/render/camera'
+import { checkShaders } from '@/lib/render/check-shaders'
+import { disposeScene } from '@/lib/render/dispose-scene'
+import { createSceneLoaders, errorMessage, type RendererFiles } from '@/lib/render/load-scene-files'
+import { parseGlb } from '@/lib/render/parse-glb'
+import type { SceneSettings } from '@/lib/render/scene-settings'
+
+export type ViewerStatus = { state: 'loading' } | { state: 'ready'; warnings: string[] } | { state: 'error'; message: string }
+
+export interface ModelViewerProps {
+  /** Same-origin URL of the session's GLB, carrying its modelKey. */
+  modelUrl: string
+  /** Changes whenever the session's model changed; the viewer then loads modelUrl again. */
+  modelVersion: number
+  settings: SceneSettings
+  files: RendererFiles
+  onStatus?: (status: ViewerStatus) => void
+  className?: string
+}
+
+/**
+ * The session's model, drawn only on demand (orbiting, resizing, a new model), which keeps a
+ * big model usable on a CPU renderer. The wrapper's `data-state` and `data-model-version`
+ * change after the frame showing a new model was drawn (for tests and embedding pages).
+ */
+export function ModelViewer({ className = '', ...props }: ModelViewerProps) {
+  const wrapper = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (wrapper.current) wrapper.current.dataset.state = 'loading'
+  }, [])
+  return (
+    <div ref={wrapper} data-testid="model-viewer" className={`relative h-full w-full touch-none ${className}`}>
+      <Canvas frameloop="demand" dpr={[1, 1.5]} gl={{ antialias: true }} aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
+        <ModelScene {...props} wrapper={wrapper} />
+      </Canvas>
+    </div>
+  )
+}
+
+interface Shown {
+  scene: Scene
+  camera: PerspectiveCamera
+  center: Vector3
+}
+
+function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper }: Omit<ModelViewerProps, 'className'> & { wrapper: RefObject<HTMLDivElement | null> }) {
+  const gl = useThree((state) => state.gl)
+  const root = useThree((state) => state.scene)
+  const set = useThree((state) => state.set)
+  const invalidate = useThree((state) => state.invalidate)
+  const [shown, setShown] = useState<Shown | null>(null)
+  const shownRef = useRef<Shown | null>(null)
+  const glbRef = useRef<{ url: string; version: number; bytes: ArrayBuffer } | null>(null)
+  const drawnVersion = useRef<number | null>(null)
+  const onStatusRef = useRef(onStatus)
+  onStatusRef.current = onStatus
+
+  useEffect(
+    () =>
+      addAfterEffect(() => {
+        if (drawnVersion.current === null || !wrapper.current) return
+        wrapper.current.dataset.modelVersion = String(drawnVersion.current)
+        wrapper.current.dataset.state = 'ready'
+        drawnVersion.current = null
+      }),
+    [wrapper],
+  )
+
+  useEffect(() => {
+    const controller = new AbortController()
+    onStatusRef.current?.({ state: 'loading' })
+    if (wrapper.current) wrapper.current.dataset.state = 'loading'
+    void (async () => {
+      try {
+        const cached = glbRef.current
+        let bytes = cached?.url === modelUrl && cached.version === modelVersion ? cached.bytes : null
+        if (!bytes) {
+          const response = await fetch(modelUrl, { signal: controller.signal, cache: 'no-store' })
+          if (!response.ok) throw new Error(await errorMessage(response))
+          bytes = await response.arrayBuffer()
+          glbRef.current = { url: modelUrl, version: modelVersion, bytes }
+        }
+        const model = await parseGlb(bytes)
+        const built = await buildScene({ model, settings, ...createSceneLoaders(files, controller.signal) })
+        if (controller.signal.aborted) return disposeScene(built.scene)
+        const { width, height } = gl.domElement.getBoundingClientRect()
+        const previous = shownRef.current
+        // A new model keeps the direction the customer orbited to, framed to its new size.
+        const camera = createCamera(previous ? { view: previous.camera.getWorldDirection(new Vector3()).toArray(), top: previous.camera.up.toArray() } : {}, built.bounds, Math.max(width, 1) / Math.max(height, 1))
+        addHeadlight(built.scene, camera)
+        const warnings = [...built.warnings, ...checkShaders(gl, built.scene, camera)]
+        // The old model stays on screen until the new one is ready, so an update never blanks the view.
+        root.add(built.scene)
+        if (previous) {
+          root.remove(previous.scene)
+          disposeScene(previous.scene)
+        }
+        const next = { scene: built.scene, camera, center: built.bounds.center.clone() }
+        shownRef.current = next
+        set({ camera })
+        setShown(next)
+        drawnVersion.current = modelVersion
+        invalidate()
+        onStatusRef.current?.({ state: 'ready', warnings })
+      } catch (error) {
+        if (controller.signal.aborted) return
+        if (wrapper.current) wrapper.current.dataset.state = 'error'
+        onStatusRef.current?.({ state: 'error', message: error instanceof Error ? error.message : String(error) })
+      }
+    })()
+    return () => controller.abort()
+  }, [modelUrl, modelVersion, settings, files, gl, root, set, invalidate, wrapper])
+
+  useEffect(
+    () => () => {
+      if (shownRef.current) disposeScene(shownRef.current.scene)
+    },
+    [],
+  )
+
+  if (!shown) return null
+  return <OrbitControls makeDefault camera={shown.camera} target={shown.center} enableDamping={false} />
+}
