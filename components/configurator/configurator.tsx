@@ -1,0 +1,144 @@
+'use client'
+
+import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import { ModelDownloads } from '@/components/configurator/model-downloads'
+import { ModelFacts } from '@/components/configurator/model-facts'
+import { ParameterControls } from '@/components/configurator/parameter-controls'
+import { encodeShareQuery } from '@/components/configurator/share-values'
+import { ShareLink } from '@/components/configurator/share-link'
+import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
+import { useConfigSession } from '@/components/configurator/use-config-session'
+import { modelUrl, useRendererScene } from '@/components/configurator/use-renderer-scene'
+import { Button } from '@/components/ui/button'
+import { ErrorMessage } from '@/components/ui/error-message'
+import { Spinner } from '@/components/ui/spinner'
+import { Viewer } from '@/components/viewer/viewer'
+import type { ViewerStatus } from '@/components/viewer/model-viewer'
+import { apiJson, ApiError } from '@/lib/client/api-client'
+import type { SceneSettings } from '@/lib/render/scene-settings'
+
+export interface ConfiguratorProps {
+  configuratorId: string
+  auth: SessionAuth
+  /** The page's query string at load: the values of a shared link. */
+  initialQuery: string
+  canDownloadFinal: boolean
+  /** Used for downloaded file names. */
+  fileStem: string
+  header?: ReactNode
+  /** Shown instead of the session's own scene settings (the studio's scene editor previews its draft). */
+  sceneOverride?: SceneSettings
+  /** Replaces the customer controls (the studio's scene editor). */
+  sidePanel?: (context: { sessionId: string; rendererId: string | null; settings: SceneSettings | null }) => ReactNode
+}
+
+/** The live configurator: the product in 3D beside its controls, what it measures and its downloads. */
+export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, fileStem, header, sceneOverride, sidePanel }: ConfiguratorProps) {
+  const { credentials, error: credentialsError } = useApiCredentials(auth)
+  const [sharedQuery] = useState(initialQuery)
+  const configSession = useConfigSession(configuratorId, credentials, sharedQuery)
+  const { session, parameters, draft, modelVersion } = configSession
+  const scene = useRendererScene(session, credentials)
+  const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
+  const isBuilding = configSession.isUpdating || (modelVersion > 0 && viewerStatus.state === 'loading')
+  const shareQuery = useMemo(() => (parameters ? encodeShareQuery(parameters, draft) : initialQuery), [parameters, draft, initialQuery])
+  const sessionId = session?.id
+
+  const upload = useCallback(
+    async (file: File) => {
+      const entry = await apiJson<{ name: string }>(`/configsessions/${sessionId}/files?name=${encodeURIComponent(file.name)}`, {
+        method: 'POST',
+        body: file,
+        headers: { 'content-type': file.type || 'application/octet-stream' },
+        credentials,
+      })
+      return entry.name
+    },
+    [sessionId, credentials],
+  )
+
+  const fatalError = credentialsError ?? configSession.sessionError
+  if (fatalError) {
+    return (
+      <div className="mx-auto max-w-xl p-6">
+        <ErrorMessage error={fatalError} />
+      </div>
+    )
+  }
+
+  const settings = sceneOverride ?? scene.settings
+  const logError = configSession.log?.error.trim()
+  const objectInfoMissing = configSession.objectInfoError instanceof ApiError && configSession.objectInfoError.status === 409
+
+  return (
+    <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem]">
+      <div className="relative h-[55vh] bg-gradient-to-b from-stone-100 to-stone-200 lg:h-auto lg:min-h-[32rem]">
+        {session && modelVersion > 0 && settings && scene.files ? (
+          <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={setViewerStatus} />
+        ) : (
+          <div className="flex h-full items-center justify-center">
+            <Spinner label="Opening the configurator" />
+          </div>
+        )}
+        <div className="pointer-events-none absolute left-3 top-3 flex flex-col gap-2" aria-live="polite">
+          {isBuilding && (
+            <span className="rounded-full bg-white/90 px-3 py-1 shadow-sm">
+              <Spinner label="Building..." />
+            </span>
+          )}
+        </div>
+        <ViewerProblems status={viewerStatus} sceneError={scene.error} />
+      </div>
+      <aside className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:max-h-screen lg:overflow-y-auto lg:border-l">
+        {header}
+        {sidePanel && session ? (
+          sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings })
+        ) : parameters ? (
+          <>
+            <ModelFacts info={configSession.objectInfo} isUnavailable={objectInfoMissing} />
+            {logError && (
+              <p role="alert" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+                The model did not build with these values: {logError}
+              </p>
+            )}
+            <ErrorMessage error={configSession.requestError} />
+            <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onUpload={upload} />
+            <div className="flex flex-col gap-3 border-t border-stone-200 pt-4">
+              <Button variant="ghost" className="self-start" onClick={configSession.resetToDefaults}>
+                Reset to defaults
+              </Button>
+              {session && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem} />}
+              <ShareLink query={shareQuery} />
+              {configSession.log?.message.trim() && (
+                <details className="text-xs text-stone-600">
+                  <summary className="cursor-pointer">Build messages</summary>
+                  <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2">{configSession.log.message}</pre>
+                </details>
+              )}
+            </div>
+          </>
+        ) : (
+          <Spinner label="Reading the model's parameters" />
+        )}
+      </aside>
+    </div>
+  )
+}
+
+function ViewerProblems({ status, sceneError }: { status: ViewerStatus; sceneError: unknown }) {
+  const problems = [
+    ...(status.state === 'error' ? [`The new model could not be shown: ${status.message}`] : []),
+    ...(status.state === 'ready' ? status.warnings : []),
+    ...(sceneError instanceof Error ? [`Scene settings: ${sceneError.message}`] : []),
+  ]
+  if (problems.length === 0) return null
+  return (
+    <ul data-testid="viewer-problems" className="absolute inset-x-3 bottom-3 flex flex-col gap-1 text-xs">
+      {problems.map((problem) => (
+        <li key={problem} className="rounded-md border border-amber-300 bg-amber-50/95 px-3 py-2 text-amber-900">
+          {problem}
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,208 @@
+'use client'
+
+import { useEffect, useId, useState } from 'react'
+import { Field, Input, Select } from '@/components/ui/field'
+import { FOCUS_RING } from '@/components/ui/button'
+import type { Values } from '@/components/configurator/share-values'
+import type { ParameterValue } from '@/lib/cad/engine'
+import type { ParameterSet } from '@/lib/sessions/schemas'
+
+type Parameter = ParameterSet[string]
+
+interface ParameterControlsProps {
+  parameters: ParameterSet
+  values: Values
+  errors: Record<string, string>
+  onChange: (key: string, value: ParameterValue) => void
+  /** Stores a file in the session and answers its id, the value of a file parameter. */
+  onUpload: (file: File) => Promise<string>
+}
+
+/** The model's parameters as labelled controls, in the model's groups and order. */
+export function ParameterControls({ parameters, values, errors, onChange, onUpload }: ParameterControlsProps) {
+  const groups = new Map<string, [string, Parameter][]>()
+  for (const entry of Object.entries(parameters)) {
+    const group = entry[1].group || 'Parameters'
+    groups.set(group, [...(groups.get(group) ?? []), entry])
+  }
+  return (
+    <div className="flex flex-col gap-5">
+      {[...groups].map(([group, entries]) => (
+        <fieldset key={group} className="flex flex-col gap-4">
+          <legend className="mb-2 text-xs font-semibold uppercase tracking-wide text-stone-500">{group}</legend>
+          {entries.map(([key, parameter]) => (
+            <ParameterControl
+              key={key}
+              parameter={parameter}
+              value={values[key] ?? parameter.value}
+              error={errors[key] ?? null}
+              onChange={(value) => onChange(key, value)}
+              onUpload={onUpload}
+            />
+          ))}
+        </fieldset>
+      ))}
+    </div>
+  )
+}
+
+interface ParameterControlProps {
+  parameter: Parameter
+  value: ParameterValue
+  error: string | null
+  onChange: (value: ParameterValue) => void
+  onUpload: (file: File) => Promise<string>
+}
+
+function ParameterControl({ parameter, value, error, onChange, onUpload }: ParameterControlProps) {
+  const hint = parameter.caption || undefined
+  switch (parameter.type) {
+    case 'float':
+      return <NumberControl parameter={parameter} value={typeof value === 'number' ? value : Number(value)} error={error} onChange={onChange} />
+    case 'bool':
+      return <CheckboxControl label={parameter.name} hint={hint} checked={value === true} error={error} onChange={onChange} />
+    case 'choice': {
+      const options = parameter.options ?? []
+      const index = options.findIndex((option) => option.value === value)
+      return (
+        <Field label={parameter.name} hint={hint} error={error}>
+          {(control) => (
+            <Select {...control} value={index} onChange={(event) => onChange(options[Number(event.target.value)]?.value ?? parameter.default)}>
+              {index < 0 && <option value={-1}>{String(value)}</option>}
+              {options.map((option, optionIndex) => (
+                <option key={String(option.value)} value={optionIndex}>
+                  {option.label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      )
+    }
+    case 'string':
+      return (
+        <Field label={parameter.name} hint={hint} error={error}>
+          {(control) => <Input {...control} type="text" value={String(value)} maxLength={parameter.maxLength ?? undefined} onChange={(event) => onChange(event.target.value)} />}
+        </Field>
+      )
+    case 'file':
+      return <FileControl label={parameter.name} hint={hint} value={String(value)} error={error} onChange={onChange} onUpload={onUpload} />
+  }
+}
+
+function NumberControl({ parameter, value, error, onChange }: { parameter: Parameter; value: number; error: string | null; onChange: (value: number) => void }) {
+  const [text, setText] = useState(String(value))
+  useEffect(() => {
+    setText((current) => (Number(current) === value && current.trim() !== '' ? current : String(value)))
+  }, [value])
+  const step = parameter.step ?? 'any'
+  const hasRange = typeof parameter.min === 'number' && typeof parameter.max === 'number'
+  return (
+    <Field label={parameter.name} hint={parameter.caption || undefined} error={error}>
+      {(control) => (
+        <div className="flex items-center gap-3">
+          {hasRange && (
+            <input
+              type="range"
+              aria-label={parameter.name}
+              aria-describedby={control['aria-describedby']}
+              min={parameter.min ?? undefined}
+              max={parameter.max ?? undefined}
+              step={step}
+              value={Number.isFinite(value) ? value : (parameter.min ?? 0)}
+              onChange={(event) => {
+                setText(event.target.value)
+                onChange(event.target.valueAsNumber)
+              }}
+              className={`h-2 flex-1 cursor-pointer accent-stone-900 ${FOCUS_RING}`}
+            />
+          )}
+          <Input
+            {...control}
+            type="number"
+            inputMode="decimal"
+            min={parameter.min ?? undefined}
+            max={parameter.max ?? undefined}
+            step={step}
+            value={text}
+            onChange={(event) => {
+              setText(event.target.value)
+              if (event.target.value.trim() !== '' && Number.isFinite(event.target.valueAsNumber)) onChange(event.target.valueAsNumber)
+            }}
+            className={hasRange ? 'w-24 flex-none tabular-nums' : 'tabular-nums'}
+          />
+        </div>
+      )}
+    </Field>
+  )
+}
+
+function CheckboxControl({ label, hint, checked, error, onChange }: { label: string; hint?: string; checked: boolean; error: string | null; onChange: (value: boolean) => void }) {
+  const id = useId()
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="flex items-center gap-2 text-sm font-medium text-stone-800">
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          onChange={(event) => onChange(event.target.checked)}
+          className={`size-4 accent-stone-900 ${FOCUS_RING}`}
+        />
+        {label}
+      </label>
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-stone-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+function FileControl({ label, hint, value, error, onChange, onUpload }: { label: string; hint?: string; value: string; error: string | null; onChange: (value: string) => void; onUpload: (file: File) => Promise<string> }) {
+  const [uploadError, setUploadError] = useState<string | null>(null)
+  const [isUploading, setIsUploading] = useState(false)
+  const [fileName, setFileName] = useState<string | null>(null)
+  const status = isUploading ? 'Uploading...' : value ? `Using ${fileName ?? 'the uploaded file'}` : 'No file chosen: the model uses its own default.'
+  return (
+    <Field label={label} hint={hint ? `${hint} ${status}` : status} error={uploadError ?? error}>
+      {(control) => (
+        <div className="flex items-center gap-2">
+          <Input
+            {...control}
+            type="file"
+            disabled={isUploading}
+            onChange={async (event) => {
+              const file = event.target.files?.[0]
+              if (!file) return
+              setIsUploading(true)
+              setUploadError(null)
+              try {
+                onChange(await onUpload(file))
+                setFileName(file.name)
+              } catch (uploadFailure) {
+                setUploadError(uploadFailure instanceof Error ? uploadFailure.message : String(uploadFailure))
+              } finally {
+                setIsUploading(false)
+              }
+            }}
+          />
+          {value && (
+            <button type="button" className={`text-sm text-stone-700 underline ${FOCUS_RING}`} onClick={() => onChange('')}>
+              Remove
+            </button>
+          )}
+        </div>
+      )}
+    </Field>
+  )
+}

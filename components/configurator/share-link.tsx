@@ -1,0 +1,33 @@
+'use client'
+
+import { useEffect, useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/field'
+
+/** A link that reopens the shown values; the address bar follows it so a reload keeps them too. */
+export function ShareLink({ query }: { query: string }) {
+  const [link, setLink] = useState('')
+  const [isCopied, setIsCopied] = useState(false)
+  useEffect(() => {
+    const url = new URL(window.location.href)
+    url.search = query
+    window.history.replaceState(window.history.state, '', url)
+    setLink(url.toString())
+    setIsCopied(false)
+  }, [query])
+
+  return (
+    <div className="flex gap-2">
+      <Input aria-label="Shareable link" readOnly value={link} onFocus={(event) => event.target.select()} className="min-w-0 flex-1 text-xs" />
+      <Button
+        variant="secondary"
+        onClick={async () => {
+          // The clipboard can be refused (e.g. inside a shop's frame); the field stays selectable.
+          await navigator.clipboard.writeText(link).then(() => setIsCopied(true), () => setIsCopied(false))
+        }}
+      >
+        {isCopied ? 'Copied' : 'Copy link'}
+      </Button>
+    </div>
+  )
+}

@@ -1,0 +1,27 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
+
+/** Who the page talks to the API as: the signed-in user's cookie, or a shop application's anonymous token. */
+export type SessionAuth = { kind: 'cookie' } | { kind: 'application'; apiKey: string }
+
+interface TokenGrant {
+  accessToken: string
+  expiresIn: number
+}
+
+/** The credentials for session calls; `undefined` until they are known. The anonymous token is renewed before it expires. */
+export function useApiCredentials(auth: SessionAuth) {
+  const apiKey = auth.kind === 'application' ? auth.apiKey : null
+  const token = useQuery({
+    queryKey: ['anonymous-token', apiKey],
+    queryFn: () => apiJson<TokenGrant>('/auth/anonymous', { method: 'POST', headers: { 'x-api-key': apiKey ?? '' } }),
+    enabled: apiKey !== null,
+    staleTime: Infinity,
+    refetchInterval: (query) => Math.max((query.state.data?.expiresIn ?? 600) * 800, 30_000),
+  })
+  const credentials: ApiCredentials | undefined =
+    apiKey === null ? {} : token.data ? { token: token.data.accessToken, apiKey } : undefined
+  return { credentials, error: token.error }
+}

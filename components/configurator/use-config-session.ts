@@ -1,0 +1,198 @@
+'use client'
+
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { decodeShareQuery, splitValueErrors, type Values } from '@/components/configurator/share-values'
+import type { ParameterValue } from '@/lib/cad/engine'
+import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
+import type { ParameterSet } from '@/lib/sessions/schemas'
+
+export const UPDATE_DELAY_MS = 250
+
+export interface ConfigSession {
+  id: string
+  renderingKey: string
+  modelKey: string
+  renderSessions: { rendererType: string; sessionId: string }[]
+}
+
+export interface ObjectInfo {
+  boundingBox: { minX: number; maxX: number; minY: number; maxY: number; minZ: number; maxZ: number }
+  volume: number
+}
+
+export interface SessionLog {
+  message: string
+  error: string
+  timestamp: number
+}
+
+/**
+ * A configurator session in the browser: opens it (applying the values of a shared link
+ * before the first model is shown), keeps what the controls show apart from what the server
+ * built, and sends changes ~250 ms after the last one, one request at a time.
+ */
+export function useConfigSession(configuratorId: string, credentials: ApiCredentials | undefined, sharedQuery: string) {
+  const queryClient = useQueryClient()
+  const credentialsRef = useRef(credentials)
+  credentialsRef.current = credentials
+  const [parameters, setParameters] = useState<ParameterSet | null>(null)
+  const [draft, setDraft] = useState<Values>({})
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
+  const [requestError, setRequestError] = useState<unknown>(null)
+  const [modelVersion, setModelVersion] = useState(0)
+  const [isUpdating, setIsUpdating] = useState(false)
+  const pending = useRef<Values>({})
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const inFlight = useRef(false)
+
+  const session = useQuery({
+    queryKey: ['configsession', configuratorId],
+    queryFn: () => apiJson<ConfigSession>('/configsessions', { method: 'POST', json: { configuratorId }, credentials: credentialsRef.current }),
+    enabled: credentials !== undefined,
+    staleTime: Infinity,
+    gcTime: Infinity,
+  })
+  const sessionId = session.data?.id ?? null
+
+  const putValues = useCallback(
+    async (values: Values): Promise<ParameterSet> => {
+      const body = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }]))
+      return apiJson<ParameterSet>(`/configsessions/${sessionId}/parameters`, { method: 'PUT', json: body, credentials: credentialsRef.current })
+    },
+    [sessionId],
+  )
+
+  /** Sends the values; on 422 sends the accepted rest again (a 422 stores nothing) and answers which were refused and why. */
+  const applyValues = useCallback(
+    async (values: Values): Promise<{ built: ParameterSet | null; refused: Record<string, string> }> => {
+      try {
+        return { built: await putValues(values), refused: {} }
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 422) throw error
+        const refused = splitValueErrors(error.message, Object.keys(values))
+        if (Object.keys(refused).length === 0) throw error
+        const accepted = withoutKeys(values, Object.keys(refused))
+        const built = Object.keys(accepted).length > 0 ? (await putValues(accepted)) : null
+        return { built, refused }
+      }
+    },
+    [putValues],
+  )
+
+  const showResult = useCallback((sent: Values, { built, refused }: { built: ParameterSet | null; refused: Record<string, string> }) => {
+    setFieldErrors((errors) => ({ ...withoutKeys(errors, Object.keys(sent)), ...refused }))
+    if (!built) return
+    setParameters(built)
+    // Controls keep what the customer typed for values still on their way or refused, so the message sits beside them.
+    setDraft((current) => {
+      const next: Values = {}
+      for (const [key, parameter] of Object.entries(built)) {
+        const isKept = Object.hasOwn(pending.current, key) || Object.hasOwn(refused, key)
+        next[key] = isKept ? (current[key] ?? parameter.value) : parameter.value
+      }
+      return next
+    })
+    setModelVersion((version) => version + 1)
+  }, [])
+
+  useEffect(() => {
+    if (!sessionId) return
+    let isCurrent = true
+    void (async () => {
+      try {
+        const initial = await apiJson<ParameterSet>(`/configsessions/${sessionId}/parameters`, { credentials: credentialsRef.current })
+        const shared = decodeShareQuery(initial, new URLSearchParams(sharedQuery))
+        const result = Object.keys(shared).length > 0 ? await applyValues(shared) : { built: null, refused: {} }
+        if (!isCurrent) return
+        setDraft(Object.fromEntries(Object.entries(initial).map(([key, parameter]) => [key, shared[key] ?? parameter.value])))
+        showResult(shared, { built: result.built ?? initial, refused: result.refused })
+      } catch (error) {
+        if (isCurrent) setRequestError(error)
+      }
+    })()
+    return () => {
+      isCurrent = false
+    }
+  }, [sessionId, sharedQuery, applyValues, showResult])
+
+  const flush = useCallback(async () => {
+    timer.current = null
+    if (inFlight.current || Object.keys(pending.current).length === 0) return
+    inFlight.current = true
+    const sent = pending.current
+    pending.current = {}
+    try {
+      showResult(sent, await applyValues(sent))
+      setRequestError(null)
+    } catch (error) {
+      setRequestError(error)
+    } finally {
+      inFlight.current = false
+      if (Object.keys(pending.current).length > 0) void flush()
+      else setIsUpdating(false)
+    }
+  }, [applyValues, showResult])
+
+  const changeValues = useCallback(
+    (values: Values) => {
+      setDraft((current) => ({ ...current, ...values }))
+      pending.current = { ...pending.current, ...values }
+      setIsUpdating(true)
+      if (timer.current) clearTimeout(timer.current)
+      timer.current = setTimeout(() => void flush(), UPDATE_DELAY_MS)
+    },
+    [flush],
+  )
+
+  const setValue = useCallback((key: string, value: ParameterValue) => changeValues({ [key]: value }), [changeValues])
+  const resetToDefaults = useCallback(() => {
+    if (parameters) changeValues(Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.default])))
+  }, [changeValues, parameters])
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current)
+    },
+    [],
+  )
+
+  const isBuilt = modelVersion > 0
+  const objectInfo = useQuery({
+    queryKey: ['objectinfo', sessionId, modelVersion],
+    queryFn: () => apiJson<ObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials: credentialsRef.current }),
+    enabled: isBuilt,
+    staleTime: Infinity,
+  })
+  const log = useQuery({
+    queryKey: ['log', sessionId, modelVersion],
+    queryFn: () => apiJson<SessionLog>(`/configsessions/${sessionId}/log`, { credentials: credentialsRef.current }),
+    enabled: isBuilt,
+    staleTime: Infinity,
+  })
+  useEffect(() => {
+    // Versions are only ever read at the newest one; older answers are of no further use.
+    queryClient.removeQueries({ predicate: (query) => ['objectinfo', 'log'].includes(String(query.queryKey[0])) && query.queryKey[1] === sessionId && query.queryKey[2] !== modelVersion })
+  }, [queryClient, sessionId, modelVersion])
+
+  return {
+    session: session.data ?? null,
+    sessionError: session.error,
+    parameters,
+    draft,
+    fieldErrors,
+    requestError,
+    modelVersion,
+    isUpdating,
+    objectInfo: objectInfo.data ?? null,
+    objectInfoError: objectInfo.error,
+    log: log.data ?? null,
+    setValue,
+    resetToDefaults,
+    credentials: credentialsRef,
+  }
+}
+
+function withoutKeys<T>(record: Record<string, T>, keys: readonly string[]): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)))
+}
