@@ -27,7 +27,9 @@ async function main() {
   const handle = app.getRequestHandler()
   const { rawPathProblem } = await import('./lib/api/raw-path')
   const { isSceneUpdateByGet } = await import('./lib/renderers/is-scene-update-by-get')
-  const server = createServer((request, response) => {
+  const { findEmbedApplication } = await import('./lib/applications/find-embed-application')
+  const { frameAncestors } = await import('./lib/applications/frame-ancestors')
+  const server = createServer(async (request, response) => {
     const problem = request.url?.startsWith('/api/') ? rawPathProblem(request.url) : null
     if (problem) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: `Invalid path: ${problem}` } })
@@ -37,6 +39,13 @@ async function main() {
     }
     // Update scene is a GET with a JSON body in the interface; Next drops GET bodies, PUT keeps them.
     if (isSceneUpdateByGet(request.method, request.url, request.headers)) request.method = 'PUT'
+    // Only the application's own domain may frame its embed page. Decided per request from the
+    // database, so it lives here rather than in next.config's static headers.
+    const embedKey = /^\/embed\/([^/?#]+)/.exec(request.url ?? '')?.[1]
+    if (embedKey) {
+      const application = await Promise.resolve(embedKey).then((key) => findEmbedApplication(decodeURIComponent(key))).catch(() => null)
+      if (application) response.setHeader('content-security-policy', `frame-ancestors ${frameAncestors(application.domain)}`)
+    }
     void handle(request, response)
   })
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))

@@ -23,8 +23,8 @@ export interface ConfiguratorProps {
   /** The page's query string at load: the values of a shared link. */
   initialQuery: string
   canDownloadFinal: boolean
-  /** Used for downloaded file names. */
-  fileStem: string
+  /** Names the downloaded files. */
+  productName: string
   header?: ReactNode
   /** Shown instead of the session's own scene settings (the studio's scene editor previews its draft). */
   sceneOverride?: SceneSettings
@@ -33,7 +33,7 @@ export interface ConfiguratorProps {
 }
 
 /** The live configurator: the product in 3D beside its controls, what it measures and its downloads. */
-export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, fileStem, header, sceneOverride, sidePanel }: ConfiguratorProps) {
+export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel }: ConfiguratorProps) {
   const { credentials, error: credentialsError } = useApiCredentials(auth)
   const [sharedQuery] = useState(initialQuery)
   const configSession = useConfigSession(configuratorId, credentials, sharedQuery)
@@ -107,7 +107,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
               <Button variant="ghost" className="self-start" onClick={configSession.resetToDefaults}>
                 Reset to defaults
               </Button>
-              {session && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem} />}
+              {session && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
               <ShareLink query={shareQuery} />
               {configSession.log?.message.trim() && (
                 <details className="text-xs text-stone-600">
@@ -141,4 +141,8 @@ function ViewerProblems({ status, sceneError }: { status: ViewerStatus; sceneErr
       ))}
     </ul>
   )
+}
+
+function fileStem(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'model'
 }

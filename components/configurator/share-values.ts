@@ -52,3 +52,12 @@ export function splitValueErrors(message: string, keys: readonly string[]): Reco
   }
   return errors
 }
+
+export type PageSearchParams = Record<string, string | string[] | undefined>
+
+/** A page's `searchParams` back into a query string (the values of a shared link). */
+export function toQueryString(searchParams: PageSearchParams): string {
+  const query = new URLSearchParams()
+  for (const [key, value] of Object.entries(searchParams)) for (const item of [value ?? []].flat()) query.append(key, item)
+  return query.toString()
+}

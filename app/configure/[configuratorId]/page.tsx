@@ -1,0 +1,41 @@
+import type { Metadata } from 'next'
+import Link from 'next/link'
+import { Configurator } from '@/components/configurator/configurator'
+import { toQueryString, type PageSearchParams } from '@/components/configurator/share-values'
+import { requirePageUser } from '@/lib/auth/require-page-user'
+import { findPageConfigurator } from '@/lib/configurators/find-page-configurator'
+
+export const metadata: Metadata = { title: 'Configure' }
+
+interface ConfigurePageProps {
+  params: Promise<{ configuratorId: string }>
+  searchParams: Promise<PageSearchParams>
+}
+
+// GET /configure/{configuratorId} - the owner tries the live configurator as customers see it
+export default async function ConfigurePage({ params, searchParams }: ConfigurePageProps) {
+  const { configuratorId } = await params
+  const initialQuery = toQueryString(await searchParams)
+  const user = await requirePageUser(`/configure/${configuratorId}${initialQuery ? `?${initialQuery}` : ''}`)
+  const configurator = await findPageConfigurator(configuratorId, user.id)
+  return (
+    <main className="flex h-screen flex-col">
+      <Configurator
+        configuratorId={configurator.id}
+        auth={{ kind: 'cookie' }}
+        initialQuery={initialQuery}
+        canDownloadFinal
+        productName={configurator.name}
+        header={
+          <div className="flex flex-col gap-1">
+            <Link href={`/studio/configurators/${configurator.id}`} className="text-xs text-stone-600 underline-offset-2 hover:underline">
+              Back to the studio
+            </Link>
+            <h1 className="text-lg font-semibold tracking-tight">{configurator.name}</h1>
+            {configurator.description && <p className="text-sm text-stone-600">{configurator.description}</p>}
+          </div>
+        }
+      />
+    </main>
+  )
+}
