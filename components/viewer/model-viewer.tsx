@@ -10,10 +10,11 @@ import { createCamera } from '@/lib/render/camera'
 import { checkShaders } from '@/lib/render/check-shaders'
 import { disposeScene } from '@/lib/render/dispose-scene'
 import { createSceneLoaders, errorMessage, type RendererFiles } from '@/lib/render/load-scene-files'
+import { listParts, type ModelPart } from '@/lib/render/list-parts'
 import { parseGlb } from '@/lib/render/parse-glb'
 import type { SceneSettings } from '@/lib/render/scene-settings'
 
-export type ViewerStatus = { state: 'loading' } | { state: 'ready'; warnings: string[] } | { state: 'error'; message: string }
+export type ViewerStatus = { state: 'loading' } | { state: 'ready'; warnings: string[]; parts: ModelPart[] } | { state: 'error'; message: string }
 
 export interface ModelViewerProps {
   /** Same-origin URL of the session's GLB, carrying its modelKey. */
@@ -89,6 +90,7 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
           glbRef.current = { url: modelUrl, version: modelVersion, bytes }
         }
         const model = await parseGlb(bytes)
+        const parts = listParts(model)
         const built = await buildScene({ model, settings, ...createSceneLoaders(files, controller.signal) })
         if (controller.signal.aborted) return disposeScene(built.scene)
         const { width, height } = gl.domElement.getBoundingClientRect()
@@ -109,7 +111,7 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
         setShown(next)
         drawnVersion.current = modelVersion
         invalidate()
-        onStatusRef.current?.({ state: 'ready', warnings })
+        onStatusRef.current?.({ state: 'ready', warnings, parts })
       } catch (error) {
         if (controller.signal.aborted) return
         if (wrapper.current) wrapper.current.dataset.state = 'error'

@@ -60,7 +60,7 @@ export async function buildScene({ model, settings, ...loaders }: BuildSceneOpti
 }
 
 /** write-glb.ts puts the part index into node extras, which GLTFLoader hands over as userData. */
-function partIndexOf(mesh: Mesh): number | string {
+export function partIndexOf(mesh: Mesh): number | string {
   const fromExtras: unknown = mesh.userData.partIndex ?? mesh.parent?.userData.partIndex
   if (typeof fromExtras === 'number') return fromExtras
   return /^part-(\d+)$/.exec(mesh.name)?.[1] ?? mesh.name

@@ -1,0 +1,77 @@
+import fs from 'node:fs/promises'
+import { expect, test, type Page } from '@playwright/test'
+import { ADMIN } from '../test/server/start-server'
+import { countModelPixels, findDemo, stlSize, waitForModelDrawn } from './fixtures'
+
+async function configureHeight(page: Page) {
+  const viewer = page.getByTestId('model-viewer')
+  const first = await waitForModelDrawn(viewer)
+  await expect(page.getByTestId('fact-height')).toHaveText('40.0 mm')
+  expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
+
+  // Ten steps of 0.5 mm with the keyboard: 40 -> 45.
+  const slider = page.getByRole('slider', { name: 'Height' })
+  await slider.focus()
+  for (let step = 0; step < 10; step++) await slider.press('ArrowRight')
+  const released = Date.now()
+  await expect(page.getByRole('status').filter({ hasText: 'Building...' })).toBeVisible()
+  await waitForModelDrawn(viewer, first)
+  const drawnAfter = Date.now() - released
+  await expect(page.getByRole('spinbutton', { name: 'Height' })).toHaveValue('45')
+  await expect(page.getByTestId('fact-height')).toHaveText('45.0 mm')
+  await expect(page.getByText('Building...')).toBeHidden()
+  expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
+
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Download STL' }).click()
+  const stl = await fs.readFile(await (await downloading).path())
+  const [, , height] = stlSize(stl)
+  expect(height).toBeCloseTo(45, 1)
+  return drawnAfter
+}
+
+test('a customer shapes a demo product on the embed page and downloads it', async ({ page, request }) => {
+  const { applicationKey } = await findDemo(request, 'Box with lid')
+  await page.goto(`/embed/${applicationKey}`)
+  await expect(page.getByRole('heading', { name: 'Box with lid' })).toBeVisible()
+  const drawnAfter = await configureHeight(page)
+  test.info().annotations.push({ type: 'slider release to new model drawn', description: `${drawnAfter} ms` })
+
+  // The shareable link reopens the same values before the first model is shown.
+  const link = await page.getByRole('textbox', { name: 'Shareable link' }).inputValue()
+  expect(new URL(link).searchParams.get('height')).toBe('45')
+  const reopened = await page.context().newPage()
+  await reopened.goto(link)
+  await waitForModelDrawn(reopened.getByTestId('model-viewer'))
+  await expect(reopened.getByTestId('fact-height')).toHaveText('45.0 mm')
+  await expect(reopened.getByRole('slider', { name: 'Height' })).toHaveValue('45')
+
+  await reopened.getByRole('button', { name: 'Reset to defaults' }).click()
+  await expect(reopened.getByTestId('fact-height')).toHaveText('40.0 mm')
+})
+
+test('a value the model refuses is named next to its control', async ({ page, request }) => {
+  const { applicationKey } = await findDemo(request, 'Box with lid')
+  await page.goto(`/embed/${applicationKey}`)
+  await waitForModelDrawn(page.getByTestId('model-viewer'))
+  const width = page.getByRole('spinbutton', { name: 'Width' })
+  await width.fill('500')
+  await expect(page.getByText('must be at most 200')).toBeVisible()
+  await expect(width).toHaveAttribute('aria-invalid', 'true')
+  await width.fill('120')
+  await expect(page.getByText('must be at most 200')).toBeHidden()
+  await expect(page.getByTestId('fact-width')).toHaveText('250.0 mm')
+})
+
+test('the owner configures on /configure after signing in; signed out it leads to sign-in', async ({ page, request }) => {
+  const { configuratorId } = await findDemo(request, 'Box with lid')
+  const response = await page.goto(`/configure/${configuratorId}`)
+  expect(new URL(page.url()).pathname).toBe('/signin')
+  expect(new URL(page.url()).searchParams.get('next')).toBe(`/configure/${configuratorId}`)
+  expect(response?.status()).toBeLessThan(500)
+
+  expect((await page.request.post('/api/auth/session', { data: ADMIN })).status()).toBe(200)
+  await page.goto(`/configure/${configuratorId}`)
+  await expect(page.getByRole('heading', { name: 'Box with lid' })).toBeVisible()
+  await configureHeight(page)
+})

@@ -1,0 +1,73 @@
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test'
+import { ADMIN } from '../test/server/start-server'
+
+export async function adminToken(request: APIRequestContext): Promise<string> {
+  const response = await request.post('/api/auth/login', { data: ADMIN })
+  expect(response.status()).toBe(200)
+  return ((await response.json()) as { accessToken: string }).accessToken
+}
+
+/** The seeded demo configurator of that name and the key of its localhost application. */
+export async function findDemo(request: APIRequestContext, name: string): Promise<{ configuratorId: string; applicationKey: string; token: string }> {
+  const token = await adminToken(request)
+  const headers = { authorization: `Bearer ${token}` }
+  const configurators = (await (await request.get('/api/configurators', { headers })).json()) as { UUID?: string; id?: string; name: string }[]
+  const configurator = configurators.find((candidate) => candidate.name === name)
+  const configuratorId = configurator?.UUID ?? configurator?.id
+  if (!configuratorId) throw new Error(`no demo configurator ${name}`)
+  const applications = (await (await request.get(`/api/configurators/${configuratorId}/applications`, { headers })).json()) as { key: string; domain: string }[]
+  const application = applications.find((candidate) => candidate.domain === 'localhost')
+  if (!application) throw new Error(`no localhost application for ${name}`)
+  return { configuratorId, applicationKey: application.key, token }
+}
+
+/** Waits until the viewer has drawn a model newer than `after` and answers its version. */
+export async function waitForModelDrawn(viewer: Locator, after = 0): Promise<number> {
+  await expect(viewer).toHaveAttribute('data-state', 'ready')
+  await expect.poll(async () => Number(await viewer.getAttribute('data-model-version'))).toBeGreaterThan(after)
+  return Number(await viewer.getAttribute('data-model-version'))
+}
+
+/**
+ * Pixels of the viewer's screenshot that differ clearly from the background. The background is
+ * a vertical gradient, so each pixel is compared with the leftmost pixel of its row.
+ */
+export async function countModelPixels(page: Page, viewer: Locator): Promise<number> {
+  const png = (await viewer.screenshot()).toString('base64')
+  return page.evaluate(async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0))
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }))
+    const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')
+    if (!context) throw new Error('no 2d context')
+    context.drawImage(bitmap, 0, 0)
+    const { data, width, height } = context.getImageData(0, 0, bitmap.width, bitmap.height)
+    let count = 0
+    for (let y = 0; y < height; y++) {
+      const row = y * width * 4
+      for (let x = 1; x < width; x++) {
+        const index = row + x * 4
+        const distance = Math.abs(data[index]! - data[row]!) + Math.abs(data[index + 1]! - data[row + 1]!) + Math.abs(data[index + 2]! - data[row + 2]!)
+        if (distance > 40) count++
+      }
+    }
+    return count
+  }, png)
+}
+
+/** The extent along each axis of a binary STL. */
+export function stlSize(stl: Buffer): [number, number, number] {
+  const triangles = stl.readUInt32LE(80)
+  expect(stl.byteLength).toBe(84 + triangles * 50)
+  const min = [Infinity, Infinity, Infinity]
+  const max = [-Infinity, -Infinity, -Infinity]
+  for (let triangle = 0; triangle < triangles; triangle++) {
+    for (let vertex = 0; vertex < 3; vertex++) {
+      for (let axis = 0; axis < 3; axis++) {
+        const value = stl.readFloatLE(84 + triangle * 50 + 12 + vertex * 12 + axis * 4)
+        min[axis] = Math.min(min[axis]!, value)
+        max[axis] = Math.max(max[axis]!, value)
+      }
+    }
+  }
+  return [max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!]
+}
