@@ -1,0 +1,58 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { expect, test } from '@playwright/test'
+import { countModelPixels, findDemo, waitForModelDrawn } from './fixtures'
+
+/** Serves the request listener on 127.0.0.1 at a free port; answers its host:port and a closer. */
+async function listen(listener: http.RequestListener): Promise<{ host: string; close: () => Promise<void> }> {
+  const server = http.createServer(listener)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return { host: `127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) }
+}
+
+test('the embed page works framed by the application domain and is refused by any other', async ({ page, request, baseURL }) => {
+  // One shop page, served on the registered host:port and on another port.
+  let embedUrl = 'about:blank'
+  const shopPage: http.RequestListener = (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' })
+    response.end(`<!doctype html><title>Shop</title><h1>Our shop</h1><iframe title="Configurator" src="${embedUrl}" width="1000" height="700"></iframe>`)
+  }
+  const shop = await listen(shopPage)
+  const otherShop = await listen(shopPage)
+  try {
+    const { configuratorId, token } = await findDemo(request, 'Spur gear')
+    const headers = { authorization: `Bearer ${token}` }
+    const registered = await request.post(`/api/configurators/${configuratorId}/applications`, { headers, data: { name: `Framing shop ${shop.host}`, domain: shop.host } })
+    expect(registered.status()).toBe(200)
+    const { UUID } = (await registered.json()) as { UUID: string }
+    const { key } = (await (await request.get(`/api/applications/${UUID}`, { headers })).json()) as { key: string }
+    embedUrl = `${baseURL}/embed/${key}`
+    const embedResponse = await request.get(embedUrl)
+    expect(embedResponse.headers()['content-security-policy']).toBe(`frame-ancestors http://${shop.host} https://${shop.host}`)
+
+    await page.goto(`http://${shop.host}/`)
+    const frame = page.frameLocator('iframe[title="Configurator"]')
+    await expect(frame.getByRole('heading', { name: 'Spur gear' })).toBeVisible()
+    const viewer = frame.getByTestId('model-viewer')
+    await waitForModelDrawn(viewer)
+    expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
+
+    const refusals: string[] = []
+    page.on('console', (message) => message.text().includes('frame-ancestors') && refusals.push(message.text()))
+    await page.goto(`http://${otherShop.host}/`)
+    await expect(page.getByRole('heading', { name: 'Our shop' })).toBeVisible()
+    await expect.poll(() => refusals.length).toBeGreaterThan(0)
+    await expect(frame.getByRole('heading', { name: 'Spur gear' })).toHaveCount(0)
+    expect(page.frames().some((candidate) => candidate.url().includes('/embed/'))).toBe(false)
+  } finally {
+    await Promise.all([shop.close(), otherShop.close()])
+  }
+})
+
+test('an unknown application key gets a friendly 404 page', async ({ page }) => {
+  const response = await page.goto('/embed/no-such-key')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: 'This configurator is not available' })).toBeVisible()
+  expect(response?.headers()['content-security-policy']).toBeUndefined()
+})
