@@ -15,7 +15,17 @@ import { Spinner } from '@/components/ui/spinner'
 import { Viewer } from '@/components/viewer/viewer'
 import type { ViewerStatus } from '@/components/viewer/model-viewer'
 import { apiJson, ApiError } from '@/lib/client/api-client'
+import type { ModelPart } from '@/lib/render/list-parts'
 import type { SceneSettings } from '@/lib/render/scene-settings'
+
+export interface SidePanelContext {
+  sessionId: string
+  rendererId: string | null
+  /** The renderer's stored scene settings. */
+  settings: SceneSettings | null
+  /** The parts of the model shown last. */
+  parts: ModelPart[]
+}
 
 export interface ConfiguratorProps {
   configuratorId: string
@@ -29,7 +39,7 @@ export interface ConfiguratorProps {
   /** Shown instead of the session's own scene settings (the studio's scene editor previews its draft). */
   sceneOverride?: SceneSettings
   /** Replaces the customer controls (the studio's scene editor). */
-  sidePanel?: (context: { sessionId: string; rendererId: string | null; settings: SceneSettings | null }) => ReactNode
+  sidePanel?: (context: SidePanelContext) => ReactNode
 }
 
 /** The live configurator: the product in 3D beside its controls, what it measures and its downloads. */
@@ -40,6 +50,11 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   const { session, parameters, draft, modelVersion } = configSession
   const scene = useRendererScene(session, credentials)
   const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
+  const [parts, setParts] = useState<ModelPart[]>([])
+  const showViewerStatus = useCallback((status: ViewerStatus) => {
+    setViewerStatus(status)
+    if (status.state === 'ready') setParts(status.parts)
+  }, [])
   const isBuilding = configSession.isUpdating || (modelVersion > 0 && viewerStatus.state === 'loading')
   const shareQuery = useMemo(() => (parameters ? encodeShareQuery(parameters, draft) : initialQuery), [parameters, draft, initialQuery])
   const sessionId = session?.id
@@ -71,10 +86,10 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   const objectInfoMissing = configSession.objectInfoError instanceof ApiError && configSession.objectInfoError.status === 409
 
   return (
-    <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem]">
+    <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]">
       <div className="relative h-[55vh] bg-gradient-to-b from-stone-100 to-stone-200 lg:h-auto lg:min-h-[32rem]">
         {session && modelVersion > 0 && settings && scene.files ? (
-          <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={setViewerStatus} />
+          <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={showViewerStatus} />
         ) : (
           <div className="flex h-full items-center justify-center">
             <Spinner label="Opening the configurator" />
@@ -89,10 +104,10 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
         </div>
         <ViewerProblems status={viewerStatus} sceneError={scene.error} />
       </div>
-      <aside className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:max-h-screen lg:overflow-y-auto lg:border-l">
+      <aside className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:overflow-y-auto lg:border-l">
         {header}
         {sidePanel && session ? (
-          sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings })
+          sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
         ) : parameters ? (
           <>
             <ModelFacts info={configSession.objectInfo} isUnavailable={objectInfoMissing} />

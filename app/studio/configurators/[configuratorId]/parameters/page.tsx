@@ -1,0 +1,30 @@
+import type { Metadata } from 'next'
+import { Configurator } from '@/components/configurator/configurator'
+import { requirePageUser } from '@/lib/auth/require-page-user'
+import { findPageConfigurator } from '@/lib/configurators/find-page-configurator'
+
+export const metadata: Metadata = { title: 'Parameters' }
+
+// GET /studio/configurators/{id}/parameters - the controls customers get, read from the model
+export default async function ConfiguratorParametersPage({ params }: { params: Promise<{ configuratorId: string }> }) {
+  const { configuratorId } = await params
+  const user = await requirePageUser(`/studio/configurators/${configuratorId}/parameters`)
+  const configurator = await findPageConfigurator(configuratorId, user.id)
+  return (
+    <div className="flex h-[75vh] min-h-[36rem] flex-col overflow-hidden rounded-lg border border-stone-200 bg-white">
+      <Configurator
+        configuratorId={configurator.id}
+        auth={{ kind: 'cookie' }}
+        initialQuery=""
+        canDownloadFinal
+        productName={configurator.name}
+        header={
+          <p className="text-sm text-stone-600">
+            These controls come from the model's Customizer annotations, grouped as in the model. This is exactly what customers see; values set here
+            change only this preview.
+          </p>
+        }
+      />
+    </div>
+  )
+}
