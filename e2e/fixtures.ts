@@ -23,18 +23,28 @@ export async function findDemo(request: APIRequestContext, name: string): Promis
 
 /** Waits until the viewer has drawn a model newer than `after` and answers its version. */
 export async function waitForModelDrawn(viewer: Locator, after = 0): Promise<number> {
+  return waitForDrawn(viewer, 'data-model-version', after)
+}
+
+/** Waits until the viewer has drawn a newly built scene (a new model or new scene settings). */
+export async function waitForSceneDrawn(viewer: Locator, after: number): Promise<number> {
+  return waitForDrawn(viewer, 'data-draw-count', after)
+}
+
+async function waitForDrawn(viewer: Locator, attribute: string, after: number): Promise<number> {
   await expect(viewer).toHaveAttribute('data-state', 'ready')
-  await expect.poll(async () => Number(await viewer.getAttribute('data-model-version'))).toBeGreaterThan(after)
-  return Number(await viewer.getAttribute('data-model-version'))
+  await expect.poll(async () => Number(await viewer.getAttribute(attribute))).toBeGreaterThan(after)
+  return Number(await viewer.getAttribute(attribute))
 }
 
 /**
- * Pixels of the viewer's screenshot that differ clearly from the background. The background is
- * a vertical gradient, so each pixel is compared with the leftmost pixel of its row.
+ * Pixels of the viewer's screenshot that differ clearly from the background, or, given a
+ * colour, that are close to it. The background is a vertical gradient, so each pixel is
+ * compared with the leftmost pixel of its row.
  */
-export async function countModelPixels(page: Page, viewer: Locator): Promise<number> {
+export async function countModelPixels(page: Page, viewer: Locator, near?: [number, number, number]): Promise<number> {
   const png = (await viewer.screenshot()).toString('base64')
-  return page.evaluate(async (base64) => {
+  return page.evaluate(async ({ base64, near }) => {
     const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0))
     const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }))
     const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')
@@ -46,12 +56,13 @@ export async function countModelPixels(page: Page, viewer: Locator): Promise<num
       const row = y * width * 4
       for (let x = 1; x < width; x++) {
         const index = row + x * 4
-        const distance = Math.abs(data[index]! - data[row]!) + Math.abs(data[index + 1]! - data[row + 1]!) + Math.abs(data[index + 2]! - data[row + 2]!)
-        if (distance > 40) count++
+        const [r, g, b] = near ?? [data[row]!, data[row + 1]!, data[row + 2]!]
+        const distance = Math.abs(data[index]! - r) + Math.abs(data[index + 1]! - g) + Math.abs(data[index + 2]! - b)
+        if (near ? distance < 90 : distance > 40) count++
       }
     }
     return count
-  }, png)
+  }, { base64: png, near })
 }
 
 /** The extent along each axis of a binary STL. */

@@ -29,8 +29,9 @@ export interface ModelViewerProps {
 
 /**
  * The session's model, drawn only on demand (orbiting, resizing, a new model), which keeps a
- * big model usable on a CPU renderer. The wrapper's `data-state` and `data-model-version`
- * change after the frame showing a new model was drawn (for tests and embedding pages).
+ * big model usable on a CPU renderer. The wrapper's `data-state`, `data-model-version` and
+ * `data-draw-count` (scenes built and drawn) change after the frame showing a newly built
+ * scene was drawn (for tests and embedding pages).
  */
 export function ModelViewer({ className = '', ...props }: ModelViewerProps) {
   const wrapper = useRef<HTMLDivElement>(null)
@@ -61,6 +62,7 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
   const shownRef = useRef<Shown | null>(null)
   const glbRef = useRef<{ url: string; version: number; bytes: ArrayBuffer } | null>(null)
   const drawnVersion = useRef<number | null>(null)
+  const drawCount = useRef(0)
   const onStatusRef = useRef(onStatus)
   onStatusRef.current = onStatus
 
@@ -69,6 +71,7 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
       addAfterEffect(() => {
         if (drawnVersion.current === null || !wrapper.current) return
         wrapper.current.dataset.modelVersion = String(drawnVersion.current)
+        wrapper.current.dataset.drawCount = String(++drawCount.current)
         wrapper.current.dataset.state = 'ready'
         drawnVersion.current = null
       }),
