@@ -36,6 +36,7 @@ test('a customer shapes a demo product on the embed page and downloads it', asyn
   await expect(page.getByRole('heading', { name: 'Box with lid' })).toBeVisible()
   const drawnAfter = await configureHeight(page)
   test.info().annotations.push({ type: 'slider release to new model drawn', description: `${drawnAfter} ms` })
+  console.log(`slider release to new model drawn: ${drawnAfter} ms`)
 
   // The shareable link reopens the same values before the first model is shown.
   const link = await page.getByRole('textbox', { name: 'Shareable link' }).inputValue()

@@ -22,8 +22,8 @@ export async function findDemo(request: APIRequestContext, name: string): Promis
 }
 
 /** Waits until the viewer has drawn a model newer than `after` and answers its version. */
-export async function waitForModelDrawn(viewer: Locator, after = 0): Promise<number> {
-  return waitForDrawn(viewer, 'data-model-version', after)
+export async function waitForModelDrawn(viewer: Locator, after = 0, timeout?: number): Promise<number> {
+  return waitForDrawn(viewer, 'data-model-version', after, timeout)
 }
 
 /** Waits until the viewer has drawn a newly built scene (a new model or new scene settings). */
@@ -31,9 +31,9 @@ export async function waitForSceneDrawn(viewer: Locator, after: number): Promise
   return waitForDrawn(viewer, 'data-draw-count', after)
 }
 
-async function waitForDrawn(viewer: Locator, attribute: string, after: number): Promise<number> {
-  await expect(viewer).toHaveAttribute('data-state', 'ready')
-  await expect.poll(async () => Number(await viewer.getAttribute(attribute))).toBeGreaterThan(after)
+async function waitForDrawn(viewer: Locator, attribute: string, after: number, timeout?: number): Promise<number> {
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout })
+  await expect.poll(async () => Number(await viewer.getAttribute(attribute)), { timeout }).toBeGreaterThan(after)
   return Number(await viewer.getAttribute(attribute))
 }
 

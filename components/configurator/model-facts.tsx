@@ -14,9 +14,9 @@ export function ModelFacts({ info, isUnavailable }: { info: ObjectInfo | null; i
   return (
     <dl data-testid="model-facts" aria-live="polite" className="grid grid-cols-4 gap-2 text-center">
       {rows.map(([label, value]) => (
-        <div key={label} className="rounded-md bg-stone-100 px-2 py-2">
+        <div key={label} className="rounded-md bg-stone-100 px-1 py-2">
           <dt className="text-xs text-stone-600">{label}</dt>
-          <dd data-testid={`fact-${label.split(' ')[0]?.toLowerCase()}`} className="text-sm font-semibold tabular-nums text-stone-900">
+          <dd data-testid={`fact-${label.split(' ')[0]?.toLowerCase()}`} className="whitespace-nowrap text-sm font-semibold tabular-nums text-stone-900">
             {value ?? (isUnavailable ? 'n/a' : '...')}
           </dd>
         </div>

@@ -117,20 +117,22 @@ function NumberControl({ parameter, value, error, onChange }: { parameter: Param
               className={`h-2 flex-1 cursor-pointer accent-stone-900 ${FOCUS_RING}`}
             />
           )}
-          <Input
-            {...control}
-            type="number"
-            inputMode="decimal"
-            min={parameter.min ?? undefined}
-            max={parameter.max ?? undefined}
-            step={step}
-            value={text}
-            onChange={(event) => {
-              setText(event.target.value)
-              if (event.target.value.trim() !== '' && Number.isFinite(event.target.valueAsNumber)) onChange(event.target.valueAsNumber)
-            }}
-            className={hasRange ? 'w-24 flex-none tabular-nums' : 'tabular-nums'}
-          />
+          <div className={hasRange ? 'w-24 flex-none' : 'flex-1'}>
+            <Input
+              {...control}
+              type="number"
+              inputMode="decimal"
+              min={parameter.min ?? undefined}
+              max={parameter.max ?? undefined}
+              step={step}
+              value={text}
+              onChange={(event) => {
+                setText(event.target.value)
+                if (event.target.value.trim() !== '' && Number.isFinite(event.target.valueAsNumber)) onChange(event.target.valueAsNumber)
+              }}
+              className="tabular-nums"
+            />
+          </div>
         </div>
       )}
     </Field>
@@ -174,7 +176,16 @@ function FileControl({ label, hint, value, error, onChange, onUpload }: { label:
   const [fileName, setFileName] = useState<string | null>(null)
   const status = isUploading ? 'Uploading...' : value ? `Using ${fileName ?? 'the uploaded file'}` : 'No file chosen: the model uses its own default.'
   return (
-    <Field label={label} hint={hint ? `${hint} ${status}` : status} error={uploadError ?? error}>
+    <Field
+      label={label}
+      hint={
+        <>
+          {hint && <span className="block">{hint}</span>}
+          <span className="block">{status}</span>
+        </>
+      }
+      error={uploadError ?? error}
+    >
       {(control) => (
         <div className="flex items-center gap-2">
           <Input

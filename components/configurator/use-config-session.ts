@@ -189,7 +189,6 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     log: log.data ?? null,
     setValue,
     resetToDefaults,
-    credentials: credentialsRef,
   }
 }
 

@@ -12,6 +12,7 @@ import { disposeScene } from '@/lib/render/dispose-scene'
 import { createSceneLoaders, errorMessage, type RendererFiles } from '@/lib/render/load-scene-files'
 import { listParts, type ModelPart } from '@/lib/render/list-parts'
 import { parseGlb } from '@/lib/render/parse-glb'
+import { isSoftwareRenderer } from '@/components/viewer/is-software-renderer'
 import type { SceneSettings } from '@/lib/render/scene-settings'
 
 export type ViewerStatus = { state: 'loading' } | { state: 'ready'; warnings: string[]; parts: ModelPart[] } | { state: 'error'; message: string }
@@ -35,12 +36,13 @@ export interface ModelViewerProps {
  */
 export function ModelViewer({ className = '', ...props }: ModelViewerProps) {
   const wrapper = useRef<HTMLDivElement>(null)
+  const [isSoftware] = useState(isSoftwareRenderer)
   useEffect(() => {
     if (wrapper.current) wrapper.current.dataset.state = 'loading'
   }, [])
   return (
     <div ref={wrapper} data-testid="model-viewer" className={`relative h-full w-full touch-none ${className}`}>
-      <Canvas frameloop="demand" dpr={[1, 1.5]} gl={{ antialias: true }} aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
+      <Canvas frameloop="demand" dpr={isSoftware ? 1 : [1, 1.5]} gl={{ antialias: !isSoftware }} aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
         <ModelScene {...props} wrapper={wrapper} />
       </Canvas>
     </div>
