@@ -50,6 +50,9 @@ test('a 200k-triangle model stays interactive on the CPU renderer', async ({ pag
   test.info().annotations.push({ type: '200k triangles, orbit drag', description: figures })
   console.log(`200k triangles, orbit drag: ${figures}`)
   expect(Buffer.compare(before, await viewer.screenshot())).not.toBe(0)
+  // Back at full resolution after orbiting, the model is still drawn.
+  await expect.poll(() => page.evaluate(() => document.querySelector('canvas')?.width)).toBe(Math.round(box.width))
+  expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
   expect(median).toBeLessThan(250)
   expect(dragMs / 30).toBeLessThan(400)
 })

@@ -1,6 +1,6 @@
 'use client'
 
-import { OrbitControls } from '@react-three/drei'
+import { AdaptiveDpr, OrbitControls } from '@react-three/drei'
 import { addAfterEffect, Canvas, useThree } from '@react-three/fiber'
 import { useEffect, useRef, useState, type RefObject } from 'react'
 import { Vector3, type PerspectiveCamera, type Scene } from 'three'
@@ -42,8 +42,14 @@ export function ModelViewer({ className = '', ...props }: ModelViewerProps) {
   }, [])
   return (
     <div ref={wrapper} data-testid="model-viewer" className={`relative h-full w-full touch-none ${className}`}>
-      <Canvas frameloop="demand" dpr={isSoftware ? 1 : [1, 1.5]} gl={{ antialias: !isSoftware }} aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
+      <Canvas
+        frameloop="demand"
+        dpr={isSoftware ? 1 : [1, 1.5]}
+        gl={{ antialias: !isSoftware }}
+        performance={{ min: 0.5, debounce: 300 }} aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
         <ModelScene {...props} wrapper={wrapper} />
+        {/* While orbiting, frames are drawn at half resolution: a CPU renderer is bound by pixels. */}
+        <AdaptiveDpr />
       </Canvas>
     </div>
   )
@@ -134,5 +140,5 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
   )
 
   if (!shown) return null
-  return <OrbitControls makeDefault camera={shown.camera} target={shown.center} enableDamping={false} />
+  return <OrbitControls makeDefault regress camera={shown.camera} target={shown.center} enableDamping={false} />
 }
