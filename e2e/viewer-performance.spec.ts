@@ -54,5 +54,5 @@ test('a 200k-triangle model stays interactive on the CPU renderer', async ({ pag
   await expect.poll(() => page.evaluate(() => document.querySelector('canvas')?.width)).toBe(Math.round(box.width))
   expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
   expect(median).toBeLessThan(250)
-  expect(dragMs / 30).toBeLessThan(400)
+  expect(dragMs / 30).toBeLessThan(500)
 })
