@@ -8,6 +8,7 @@ import { encodeShareQuery } from '@/components/configurator/share-values'
 import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
 import { useConfigSession } from '@/components/configurator/use-config-session'
+import { useModelDetails } from '@/components/configurator/use-model-details'
 import { modelUrl, useRendererScene } from '@/components/configurator/use-renderer-scene'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
@@ -46,13 +47,17 @@ export interface ConfiguratorProps {
 export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel }: ConfiguratorProps) {
   const { credentials, error: credentialsError } = useApiCredentials(auth)
   const [sharedQuery] = useState(initialQuery)
+  const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
+  const [shownVersion, setShownVersion] = useState(0)
   const configSession = useConfigSession(configuratorId, credentials, sharedQuery)
   const { session, parameters, draft, modelVersion } = configSession
   const scene = useRendererScene(session, credentials)
-  const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
+  const settings = sceneOverride ?? scene.settings
+  const details = useModelDetails(session?.id ?? null, modelVersion, scene.rendererId === null || scene.error !== null || shownVersion >= modelVersion, credentials)
   const [parts, setParts] = useState<ModelPart[]>([])
   const showViewerStatus = useCallback((status: ViewerStatus) => {
     setViewerStatus(status)
+    if (status.state !== 'loading') setShownVersion(status.modelVersion)
     if (status.state === 'ready') setParts(status.parts)
   }, [])
   const isBuilding = configSession.isUpdating || (modelVersion > 0 && viewerStatus.state === 'loading')
@@ -81,9 +86,8 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
     )
   }
 
-  const settings = sceneOverride ?? scene.settings
-  const logError = configSession.log?.error.trim()
-  const objectInfoMissing = configSession.objectInfoError instanceof ApiError && configSession.objectInfoError.status === 409
+  const logError = details.log?.error.trim()
+  const objectInfoMissing = details.objectInfoError instanceof ApiError && details.objectInfoError.status === 409
 
   return (
     <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]">
@@ -110,7 +114,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
           sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
         ) : parameters ? (
           <>
-            <ModelFacts info={configSession.objectInfo} isUnavailable={objectInfoMissing} />
+            <ModelFacts info={details.objectInfo} isUnavailable={objectInfoMissing} />
             {logError && (
               <p role="alert" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
                 The model did not build with these values: {logError}
@@ -124,10 +128,10 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
               </Button>
               {session && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
               <ShareLink query={shareQuery} />
-              {configSession.log?.message.trim() && (
+              {details.log?.message.trim() && (
                 <details className="text-xs text-stone-600">
                   <summary className="cursor-pointer">Build messages</summary>
-                  <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2">{configSession.log.message}</pre>
+                  <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2">{details.log.message}</pre>
                 </details>
               )}
             </div>

@@ -1,6 +1,6 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { decodeShareQuery, splitValueErrors, type Values } from '@/components/configurator/share-values'
 import type { ParameterValue } from '@/lib/cad/engine'
@@ -33,7 +33,6 @@ export interface SessionLog {
  * built, and sends changes ~250 ms after the last one, one request at a time.
  */
 export function useConfigSession(configuratorId: string, credentials: ApiCredentials | undefined, sharedQuery: string) {
-  const queryClient = useQueryClient()
   const credentialsRef = useRef(credentials)
   credentialsRef.current = credentials
   const [parameters, setParameters] = useState<ParameterSet | null>(null)
@@ -157,24 +156,6 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     [],
   )
 
-  const isBuilt = modelVersion > 0
-  const objectInfo = useQuery({
-    queryKey: ['objectinfo', sessionId, modelVersion],
-    queryFn: () => apiJson<ObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials: credentialsRef.current }),
-    enabled: isBuilt,
-    staleTime: Infinity,
-  })
-  const log = useQuery({
-    queryKey: ['log', sessionId, modelVersion],
-    queryFn: () => apiJson<SessionLog>(`/configsessions/${sessionId}/log`, { credentials: credentialsRef.current }),
-    enabled: isBuilt,
-    staleTime: Infinity,
-  })
-  useEffect(() => {
-    // Versions are only ever read at the newest one; older answers are of no further use.
-    queryClient.removeQueries({ predicate: (query) => ['objectinfo', 'log'].includes(String(query.queryKey[0])) && query.queryKey[1] === sessionId && query.queryKey[2] !== modelVersion })
-  }, [queryClient, sessionId, modelVersion])
-
   return {
     session: session.data ?? null,
     sessionError: session.error,
@@ -184,9 +165,6 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     requestError,
     modelVersion,
     isUpdating,
-    objectInfo: objectInfo.data ?? null,
-    objectInfoError: objectInfo.error,
-    log: log.data ?? null,
     setValue,
     resetToDefaults,
   }

@@ -15,7 +15,11 @@ import { parseGlb } from '@/lib/render/parse-glb'
 import { isSoftwareRenderer } from '@/components/viewer/is-software-renderer'
 import type { SceneSettings } from '@/lib/render/scene-settings'
 
-export type ViewerStatus = { state: 'loading' } | { state: 'ready'; warnings: string[]; parts: ModelPart[] } | { state: 'error'; message: string }
+/** `modelVersion`: the version the status is about. */
+export type ViewerStatus =
+  | { state: 'loading' }
+  | { state: 'ready'; modelVersion: number; warnings: string[]; parts: ModelPart[] }
+  | { state: 'error'; modelVersion: number; message: string }
 
 export interface ModelViewerProps {
   /** Same-origin URL of the session's GLB, carrying its modelKey. */
@@ -122,11 +126,11 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
         setShown(next)
         drawnVersion.current = modelVersion
         invalidate()
-        onStatusRef.current?.({ state: 'ready', warnings, parts })
+        onStatusRef.current?.({ state: 'ready', modelVersion, warnings, parts })
       } catch (error) {
         if (controller.signal.aborted) return
         if (wrapper.current) wrapper.current.dataset.state = 'error'
-        onStatusRef.current?.({ state: 'error', message: error instanceof Error ? error.message : String(error) })
+        onStatusRef.current?.({ state: 'error', modelVersion, message: error instanceof Error ? error.message : String(error) })
       }
     })()
     return () => controller.abort()

@@ -1,0 +1,33 @@
+'use client'
+
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import type { ObjectInfo, SessionLog } from '@/components/configurator/use-config-session'
+import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
+
+/**
+ * Object info and log of the session's model `modelVersion`, asked for once `isWanted` (the
+ * viewer has drawn that model): asked for together with the model's download, they slowed it
+ * by half a second on a busy server.
+ */
+export function useModelDetails(sessionId: string | null, modelVersion: number, isWanted: boolean, credentials: ApiCredentials | undefined) {
+  const queryClient = useQueryClient()
+  const enabled = sessionId !== null && modelVersion > 0 && isWanted
+  const objectInfo = useQuery({
+    queryKey: ['objectinfo', sessionId, modelVersion],
+    queryFn: () => apiJson<ObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials }),
+    enabled,
+    staleTime: Infinity,
+  })
+  const log = useQuery({
+    queryKey: ['log', sessionId, modelVersion],
+    queryFn: () => apiJson<SessionLog>(`/configsessions/${sessionId}/log`, { credentials }),
+    enabled,
+    staleTime: Infinity,
+  })
+  useEffect(() => {
+    // Only the newest version is ever read again.
+    queryClient.removeQueries({ predicate: (query) => ['objectinfo', 'log'].includes(String(query.queryKey[0])) && query.queryKey[1] === sessionId && query.queryKey[2] !== modelVersion })
+  }, [queryClient, sessionId, modelVersion])
+  return { objectInfo: objectInfo.data ?? null, objectInfoError: objectInfo.error, log: log.data ?? null }
+}
