@@ -83,13 +83,12 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     setFieldErrors((errors) => ({ ...withoutKeys(errors, Object.keys(sent)), ...refused }))
     if (!built) return
     setParameters(built)
-    // Controls keep what the customer typed for values still on their way or refused, so the message sits beside them.
+    // Controls keep what the customer typed for values still on their way or refused, so the message
+    // sits beside them. Read now: the updater runs at the next render, after the next PUT took `pending`.
+    const kept = new Set([...Object.keys(pending.current), ...Object.keys(refused)])
     setDraft((current) => {
       const next: Values = {}
-      for (const [key, parameter] of Object.entries(built)) {
-        const isKept = Object.hasOwn(pending.current, key) || Object.hasOwn(refused, key)
-        next[key] = isKept ? (current[key] ?? parameter.value) : parameter.value
-      }
+      for (const [key, parameter] of Object.entries(built)) next[key] = kept.has(key) ? (current[key] ?? parameter.value) : parameter.value
       return next
     })
     setModelVersion((version) => version + 1)
