@@ -16,7 +16,7 @@ const { benchSessions } = await import('./sessions')
 const { benchRender } = await import('./render')
 
 await prepareDatabase()
-const { accessToken } = await login('bench@example.test', 'bench password')
+const { accessToken } = (await login('bench@example.test', 'bench password')).grant
 const configurators = await db.configurator.findMany()
 const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
 const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.name === demo.name)!.id]))

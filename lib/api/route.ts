@@ -46,7 +46,7 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
 async function authorize(operation: Operation, request: Request): Promise<Principal | null> {
   // A `key` query parameter replaces both headers, so they are not even looked at.
   if (operation.auth === 'session-or-key' && new URL(request.url).searchParams.has('key')) return null
-  const principal = await authenticate(request.headers)
+  const principal = await authenticate(request)
   switch (operation.auth) {
     case 'none':
       return principal

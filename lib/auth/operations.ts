@@ -1,5 +1,5 @@
 import { defineOperation } from '@/lib/api/operation'
-import { ZApplicationCredentials, ZLogin, ZTokenGrant } from '@/lib/auth/schemas'
+import { ZApplicationCredentials, ZLogin, ZSessionUser, ZTokenGrant } from '@/lib/auth/schemas'
 
 export const login = defineOperation({
   id: 'login',
@@ -41,4 +41,35 @@ export const issueServerToken = defineOperation({
   auth: 'none',
   body: ZApplicationCredentials,
   response: ZTokenGrant,
+})
+
+export const signIn = defineOperation({
+  id: 'signIn',
+  method: 'POST',
+  path: '/auth/session',
+  summary: 'Browser sign-in: sets the httpOnly session cookie that then stands for a bearer token (changes need a same-origin request)',
+  tag: 'Auth',
+  auth: 'none',
+  body: ZLogin,
+  response: ZSessionUser,
+})
+
+export const getSignedInUser = defineOperation({
+  id: 'getSignedInUser',
+  method: 'GET',
+  path: '/auth/session',
+  summary: 'The signed-in user (401 when the browser is not signed in)',
+  tag: 'Auth',
+  auth: 'user',
+  response: ZSessionUser,
+})
+
+export const signOut = defineOperation({
+  id: 'signOut',
+  method: 'DELETE',
+  path: '/auth/session',
+  summary: 'Browser sign-out: revokes the session and clears its cookie',
+  tag: 'Auth',
+  auth: 'none',
+  status: 204,
 })

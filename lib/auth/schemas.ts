@@ -9,3 +9,7 @@ export const ZTokenGrant = z.object({
   tokenType: z.literal('Bearer'),
   expiresIn: z.number().int().describe('seconds until the token expires'),
 })
+
+export const ZSessionUser = z.object({
+  user: z.object({ id: z.uuid(), email: z.email(), role: z.string() }),
+})

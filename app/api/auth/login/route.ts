@@ -3,4 +3,4 @@ import { login } from '@/lib/auth/login'
 import * as operations from '@/lib/auth/operations'
 
 // POST /auth/login - email and password for a user token
-export const POST = route(operations.login, ({ body }) => login(body.email, body.password))
+export const POST = route(operations.login, async ({ body }) => (await login(body.email, body.password)).grant)

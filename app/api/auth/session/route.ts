@@ -1,0 +1,23 @@
+import { route } from '@/lib/api/route'
+import { login } from '@/lib/auth/login'
+import * as operations from '@/lib/auth/operations'
+import { clearedSessionCookie, sessionCookie } from '@/lib/auth/session-cookie'
+import { revokeToken } from '@/lib/auth/tokens'
+import type { User } from '@/lib/generated/prisma/client'
+
+const toSessionUser = ({ id, email, role }: User) => ({ user: { id, email, role } })
+
+// POST /auth/session - sign a browser in: the user token goes into an httpOnly cookie
+export const POST = route(operations.signIn, async ({ request, body }) => {
+  const { user, grant } = await login(body.email, body.password)
+  return Response.json(toSessionUser(user), { headers: { 'set-cookie': sessionCookie(request, grant.accessToken, grant.expiresIn) } })
+})
+
+// GET /auth/session - who is signed in
+export const GET = route(operations.getSignedInUser, async ({ user }) => toSessionUser(user))
+
+// DELETE /auth/session - sign out: revoke the session's token and clear the cookie, signed in or not
+export const DELETE = route(operations.signOut, async ({ request, principal }) => {
+  if (principal?.kind === 'user') await revokeToken(principal.tokenId)
+  return new Response(null, { status: 204, headers: { 'set-cookie': clearedSessionCookie(request) } })
+})
