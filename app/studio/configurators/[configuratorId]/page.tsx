@@ -1,0 +1,8 @@
+import { ConfiguratorSettings } from '@/components/studio/configurator-settings'
+import { requirePageUser } from '@/lib/auth/require-page-user'
+
+export default async function ConfiguratorSettingsPage({ params }: { params: Promise<{ configuratorId: string }> }) {
+  const { configuratorId } = await params
+  await requirePageUser(`/studio/configurators/${configuratorId}`)
+  return <ConfiguratorSettings configuratorId={configuratorId} />
+}
