@@ -1,0 +1,8 @@
+import { ApplicationsPanel } from '@/components/studio/applications-panel'
+import { requirePageUser } from '@/lib/auth/require-page-user'
+
+export default async function ConfiguratorApplicationsPage({ params }: { params: Promise<{ configuratorId: string }> }) {
+  const { configuratorId } = await params
+  await requirePageUser(`/studio/configurators/${configuratorId}/applications`)
+  return <ApplicationsPanel configuratorId={configuratorId} />
+}
