@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: { default: 'Studio', template: '%s ·
 // Each studio page checks the session itself too (layouts are not re-run on client
 // navigation); this check guards whatever page is added below without one.
 export default async function StudioLayout({ children }: { children: ReactNode }) {
-  const user = await requirePageUser('/studio')
+  const user = await requirePageUser()
   return (
     <div className="flex min-h-screen flex-col">
       <StudioHeader email={user.email} />

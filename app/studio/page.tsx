@@ -2,6 +2,6 @@ import { ConfiguratorList } from '@/components/studio/configurator-list'
 import { requirePageUser } from '@/lib/auth/require-page-user'
 
 export default async function StudioPage() {
-  await requirePageUser('/studio')
+  await requirePageUser()
   return <ConfiguratorList />
 }

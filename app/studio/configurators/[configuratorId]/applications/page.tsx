@@ -3,6 +3,6 @@ import { requirePageUser } from '@/lib/auth/require-page-user'
 
 export default async function ConfiguratorApplicationsPage({ params }: { params: Promise<{ configuratorId: string }> }) {
   const { configuratorId } = await params
-  await requirePageUser(`/studio/configurators/${configuratorId}/applications`)
+  await requirePageUser()
   return <ApplicationsPanel configuratorId={configuratorId} />
 }
