@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test as base, type Page } from '@playwright/test'
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
 
 const SCAD = 'width = 40; // [10:1:100]\ncube([width, 20, 10]);\n'
@@ -9,20 +9,32 @@ const SCENE = '{"materials": {}}\n'
 interface Designer {
   email: string
   password: string
+  /** A bearer token, for seeding data through the API. */
+  token: string
+}
+
+async function logIn(request: APIRequestContext, credentials: { email: string; password: string }): Promise<string> {
+  const login = await request.post('/api/auth/login', { data: credentials })
+  expect(login.status()).toBe(200)
+  return ((await login.json()) as { accessToken: string }).accessToken
 }
 
 // Each test signs in as a designer of its own, so specs can run in parallel.
 const test = base.extend<{ designer: Designer }>({
   designer: async ({ request }, use) => {
-    const login = await request.post('/api/auth/login', { data: ADMIN })
-    expect(login.status()).toBe(200)
-    const { accessToken } = (await login.json()) as { accessToken: string }
-    const designer = { email: `designer-${randomUUID()}@example.test`, password: `password ${randomUUID()}` }
-    const created = await request.post('/api/users', { data: designer, headers: { authorization: `Bearer ${accessToken}` } })
+    const adminToken = await logIn(request, ADMIN)
+    const credentials = { email: `designer-${randomUUID()}@example.test`, password: `password ${randomUUID()}` }
+    const created = await request.post('/api/users', { data: credentials, headers: { authorization: `Bearer ${adminToken}` } })
     expect(created.status()).toBe(201)
-    await use(designer)
+    await use({ ...credentials, token: await logIn(request, credentials) })
   },
 })
+
+async function signIn(page: Page, designer: Designer) {
+  await page.getByLabel('Email').fill(designer.email)
+  await page.getByLabel('Password').fill(designer.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
 
 // Without colour transitions axe never measures a button halfway between two looks.
 test.use({ contextOptions: { reducedMotion: 'reduce' } })
@@ -56,8 +68,7 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
     await expect(page.getByRole('alert').filter({ hasText: /wrong/ })).toBeVisible()
     await expect(page).toHaveURL(/\/signin/)
     await expectAccessible(page)
-    await page.getByLabel('Password').fill(designer.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await signIn(page, designer)
     await expect(page).toHaveURL(/\/studio$/)
     await expect(page.getByText('No configurators yet')).toBeVisible()
     await expectAccessible(page)
@@ -147,10 +158,43 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
 
     await page.goto(applicationsPath)
     await expect(page).toHaveURL(`/signin?next=${encodeURIComponent(applicationsPath)}`)
-    await page.getByLabel('Email').fill(designer.email)
-    await page.getByLabel('Password').fill(designer.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await signIn(page, designer)
     await expect(page).toHaveURL(applicationsPath)
     await expect(page.getByRole('button', { name: /Web shop/ })).toBeVisible()
   })
+})
+
+test('a designer copies a file from another configurator and deletes it after confirming', async ({ page, request, designer }) => {
+  const headers = { authorization: `Bearer ${designer.token}` }
+  async function seedConfigurator(name: string): Promise<string> {
+    const created = await request.post('/api/configurators', { data: { name, mainFile: 'main.scad' }, headers })
+    expect(created.status()).toBe(201)
+    return ((await created.json()) as { UUID: string }).UUID
+  }
+  const source = `Library ${randomUUID().slice(0, 8)}`
+  const sourceId = await seedConfigurator(source)
+  const upload = await request.put(`/api/configurators/${sourceId}/files/configurator/lib/shapes.scad`, { data: 'module rounded() {}\n', headers })
+  expect(upload.status()).toBe(202)
+  const targetId = await seedConfigurator(`Shelf ${randomUUID().slice(0, 8)}`)
+
+  await page.goto(`/studio/configurators/${targetId}/files`)
+  await signIn(page, designer)
+  await expect(page.getByText('No model files yet')).toBeVisible()
+
+  await page.getByLabel('From configurator').selectOption({ label: source })
+  await page.getByLabel('File', { exact: true }).selectOption('configurator/lib/shapes.scad')
+  await expect(page.getByLabel('Copy to')).toHaveValue('configurator/lib/shapes.scad')
+  await page.getByRole('button', { name: 'Copy file' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Copied to configurator/lib/shapes.scad' })).toBeVisible()
+  await expect(page.getByText('lib/', { exact: true })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Delete configurator/lib/shapes.scad' }).click()
+  await expect(page.getByRole('group', { name: 'Delete configurator/lib/shapes.scad?' })).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await page.getByRole('button', { name: 'Delete configurator/lib/shapes.scad' }).click()
+  await page.getByRole('group', { name: 'Delete configurator/lib/shapes.scad?' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('No model files yet')).toBeVisible()
+
+  const remaining = await request.get(`/api/configurators/${targetId}/files`, { headers })
+  expect(await remaining.json()).toEqual([])
 })

@@ -55,9 +55,9 @@ function FolderList({ folder, onView, onDelete }: { folder: Folder } & Pick<File
     <ul className="flex flex-col gap-1">
       {folders.map(([name, child]) => (
         <li key={name} className="flex flex-col gap-1">
-          <span className="text-sm font-medium text-stone-800">
-            <span aria-hidden>▸ </span>
-            {name}/
+          <span className="flex items-center gap-1 text-sm font-medium text-stone-800">
+            <span aria-hidden>▸</span>
+            <span>{name}/</span>
           </span>
           <div className="border-l border-stone-200 pl-4">
             <FolderList folder={child} onView={onView} onDelete={onDelete} />

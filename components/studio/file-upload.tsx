@@ -56,8 +56,8 @@ export function FileUpload({ configuratorId }: { configuratorId: string }) {
         <Field label="Upload into">
           {(control) => (
             <Select {...control} value={root} onChange={(event) => setRoot(event.target.value === 'renderer' ? 'renderer' : 'configurator')}>
-              <option value="configurator">configurator (model sources)</option>
-              <option value="renderer">renderer (scene.json, shaders, textures)</option>
+              <option value="configurator">configurator/ (model)</option>
+              <option value="renderer">renderer/ (scene, shaders)</option>
             </Select>
           )}
         </Field>
