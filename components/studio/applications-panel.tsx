@@ -14,7 +14,7 @@ export function ApplicationsPanel({ configuratorId }: { configuratorId: string }
   const [selectedId, setSelectedId] = useState<string | null>(null)
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
       <div className="flex flex-col gap-6">
         <Card aria-labelledby="applications-heading">
           <h2 id="applications-heading" className="mb-3 text-base font-semibold">

@@ -31,7 +31,7 @@ export function FileManager({ configuratorId }: { configuratorId: string }) {
   })
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex flex-col gap-6">
         <ErrorMessage error={files.error ?? remove.error} />
         {files.isPending && <Spinner label="Loading files" />}

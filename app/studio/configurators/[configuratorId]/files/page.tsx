@@ -1,5 +1,8 @@
+import type { Metadata } from 'next'
 import { FileManager } from '@/components/studio/file-manager'
 import { requirePageUser } from '@/lib/auth/require-page-user'
+
+export const metadata: Metadata = { title: 'Files' }
 
 export default async function ConfiguratorFilesPage({ params }: { params: Promise<{ configuratorId: string }> }) {
   const { configuratorId } = await params
