@@ -14,6 +14,7 @@ const { db } = await import('@/lib/db')
 const { login } = await import('@/lib/auth/login')
 const { benchSessions } = await import('./sessions')
 const { benchRender } = await import('./render')
+const { benchCustomer } = await import('./customer')
 
 await prepareDatabase()
 const { accessToken } = (await login('bench@example.test', 'bench password')).grant
@@ -24,4 +25,5 @@ const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.
 console.log(`# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`)
 await benchSessions(ids, accessToken)
 await benchRender()
+await benchCustomer()
 process.exit(0)
