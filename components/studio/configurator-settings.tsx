@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState, type FormEvent } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { ErrorMessage } from '@/components/ui/error-message'
@@ -36,17 +36,49 @@ function versionsOf(engines: Engine[], type: string): string[] {
   return engines.find((engine) => engine.type === type)?.versions ?? []
 }
 
+interface EngineChoiceProps {
+  typeLabel: string
+  typeHint?: ReactNode
+  versionLabel: string
+  versionHint?: ReactNode
+  engines: Engine[]
+  type: string
+  version: string
+  typeError?: string
+  versionError?: string
+  /** A new type comes with its newest version. */
+  onChange: (type: string, version: string) => void
+}
+
+function EngineChoice({ typeLabel, typeHint, versionLabel, versionHint, engines, type, version, typeError, versionError, onChange }: EngineChoiceProps) {
+  return (
+    <>
+      <Field label={typeLabel} hint={typeHint} error={typeError}>
+        {(control) => (
+          <Select {...control} value={type} onChange={(event) => onChange(event.target.value, versionsOf(engines, event.target.value).at(-1) ?? '')}>
+            {engines.map((engine) => (
+              <option key={engine.type}>{engine.type}</option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <Field label={versionLabel} hint={versionHint} error={versionError}>
+        {(control) => (
+          <Select {...control} value={version} onChange={(event) => onChange(type, event.target.value)}>
+            {versionsOf(engines, type).map((option) => (
+              <option key={option}>{option}</option>
+            ))}
+          </Select>
+        )}
+      </Field>
+    </>
+  )
+}
+
 function SettingsForm({ configurator, capabilities }: { configurator: ConfiguratorDto; capabilities: Capabilities }) {
   const queryClient = useQueryClient()
-  const [fields, setFields] = useState({
-    name: configurator.name,
-    description: configurator.description,
-    mainFile: configurator.mainFile,
-    cadType: configurator.cadType,
-    cadVersion: configurator.cadVersion,
-    rendererType: configurator.rendererType,
-    rendererVersion: configurator.rendererVersion,
-  })
+  const { name, description, mainFile, cadType, cadVersion, rendererType, rendererVersion } = configurator
+  const [fields, setFields] = useState({ name, description, mainFile, cadType, cadVersion, rendererType, rendererVersion })
   const [extraSettingsText, setExtraSettingsText] = useState(() => JSON.stringify(configurator.extraSettings, null, 2))
   const extraSettings = parseJsonObject(extraSettingsText)
   const cadEngines = withCurrent(capabilities.cad, configurator.cadType, configurator.cadVersion)
@@ -58,9 +90,9 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
   })
   const serverErrors = fieldErrors(save.error)
 
-  function update<K extends keyof typeof fields>(key: K, value: (typeof fields)[K]) {
+  function change(patch: Partial<typeof fields>) {
     save.reset()
-    setFields((current) => ({ ...current, [key]: value }))
+    setFields((current) => ({ ...current, ...patch }))
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -73,15 +105,15 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
       <Card className="grid gap-4 md:grid-cols-2">
         <h2 className="text-base font-semibold md:col-span-2">General</h2>
         <Field label="Name" error={serverErrors.name}>
-          {(control) => <Input {...control} value={fields.name} onChange={(event) => update('name', event.target.value)} required maxLength={200} />}
+          {(control) => <Input {...control} value={fields.name} onChange={(event) => change({ name: event.target.value })} required maxLength={200} />}
         </Field>
         <Field label="Main file" hint="Path inside the configurator folder, e.g. main.scad" error={serverErrors.mainFile}>
-          {(control) => <Input {...control} value={fields.mainFile} onChange={(event) => update('mainFile', event.target.value)} required />}
+          {(control) => <Input {...control} value={fields.mainFile} onChange={(event) => change({ mainFile: event.target.value })} required />}
         </Field>
         <div className="md:col-span-2">
           <Field label="Description" error={serverErrors.description}>
             {(control) => (
-              <TextArea {...control} monospace={false} rows={3} maxLength={10_000} value={fields.description} onChange={(event) => update('description', event.target.value)} />
+              <TextArea {...control} monospace={false} rows={3} maxLength={10_000} value={fields.description} onChange={(event) => change({ description: event.target.value })} />
             )}
           </Field>
         </div>
@@ -89,56 +121,28 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
 
       <Card className="grid gap-4 md:grid-cols-2">
         <h2 className="text-base font-semibold md:col-span-2">Engine and renderer</h2>
-        <Field label="CAD system" error={serverErrors.cadType}>
-          {(control) => (
-            <Select
-              {...control}
-              value={fields.cadType}
-              onChange={(event) => {
-                update('cadType', event.target.value)
-                update('cadVersion', versionsOf(cadEngines, event.target.value).at(-1) ?? '')
-              }}
-            >
-              {cadEngines.map((engine) => (
-                <option key={engine.type}>{engine.type}</option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field label="CAD version" hint="The newest is listed last" error={serverErrors.cadVersion}>
-          {(control) => (
-            <Select {...control} value={fields.cadVersion} onChange={(event) => update('cadVersion', event.target.value)}>
-              {versionsOf(cadEngines, fields.cadType).map((version) => (
-                <option key={version}>{version}</option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field label="Renderer" hint="webgl draws in the customer's browser; headless also renders images on the server" error={serverErrors.rendererType}>
-          {(control) => (
-            <Select
-              {...control}
-              value={fields.rendererType}
-              onChange={(event) => {
-                update('rendererType', event.target.value)
-                update('rendererVersion', versionsOf(renderers, event.target.value).at(-1) ?? '')
-              }}
-            >
-              {renderers.map((renderer) => (
-                <option key={renderer.type}>{renderer.type}</option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field label="Renderer version" error={serverErrors.rendererVersion}>
-          {(control) => (
-            <Select {...control} value={fields.rendererVersion} onChange={(event) => update('rendererVersion', event.target.value)}>
-              {versionsOf(renderers, fields.rendererType).map((version) => (
-                <option key={version}>{version}</option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <EngineChoice
+          typeLabel="CAD system"
+          versionLabel="CAD version"
+          versionHint="The newest is listed last"
+          engines={cadEngines}
+          type={fields.cadType}
+          version={fields.cadVersion}
+          typeError={serverErrors.cadType}
+          versionError={serverErrors.cadVersion}
+          onChange={(cadType, cadVersion) => change({ cadType, cadVersion })}
+        />
+        <EngineChoice
+          typeLabel="Renderer"
+          typeHint="webgl draws in the customer's browser; headless also renders images on the server"
+          versionLabel="Renderer version"
+          engines={renderers}
+          type={fields.rendererType}
+          version={fields.rendererVersion}
+          typeError={serverErrors.rendererType}
+          versionError={serverErrors.rendererVersion}
+          onChange={(rendererType, rendererVersion) => change({ rendererType, rendererVersion })}
+        />
       </Card>
 
       <Card>
