@@ -69,7 +69,7 @@ export function ApplicationDetails({ configuratorId, applicationId, onDeleted }:
           <code data-testid="secret-key" className="break-all rounded bg-stone-100 px-2 py-1 font-mono text-sm">
             {isSecretShown ? secretKey : '•'.repeat(24)}
           </code>
-          <Button variant="secondary" aria-pressed={isSecretShown} onClick={() => setIsSecretShown((shown) => !shown)}>
+          <Button variant="secondary" onClick={() => setIsSecretShown((shown) => !shown)}>
             {isSecretShown ? 'Hide' : 'Reveal'}
           </Button>
         </Credential>

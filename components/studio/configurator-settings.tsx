@@ -86,7 +86,8 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
 
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => apiJson(`/configurators/${configurator.UUID}`, { method: 'PUT', json: body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: studioKeys.configurator(configurator.UUID) }),
+    // The list shows names and settings too.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: studioKeys.configurators }),
   })
   const serverErrors = fieldErrors(save.error)
 
