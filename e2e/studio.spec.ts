@@ -89,7 +89,11 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
     await expect(page.getByRole('listitem').filter({ has: modelUpload })).toContainText('Uploaded')
 
     await page.getByLabel('Upload into').selectOption('renderer')
-    await page.getByLabel('Files to upload').setInputFiles({ name: 'scene.json', mimeType: 'application/json', buffer: Buffer.from(SCENE) })
+    // The keyboard way: the picker button, pressed with Enter, opens the file chooser.
+    await page.getByRole('button', { name: 'Choose files…' }).focus()
+    const fileChooser = page.waitForEvent('filechooser')
+    await page.keyboard.press('Enter')
+    await (await fileChooser).setFiles({ name: 'scene.json', mimeType: 'application/json', buffer: Buffer.from(SCENE) })
     await expect(page.getByRole('listitem').filter({ has: page.getByRole('progressbar', { name: 'Upload of renderer/scene.json' }) })).toContainText('Uploaded')
 
     await expect(page.getByRole('button', { name: 'Delete configurator/main.scad' })).toBeVisible()
