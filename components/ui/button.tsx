@@ -13,7 +13,7 @@ export type ButtonVariant = keyof typeof VARIANTS
 export const FOCUS_RING = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700'
 
 export function buttonClasses(variant: ButtonVariant = 'primary', className = ''): string {
-  return `inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition-colors disabled:cursor-not-allowed ${FOCUS_RING} ${VARIANTS[variant]} ${className}`
+  return `inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium motion-safe:transition-colors disabled:cursor-not-allowed ${FOCUS_RING} ${VARIANTS[variant]} ${className}`
 }
 
 export function Button({ variant, className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {

@@ -43,6 +43,7 @@ export function Select({ className = '', ...props }: SelectHTMLAttributes<HTMLSe
   return <select className={`${CONTROL_CLASSES} ${className}`} {...props} />
 }
 
-export function TextArea({ className = '', ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return <textarea className={`${CONTROL_CLASSES} font-mono ${className}`} {...props} />
+/** Monospaced by default, for code and JSON; `monospace={false}` for prose. */
+export function TextArea({ className = '', monospace = true, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { monospace?: boolean }) {
+  return <textarea className={`${CONTROL_CLASSES} ${monospace ? 'font-mono' : ''} ${className}`} {...props} />
 }

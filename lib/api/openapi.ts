@@ -3,13 +3,14 @@ import { ZErrorBody } from '@/lib/api/errors'
 import type { Operation } from '@/lib/api/operation'
 import * as applications from '@/lib/applications/operations'
 import * as auth from '@/lib/auth/operations'
+import * as capabilities from '@/lib/capabilities/operations'
 import * as configurators from '@/lib/configurators/operations'
 import * as renderers from '@/lib/renderers/operations'
 import * as services from '@/lib/services/operations'
 import * as sessions from '@/lib/sessions/operations'
 import * as users from '@/lib/users/operations'
 
-export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, renderers, services].flatMap((module) => Object.values(module))
+export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, renderers, services, capabilities].flatMap((module) => Object.values(module))
 
 type JsonSchema = Record<string, unknown>
 

@@ -41,7 +41,7 @@ export async function apiRequest(path: string, init: ApiRequestInit = {}): Promi
     credentials: 'same-origin',
     signal: init.signal,
   })
-  if (!response.ok) throw await toApiError(response)
+  if (!response.ok) throw parseApiError(response.status, response.statusText, await response.text().catch(() => ''))
   return response
 }
 
@@ -50,13 +50,13 @@ export async function apiJson<T>(path: string, init: ApiRequestInit = {}): Promi
   return (response.status === 204 ? undefined : await response.json()) as T
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
-  const text = await response.text().catch(() => '')
+/** The API's `{error: {code, message}}` body as an ApiError, or a generic one for any other body. */
+export function parseApiError(status: number, statusText: string, text: string): ApiError {
   try {
     const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
-    if (typeof error?.code === 'string' && typeof error.message === 'string') return new ApiError(response.status, error.code, error.message)
+    if (typeof error?.code === 'string' && typeof error.message === 'string') return new ApiError(status, error.code, error.message)
   } catch {
     // not the API's JSON error body (e.g. a proxy's page)
   }
-  return new ApiError(response.status, 'http_error', `The server answered ${response.status} ${response.statusText}`.trim())
+  return new ApiError(status, 'http_error', `The server answered ${status} ${statusText}`.trim())
 }

@@ -16,7 +16,7 @@ interface ConfigurePageProps {
 export default async function ConfigurePage({ params, searchParams }: ConfigurePageProps) {
   const { configuratorId } = await params
   const initialQuery = toQueryString(await searchParams)
-  const user = await requirePageUser(`/configure/${configuratorId}${initialQuery ? `?${initialQuery}` : ''}`)
+  const user = await requirePageUser()
   const configurator = await findPageConfigurator(configuratorId, user.id)
   return (
     <main className="flex h-screen flex-col">

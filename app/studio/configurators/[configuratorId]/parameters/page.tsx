@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: 'Parameters' }
 // GET /studio/configurators/{id}/parameters - the controls customers get, read from the model
 export default async function ConfiguratorParametersPage({ params }: { params: Promise<{ configuratorId: string }> }) {
   const { configuratorId } = await params
-  const user = await requirePageUser(`/studio/configurators/${configuratorId}/parameters`)
+  const user = await requirePageUser()
   const configurator = await findPageConfigurator(configuratorId, user.id)
   return (
     <div className="flex h-[75vh] min-h-[36rem] flex-col overflow-hidden rounded-lg border border-stone-200 bg-white">

@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: 'Scene' }
 // GET /studio/configurators/{id}/scene - materials, shaders and uniforms per part, previewed live
 export default async function ConfiguratorScenePage({ params }: { params: Promise<{ configuratorId: string }> }) {
   const { configuratorId } = await params
-  const user = await requirePageUser(`/studio/configurators/${configuratorId}/scene`)
+  const user = await requirePageUser()
   const configurator = await findPageConfigurator(configuratorId, user.id)
   return (
     <div className="flex h-[75vh] min-h-[36rem] flex-col overflow-hidden rounded-lg border border-stone-200 bg-white">

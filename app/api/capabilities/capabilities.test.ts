@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { api } from '@/test/api-client'
+import { createConfigurator, expectError, signUp } from '@/test/fixtures'
+
+describe('capabilities', () => {
+  it('lists the CAD engines and renderers a configurator may name', async () => {
+    const designer = await signUp()
+    const response = await api('GET', '/capabilities', { token: designer.token })
+    expect(response.status).toBe(200)
+    const capabilities = (await response.json()) as { cad: { type: string; versions: string[] }[]; renderers: { type: string; versions: string[] }[] }
+    expect(capabilities.cad).toEqual([{ type: 'openscad', versions: ['2025.07'] }])
+    expect(capabilities.renderers.map((renderer) => renderer.type)).toEqual(['webgl', 'headless'])
+
+    // Every listed combination is one the configurator API accepts.
+    const id = await createConfigurator(designer.token)
+    for (const cad of capabilities.cad) {
+      for (const renderer of capabilities.renderers) {
+        const update = await api('PUT', `/configurators/${id}`, {
+          token: designer.token,
+          body: { cadType: cad.type, cadVersion: cad.versions.at(-1), rendererType: renderer.type, rendererVersion: renderer.versions.at(-1) },
+        })
+        expect(update.status).toBe(200)
+      }
+    }
+  })
+
+  it('needs a signed-in user', async () => {
+    await expectError(await api('GET', '/capabilities'), 401, 'unauthorized')
+  })
+
+  it('is described in the OpenAPI document', async () => {
+    const document = (await (await api('GET', '/openapi.json')).json()) as { paths: Record<string, { get?: { operationId: string } }> }
+    expect(document.paths['/capabilities']?.get?.operationId).toBe('getCapabilities')
+  })
+})

@@ -1,0 +1,6 @@
+import { route } from '@/lib/api/route'
+import { getCapabilities } from '@/lib/capabilities/get-capabilities'
+import * as operations from '@/lib/capabilities/operations'
+
+// GET /capabilities - CAD engines and renderers the studio may choose from
+export const GET = route(operations.getCapabilities, async () => getCapabilities())

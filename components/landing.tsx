@@ -1,0 +1,45 @@
+import Link from 'next/link'
+import { buttonClasses } from '@/components/ui/button'
+
+const STEPS = [
+  { title: 'Model', text: 'Upload an OpenSCAD model. Its Customizer annotations become sliders, dropdowns and switches.' },
+  { title: 'Style', text: 'Add a scene, materials and shaders so the product looks the way it will be made.' },
+  { title: 'Sell', text: 'Register your shop, paste one iframe, and customers shape the product live and download STL or 3MF.' },
+]
+
+export function Landing({ isSignedIn }: { isSignedIn: boolean }) {
+  return (
+    <main className="mx-auto flex min-h-screen max-w-5xl flex-col gap-16 px-6 py-16 sm:py-24">
+      <header className="flex items-center justify-between">
+        <span className="text-lg font-semibold tracking-tight">Paraform</span>
+        <Link href={isSignedIn ? '/studio' : '/signin'} className={buttonClasses('ghost')}>
+          {isSignedIn ? 'Open studio' : 'Sign in'}
+        </Link>
+      </header>
+      <section className="flex max-w-3xl flex-col gap-6">
+        <h1 className="text-4xl font-semibold tracking-tight sm:text-5xl">Parametric products your customers shape themselves</h1>
+        <p className="text-lg text-stone-700">
+          Paraform turns a parametric CAD model into a live product configurator for your shop: self-hosted, with the finished model ready for
+          manufacturing.
+        </p>
+        <nav aria-label="Get started" className="flex flex-wrap gap-3">
+          <Link href={isSignedIn ? '/studio' : '/signin'} className={buttonClasses('primary', 'px-5 py-2.5')}>
+            {isSignedIn ? 'Open studio' : 'Sign in to the studio'}
+          </Link>
+          <Link href="/docs/api" className={buttonClasses('secondary', 'px-5 py-2.5')}>
+            API reference
+          </Link>
+        </nav>
+      </section>
+      <ol className="grid gap-4 sm:grid-cols-3">
+        {STEPS.map((step, index) => (
+          <li key={step.title} className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+            <span className="text-sm font-medium text-stone-600">Step {index + 1}</span>
+            <h2 className="text-lg font-semibold">{step.title}</h2>
+            <p className="text-sm text-stone-700">{step.text}</p>
+          </li>
+        ))}
+      </ol>
+    </main>
+  )
+}

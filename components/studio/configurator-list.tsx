@@ -1,0 +1,80 @@
+'use client'
+
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import Link from 'next/link'
+import { CreateConfiguratorForm } from '@/components/studio/create-configurator-form'
+import { FOCUS_RING } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { ConfirmButton } from '@/components/ui/confirm-button'
+import { ErrorMessage } from '@/components/ui/error-message'
+import { Spinner } from '@/components/ui/spinner'
+import { apiRequest } from '@/lib/client/api-client'
+import { studioKeys, useConfigurators } from '@/lib/client/studio-queries'
+
+export function ConfiguratorList() {
+  const configurators = useConfigurators()
+  const queryClient = useQueryClient()
+  const remove = useMutation({
+    mutationFn: (id: string) => apiRequest(`/configurators/${id}`, { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: studioKeys.configurators }),
+  })
+
+  return (
+    <div className="flex flex-col gap-8">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Configurators</h1>
+        <p className="text-stone-600">Each configurator is one parametric product: its OpenSCAD model, renderer assets and the shops that embed it.</p>
+      </div>
+      <Card aria-labelledby="create-heading">
+        <h2 id="create-heading" className="mb-4 text-base font-semibold">
+          New configurator
+        </h2>
+        <CreateConfiguratorForm />
+      </Card>
+      <section aria-labelledby="list-heading" className="flex flex-col gap-3">
+        <h2 id="list-heading" className="text-base font-semibold">
+          Your configurators
+        </h2>
+        <ErrorMessage error={configurators.error ?? remove.error} />
+        {configurators.isPending && <Spinner label="Loading configurators" />}
+        {configurators.data?.length === 0 && (
+          <p className="rounded-lg border border-dashed border-stone-300 bg-white px-6 py-10 text-center text-stone-600">
+            No configurators yet. Name your first one above, then upload its model on the Files tab.
+          </p>
+        )}
+        <ul className="grid gap-3 md:grid-cols-2">
+          {configurators.data?.map((configurator) => (
+            <li key={configurator.UUID} className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
+              <div className="flex flex-col gap-1">
+                <Link href={`/studio/configurators/${configurator.UUID}`} className={`rounded-sm text-base font-semibold hover:underline ${FOCUS_RING}`}>
+                  {configurator.name}
+                </Link>
+                {configurator.description && <p className="line-clamp-2 text-sm text-stone-600">{configurator.description}</p>}
+                <p className="text-xs text-stone-600">
+                  {configurator.mainFile} · {configurator.cadType} {configurator.cadVersion} · {configurator.rendererType} · updated {configurator.updatedAt}
+                </p>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <Link href={`/studio/configurators/${configurator.UUID}/files`} className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}>
+                  Files
+                </Link>
+                <Link href={`/studio/configurators/${configurator.UUID}/applications`} className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}>
+                  Applications
+                </Link>
+                <span className="ml-auto">
+                  <ConfirmButton
+                    label="Delete"
+                    accessibleLabel={`Delete ${configurator.name}`}
+                    question={`Delete ${configurator.name} with its files and applications?`}
+                    onConfirm={() => remove.mutate(configurator.UUID)}
+                    disabled={remove.isPending && remove.variables === configurator.UUID}
+                  />
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  )
+}

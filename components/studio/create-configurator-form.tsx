@@ -1,0 +1,49 @@
+'use client'
+
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useRouter } from 'next/navigation'
+import type { FormEvent } from 'react'
+import { Button } from '@/components/ui/button'
+import { ErrorMessage } from '@/components/ui/error-message'
+import { Field, Input } from '@/components/ui/field'
+import { apiJson } from '@/lib/client/api-client'
+import { fieldErrors } from '@/lib/client/field-errors'
+import { studioKeys } from '@/lib/client/studio-queries'
+
+export function CreateConfiguratorForm() {
+  const router = useRouter()
+  const queryClient = useQueryClient()
+  const create = useMutation({
+    mutationFn: (input: { name: string; mainFile: string }) => apiJson<{ UUID: string }>('/configurators', { method: 'POST', json: input }),
+    onSuccess: async ({ UUID }) => {
+      await queryClient.invalidateQueries({ queryKey: studioKeys.configurators })
+      router.push(`/studio/configurators/${UUID}/files`)
+    },
+  })
+  const errors = fieldErrors(create.error)
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    create.mutate({ name: String(form.get('name')), mainFile: String(form.get('mainFile')) })
+  }
+
+  return (
+    <form onSubmit={submit} className="grid items-start gap-4 sm:grid-cols-[2fr_1fr_auto]">
+      <Field label="Name" error={errors.name}>
+        {(control) => <Input {...control} name="name" required maxLength={200} placeholder="Lidded box" />}
+      </Field>
+      <Field label="Main file" hint="The model's entry point in the configurator folder" error={errors.mainFile}>
+        {(control) => <Input {...control} name="mainFile" required defaultValue="main.scad" />}
+      </Field>
+      <Button type="submit" className="sm:mt-6" disabled={create.isPending}>
+        {create.isPending ? 'Creating…' : 'Create configurator'}
+      </Button>
+      {Object.keys(errors).length === 0 && (
+        <div className="sm:col-span-3">
+          <ErrorMessage error={create.error} />
+        </div>
+      )}
+    </form>
+  )
+}

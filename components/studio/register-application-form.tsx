@@ -1,0 +1,60 @@
+'use client'
+
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { FormEvent } from 'react'
+import { Button } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
+import { ErrorMessage } from '@/components/ui/error-message'
+import { Field, Input } from '@/components/ui/field'
+import type { RegisterApplicationInput } from '@/lib/applications/schemas'
+import { apiJson } from '@/lib/client/api-client'
+import { fieldErrors } from '@/lib/client/field-errors'
+import { studioKeys } from '@/lib/client/studio-queries'
+
+export function RegisterApplicationForm({ configuratorId, onRegistered }: { configuratorId: string; onRegistered: (applicationId: string) => void }) {
+  const queryClient = useQueryClient()
+  const register = useMutation({
+    mutationFn: (input: RegisterApplicationInput) => apiJson<{ UUID: string }>(`/configurators/${configuratorId}/applications`, { method: 'POST', json: input }),
+    onSuccess: async ({ UUID }) => {
+      await queryClient.invalidateQueries({ queryKey: studioKeys.applications(configuratorId) })
+      onRegistered(UUID)
+    },
+  })
+  const errors = fieldErrors(register.error)
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const formElement = event.currentTarget
+    const form = new FormData(formElement)
+    register.mutate(
+      {
+        name: String(form.get('name')),
+        domain: String(form.get('domain')),
+        licenseUUID: String(form.get('licenseUUID')),
+        secureInit: form.has('secureInit'),
+        secureModel: form.has('secureModel'),
+      },
+      { onSuccess: () => formElement.reset() },
+    )
+  }
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      <Field label="Name" error={errors.name}>
+        {(control) => <Input {...control} name="name" required maxLength={200} placeholder="Web shop" />}
+      </Field>
+      <Field label="Domain" hint="Where the configurator is embedded, e.g. shop.example.com (localhost always works)" error={errors.domain}>
+        {(control) => <Input {...control} name="domain" required placeholder="shop.example.com" />}
+      </Field>
+      <Field label="License" hint="Optional: your reference for this shop's license" error={errors.licenseUUID}>
+        {(control) => <Input {...control} name="licenseUUID" maxLength={200} />}
+      </Field>
+      <Checkbox name="secureInit" label="Secure start" hint="Sessions can only be opened by the shop's back end (server token)" />
+      <Checkbox name="secureModel" label="Secure model" hint="Only the shop's back end can download the finalized model" />
+      {Object.keys(errors).length === 0 && <ErrorMessage error={register.error} />}
+      <Button type="submit" disabled={register.isPending}>
+        {register.isPending ? 'Registering…' : 'Register application'}
+      </Button>
+    </form>
+  )
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
+import { ADMIN } from '../test/server/start-server'
+
+const SCAD = 'width = 40; // [10:1:100]\ncube([width, 20, 10]);\n'
+const SCENE = '{"materials": {}}\n'
+
+interface Designer {
+  email: string
+  password: string
+  /** A bearer token, for seeding data through the API. */
+  token: string
+}
+
+async function logIn(request: APIRequestContext, credentials: { email: string; password: string }): Promise<string> {
+  const login = await request.post('/api/auth/login', { data: credentials })
+  expect(login.status()).toBe(200)
+  return ((await login.json()) as { accessToken: string }).accessToken
+}
+
+// Each test signs in as a designer of its own, so specs can run in parallel.
+const test = base.extend<{ designer: Designer }>({
+  designer: async ({ request }, use) => {
+    const adminToken = await logIn(request, ADMIN)
+    const credentials = { email: `designer-${randomUUID()}@example.test`, password: `password ${randomUUID()}` }
+    const created = await request.post('/api/users', { data: credentials, headers: { authorization: `Bearer ${adminToken}` } })
+    expect(created.status()).toBe(201)
+    await use({ ...credentials, token: await logIn(request, credentials) })
+  },
+})
+
+async function signIn(page: Page, designer: Designer) {
+  await page.getByLabel('Email').fill(designer.email)
+  await page.getByLabel('Password').fill(designer.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+// Without colour transitions axe never measures a button halfway between two looks.
+test.use({ contextOptions: { reducedMotion: 'reduce' } })
+
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary ?? ''})`).join(', ')}`)).toEqual([])
+}
+
+async function dropFile(page: Page, name: string, content: string) {
+  const dataTransfer = await page.evaluateHandle(
+    ([fileName, text]) => {
+      const transfer = new DataTransfer()
+      transfer.items.add(new File([text], fileName))
+      return transfer
+    },
+    [name, content] as const,
+  )
+  await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer })
+}
+
+test('a designer signs in, builds a configurator, registers a shop and signs out', async ({ page, designer }) => {
+  const name = `Box ${randomUUID().slice(0, 8)}`
+
+  await test.step('the studio asks for a sign-in first', async () => {
+    await page.goto('/studio')
+    await expect(page).toHaveURL(/\/signin\?next=%2Fstudio$/)
+    await page.getByLabel('Email').fill(designer.email)
+    await page.getByLabel('Password').fill('not the password')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: /wrong/ })).toBeVisible()
+    await expect(page).toHaveURL(/\/signin/)
+    await expectAccessible(page)
+    await signIn(page, designer)
+    await expect(page).toHaveURL(/\/studio$/)
+    await expect(page.getByText('No configurators yet')).toBeVisible()
+    await expectAccessible(page)
+  })
+
+  await test.step('create a configurator', async () => {
+    await page.getByLabel('Name').fill(name)
+    await page.getByRole('button', { name: 'Create configurator' }).click()
+    await expect(page).toHaveURL(/\/studio\/configurators\/[0-9a-f-]+\/files$/)
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Files' })).toHaveAttribute('aria-current', 'page')
+  })
+
+  await test.step('upload the model by drag-and-drop and the scene with the file picker', async () => {
+    await dropFile(page, 'main.scad', SCAD)
+    const modelUpload = page.getByRole('progressbar', { name: 'Upload of configurator/main.scad' })
+    await expect(modelUpload).toHaveAttribute('value', '1')
+    await expect(page.getByRole('listitem').filter({ has: modelUpload })).toContainText('Uploaded')
+
+    await page.getByLabel('Upload into').selectOption('renderer')
+    // The keyboard way: the picker button, pressed with Enter, opens the file chooser.
+    await page.getByRole('button', { name: 'Choose files…' }).focus()
+    const fileChooser = page.waitForEvent('filechooser')
+    await page.keyboard.press('Enter')
+    await (await fileChooser).setFiles({ name: 'scene.json', mimeType: 'application/json', buffer: Buffer.from(SCENE) })
+    await expect(page.getByRole('listitem').filter({ has: page.getByRole('progressbar', { name: 'Upload of renderer/scene.json' }) })).toContainText('Uploaded')
+
+    await expect(page.getByRole('button', { name: 'Delete configurator/main.scad' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Delete renderer/scene.json' })).toBeVisible()
+    await expectAccessible(page)
+  })
+
+  await test.step('view the model source', async () => {
+    await page.getByRole('button', { name: 'View configurator/main.scad' }).click()
+    await expect(page.getByRole('region', { name: 'Contents of configurator/main.scad' })).toContainText('cube([width, 20, 10]);')
+  })
+
+  await test.step('edit settings: invalid extra settings are explained inline, valid ones saved', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await page.getByLabel('Description').fill('A box you can size')
+    const extraSettings = page.getByLabel('Extra settings (JSON)')
+    await extraSettings.fill('{\n  "quality": {"preview": {"$fn": 24}\n')
+    await expect(extraSettings).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByText(/^Invalid JSON at line \d+, column \d+/)).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Save settings' })).toBeDisabled()
+
+    await extraSettings.fill('{"limits": {"buildSeconds": -1}}')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await expect(page.getByText(/^extraSettings\.limits\.buildSeconds: /)).toBeVisible()
+
+    await extraSettings.fill('{"quality": {"preview": {"$fn": 24}}}')
+    await expect(extraSettings).not.toHaveAttribute('aria-invalid', 'true')
+    await page.getByLabel('Renderer', { exact: true }).selectOption('headless')
+    await page.getByRole('button', { name: 'Save settings' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
+    await expectAccessible(page)
+
+    await page.reload()
+    await expect(page.getByLabel('Description')).toHaveValue('A box you can size')
+    await expect(page.getByLabel('Renderer', { exact: true })).toHaveValue('headless')
+    await expect(page.getByLabel('Extra settings (JSON)')).toHaveValue(/"\$fn": 24/)
+  })
+
+  await test.step('register an application: secret hidden until revealed, embed snippet shown', async () => {
+    await page.getByRole('link', { name: 'Applications' }).click()
+    await expect(page.getByText('No shop uses this configurator yet')).toBeVisible()
+    await page.getByLabel('Name').fill('Web shop')
+    await page.getByLabel('Domain').fill('shop.example.com')
+    await page.getByRole('button', { name: 'Register application' }).click()
+    await expect(page.getByRole('heading', { name: 'Web shop' })).toBeVisible()
+
+    const secret = page.getByTestId('secret-key')
+    await expect(secret).toHaveText(/^•+$/)
+    await page.getByRole('button', { name: 'Reveal' }).click()
+    await expect(secret).toHaveText(/^[^•]{16,}$/)
+    await page.getByRole('button', { name: 'Hide' }).click()
+    await expect(secret).toHaveText(/^•+$/)
+    await page.getByRole('button', { name: 'Reveal' }).click()
+
+    const key = await page.getByRole('definition').filter({ has: page.getByRole('button', { name: 'Copy Key (X-API-KEY)' }) }).locator('code').textContent()
+    await expect(page.getByTestId('embed-snippet')).toHaveText(
+      `<iframe src="${new URL(page.url()).origin}/embed/${key}" title="${name}" style="width:100%;height:640px;border:0" allow="fullscreen"></iframe>`,
+    )
+    await expectAccessible(page)
+  })
+
+  await test.step('sign out: the studio is closed again, a deep link returns after signing in', async () => {
+    const applicationsPath = new URL(page.url()).pathname
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await expect(page).toHaveURL(/\/signin$/)
+    await page.goto('/studio')
+    await expect(page).toHaveURL(/\/signin\?next=%2Fstudio$/)
+
+    await page.goto(applicationsPath)
+    await expect(page).toHaveURL(`/signin?next=${encodeURIComponent(applicationsPath)}`)
+    await signIn(page, designer)
+    await expect(page).toHaveURL(applicationsPath)
+    await expect(page.getByRole('button', { name: /Web shop/ })).toBeVisible()
+  })
+})
+
+test('a designer copies a file from another configurator and deletes it after confirming', async ({ page, request, designer }) => {
+  const headers = { authorization: `Bearer ${designer.token}` }
+  async function seedConfigurator(name: string): Promise<string> {
+    const created = await request.post('/api/configurators', { data: { name, mainFile: 'main.scad' }, headers })
+    expect(created.status()).toBe(201)
+    return ((await created.json()) as { UUID: string }).UUID
+  }
+  const source = `Library ${randomUUID().slice(0, 8)}`
+  const sourceId = await seedConfigurator(source)
+  const upload = await request.put(`/api/configurators/${sourceId}/files/configurator/lib/shapes.scad`, { data: 'module rounded() {}\n', headers })
+  expect(upload.status()).toBe(202)
+  const targetId = await seedConfigurator(`Shelf ${randomUUID().slice(0, 8)}`)
+
+  await page.goto(`/studio/configurators/${targetId}/files`)
+  await signIn(page, designer)
+  await expect(page.getByText('No model files yet')).toBeVisible()
+
+  await page.getByLabel('From configurator').selectOption({ label: source })
+  await page.getByLabel('File', { exact: true }).selectOption('configurator/lib/shapes.scad')
+  await expect(page.getByLabel('Copy to')).toHaveValue('configurator/lib/shapes.scad')
+  await page.getByRole('button', { name: 'Copy file' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Copied to configurator/lib/shapes.scad' })).toBeVisible()
+  await expect(page.getByText('lib/', { exact: true })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Delete configurator/lib/shapes.scad' }).click()
+  await expect(page.getByRole('group', { name: 'Delete configurator/lib/shapes.scad?' })).toBeVisible()
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await page.getByRole('button', { name: 'Delete configurator/lib/shapes.scad' }).click()
+  await page.getByRole('group', { name: 'Delete configurator/lib/shapes.scad?' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('No model files yet')).toBeVisible()
+
+  const remaining = await request.get(`/api/configurators/${targetId}/files`, { headers })
+  expect(await remaining.json()).toEqual([])
+})

@@ -1,0 +1,10 @@
+import { CAD_ENGINES } from '@/lib/cad/engines'
+import type { Capabilities } from '@/lib/capabilities/schemas'
+import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/render/renderers'
+
+export function getCapabilities(): Capabilities {
+  return {
+    cad: Object.entries(CAD_ENGINES).map(([type, versions]) => ({ type, versions: [...versions] })),
+    renderers: RENDERER_TYPES.map((type) => ({ type, versions: [...RENDERER_VERSIONS] })),
+  }
+}
