@@ -43,8 +43,9 @@ async function main() {
     // database, so it lives here rather than in next.config's static headers.
     const embedKey = /^\/embed\/([^/?#]+)/.exec(request.url ?? '')?.[1]
     if (embedKey) {
+      // Unknown key, bad encoding or a failed lookup: nobody may frame the page.
       const application = await Promise.resolve(embedKey).then((key) => findEmbedApplication(decodeURIComponent(key))).catch(() => null)
-      if (application) response.setHeader('content-security-policy', `frame-ancestors ${frameAncestors(application.domain)}`)
+      response.setHeader('content-security-policy', `frame-ancestors ${application ? frameAncestors(application.domain) : "'none'"}`)
     }
     void handle(request, response)
   })

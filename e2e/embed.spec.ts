@@ -54,5 +54,5 @@ test('an unknown application key gets a friendly 404 page', async ({ page }) => 
   const response = await page.goto('/embed/no-such-key')
   expect(response?.status()).toBe(404)
   await expect(page.getByRole('heading', { name: 'This configurator is not available' })).toBeVisible()
-  expect(response?.headers()['content-security-policy']).toBeUndefined()
+  expect(response?.headers()['content-security-policy']).toBe("frame-ancestors 'none'")
 })

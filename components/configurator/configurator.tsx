@@ -121,7 +121,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
               </p>
             )}
             <ErrorMessage error={configSession.requestError} />
-            <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onUpload={upload} />
+            <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onCommit={configSession.commit} onUpload={upload} />
             <div className="flex flex-col gap-3 border-t border-stone-200 pt-4">
               <Button variant="ghost" className="self-start" onClick={configSession.resetToDefaults}>
                 Reset to defaults

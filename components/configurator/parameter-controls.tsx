@@ -14,12 +14,14 @@ interface ParameterControlsProps {
   values: Values
   errors: Record<string, string>
   onChange: (key: string, value: ParameterValue) => void
+  /** A slider was let go: what changed may be sent at once instead of after the pause for more. */
+  onCommit: () => void
   /** Stores a file in the session and answers its id, the value of a file parameter. */
   onUpload: (file: File) => Promise<string>
 }
 
 /** The model's parameters as labelled controls, in the model's groups and order. */
-export function ParameterControls({ parameters, values, errors, onChange, onUpload }: ParameterControlsProps) {
+export function ParameterControls({ parameters, values, errors, onChange, onCommit, onUpload }: ParameterControlsProps) {
   const groups = new Map<string, [string, Parameter][]>()
   for (const entry of Object.entries(parameters)) {
     const group = entry[1].group || 'Parameters'
@@ -37,6 +39,7 @@ export function ParameterControls({ parameters, values, errors, onChange, onUplo
               value={values[key] ?? parameter.value}
               error={errors[key] ?? null}
               onChange={(value) => onChange(key, value)}
+              onCommit={onCommit}
               onUpload={onUpload}
             />
           ))}
@@ -51,14 +54,15 @@ interface ParameterControlProps {
   value: ParameterValue
   error: string | null
   onChange: (value: ParameterValue) => void
+  onCommit: () => void
   onUpload: (file: File) => Promise<string>
 }
 
-function ParameterControl({ parameter, value, error, onChange, onUpload }: ParameterControlProps) {
+function ParameterControl({ parameter, value, error, onChange, onCommit, onUpload }: ParameterControlProps) {
   const hint = parameter.caption || undefined
   switch (parameter.type) {
     case 'float':
-      return <NumberControl parameter={parameter} value={typeof value === 'number' ? value : Number(value)} error={error} onChange={onChange} />
+      return <NumberControl parameter={parameter} value={typeof value === 'number' ? value : Number(value)} error={error} onChange={onChange} onCommit={onCommit} />
     case 'bool':
       return <CheckboxControl label={parameter.name} hint={hint} checked={value === true} error={error} onChange={onChange} />
     case 'choice': {
@@ -90,7 +94,15 @@ function ParameterControl({ parameter, value, error, onChange, onUpload }: Param
   }
 }
 
-function NumberControl({ parameter, value, error, onChange }: { parameter: Parameter; value: number; error: string | null; onChange: (value: number) => void }) {
+interface NumberControlProps {
+  parameter: Parameter
+  value: number
+  error: string | null
+  onChange: (value: number) => void
+  onCommit: () => void
+}
+
+function NumberControl({ parameter, value, error, onChange, onCommit }: NumberControlProps) {
   const [text, setText] = useState(String(value))
   useEffect(() => {
     setText((current) => (Number(current) === value && current.trim() !== '' ? current : String(value)))
@@ -114,6 +126,8 @@ function NumberControl({ parameter, value, error, onChange }: { parameter: Param
                 setText(event.target.value)
                 onChange(event.target.valueAsNumber)
               }}
+              onPointerUp={onCommit}
+              onKeyUp={onCommit}
               className={`h-2 flex-1 cursor-pointer accent-stone-900 ${FOCUS_RING}`}
             />
           )}

@@ -143,6 +143,13 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     [flush],
   )
 
+  /** Sends what is pending now, without the pause that waits for further changes. */
+  const commit = useCallback(() => {
+    if (!timer.current) return
+    clearTimeout(timer.current)
+    void flush()
+  }, [flush])
+
   const setValue = useCallback((key: string, value: ParameterValue) => changeValues({ [key]: value }), [changeValues])
   const resetToDefaults = useCallback(() => {
     if (parameters) changeValues(Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.default])))
@@ -165,6 +172,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     modelVersion,
     isUpdating,
     setValue,
+    commit,
     resetToDefaults,
   }
 }
