@@ -1,15 +1,23 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
 
-export async function adminToken(request: APIRequestContext): Promise<string> {
-  const response = await request.post('/api/auth/login', { data: ADMIN })
+/** A bearer token for seeding data through the API. */
+export async function logIn(request: APIRequestContext, credentials: { email: string; password: string } = ADMIN): Promise<string> {
+  const response = await request.post('/api/auth/login', { data: credentials })
   expect(response.status()).toBe(200)
   return ((await response.json()) as { accessToken: string }).accessToken
 }
 
+/** axe-core finds nothing on the page as it is now (contexts should prefer reduced motion, so no colour is caught mid-transition). */
+export async function expectAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary ?? ''})`).join(', ')}`)).toEqual([])
+}
+
 /** The seeded demo configurator of that name and the key of its localhost application. */
 export async function findDemo(request: APIRequestContext, name: string): Promise<{ configuratorId: string; applicationKey: string; token: string }> {
-  const token = await adminToken(request)
+  const token = await logIn(request)
   const headers = { authorization: `Bearer ${token}` }
   const configurators = (await (await request.get('/api/configurators', { headers })).json()) as { UUID?: string; id?: string; name: string }[]
   const configurator = configurators.find((candidate) => candidate.name === name)

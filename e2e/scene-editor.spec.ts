@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
-import { adminToken, countModelPixels, waitForModelDrawn, waitForSceneDrawn } from './fixtures'
+import { logIn, countModelPixels, waitForModelDrawn, waitForSceneDrawn } from './fixtures'
 
 const FILES = {
   'configurator/main.scad': 'color("red") cube([20, 20, 20], center = true);\n',
@@ -10,7 +10,7 @@ const FILES = {
 const GREEN: [number, number, number] = [0, 255, 0]
 
 test('a designer paints a part with a shader material, previews it live and saves it', async ({ page, request }) => {
-  const headers = { authorization: `Bearer ${await adminToken(request)}` }
+  const headers = { authorization: `Bearer ${await logIn(request)}` }
   const created = await request.post('/api/configurators', { headers, data: { name: `Tinted cube ${test.info().testId}`, mainFile: 'main.scad' } })
   expect(created.status()).toBe(201)
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }

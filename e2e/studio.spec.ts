@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
+import { expectAccessible, logIn } from './fixtures'
 
 const SCAD = 'width = 40; // [10:1:100]\ncube([width, 20, 10]);\n'
 const SCENE = '{"materials": {}}\n'
@@ -13,11 +13,6 @@ interface Designer {
   token: string
 }
 
-async function logIn(request: APIRequestContext, credentials: { email: string; password: string }): Promise<string> {
-  const login = await request.post('/api/auth/login', { data: credentials })
-  expect(login.status()).toBe(200)
-  return ((await login.json()) as { accessToken: string }).accessToken
-}
 
 // Each test signs in as a designer of its own, so specs can run in parallel.
 const test = base.extend<{ designer: Designer }>({
@@ -39,10 +34,6 @@ async function signIn(page: Page, designer: Designer) {
 // Without colour transitions axe never measures a button halfway between two looks.
 test.use({ contextOptions: { reducedMotion: 'reduce' } })
 
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary ?? ''})`).join(', ')}`)).toEqual([])
-}
 
 async function dropFile(page: Page, name: string, content: string) {
   const dataTransfer = await page.evaluateHandle(

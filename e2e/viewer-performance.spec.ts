@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
-import { adminToken, countModelPixels, waitForModelDrawn } from './fixtures'
+import { logIn, countModelPixels, waitForModelDrawn } from './fixtures'
 
 // $fn = 450: 225 rings of 450 vertices, about 200,000 triangles.
 const SPHERE = 'sphere(r = 30, $fn = 450);\n'
 
 test('a 200k-triangle model stays interactive on the CPU renderer', async ({ page, request }) => {
   test.setTimeout(240_000)
-  const headers = { authorization: `Bearer ${await adminToken(request)}` }
+  const headers = { authorization: `Bearer ${await logIn(request)}` }
   const created = await request.post('/api/configurators', { headers, data: { name: `Dense sphere ${test.info().testId}`, mainFile: 'main.scad' } })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
   expect((await request.put(`/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers, data: SPHERE })).status()).toBe(202)
