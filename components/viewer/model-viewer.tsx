@@ -50,7 +50,9 @@ export function ModelViewer({ className = '', ...props }: ModelViewerProps) {
         frameloop="demand"
         dpr={isSoftware ? 1 : [1, 1.5]}
         gl={{ antialias: !isSoftware }}
-        performance={{ min: 0.5, debounce: 300 }} aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
+        performance={{ min: 0.5, debounce: 300 }}
+        role="img"
+        aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
         <ModelScene {...props} wrapper={wrapper} />
         {/* While orbiting, frames are drawn at half resolution: a CPU renderer is bound by pixels. */}
         <AdaptiveDpr />
