@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
-import { expectAccessible, logIn } from './fixtures'
+import { expectAccessible, logIn, waitForModelDrawn } from './fixtures'
 
 const SCAD = 'width = 40; // [10:1:100]\ncube([width, 20, 10]);\n'
 const SCENE = '{"materials": {}}\n'
+const VERTEX_SHADER = 'void main() { gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }\n'
+const FRAGMENT_SHADER = 'uniform vec3 tint;\nvoid main() { gl_FragColor = vec4(tint, 1.0); }\n'
 
 interface Designer {
   email: string
@@ -84,8 +86,14 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
     await page.getByRole('button', { name: 'Choose files…' }).focus()
     const fileChooser = page.waitForEvent('filechooser')
     await page.keyboard.press('Enter')
-    await (await fileChooser).setFiles({ name: 'scene.json', mimeType: 'application/json', buffer: Buffer.from(SCENE) })
-    await expect(page.getByRole('listitem').filter({ has: page.getByRole('progressbar', { name: 'Upload of renderer/scene.json' }) })).toContainText('Uploaded')
+    await (await fileChooser).setFiles([
+      { name: 'scene.json', mimeType: 'application/json', buffer: Buffer.from(SCENE) },
+      { name: 'plain.vert', mimeType: 'text/plain', buffer: Buffer.from(VERTEX_SHADER) },
+      { name: 'tint.frag', mimeType: 'text/plain', buffer: Buffer.from(FRAGMENT_SHADER) },
+    ])
+    for (const file of ['scene.json', 'plain.vert', 'tint.frag']) {
+      await expect(page.getByRole('listitem').filter({ has: page.getByRole('progressbar', { name: `Upload of renderer/${file}` }) })).toContainText('Uploaded')
+    }
 
     await expect(page.getByRole('button', { name: 'Delete configurator/main.scad' })).toBeVisible()
     await expect(page.getByRole('button', { name: 'Delete renderer/scene.json' })).toBeVisible()
@@ -95,6 +103,22 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
   await test.step('view the model source', async () => {
     await page.getByRole('button', { name: 'View configurator/main.scad' }).click()
     await expect(page.getByRole('region', { name: 'Contents of configurator/main.scad' })).toContainText('cube([width, 20, 10]);')
+  })
+
+  await test.step('see the parameters customers will get, and paint part 0 with a shader material', async () => {
+    await page.getByRole('link', { name: 'Parameters' }).click()
+    await expect(page.getByRole('slider', { name: 'Width' })).toHaveValue('40')
+    await waitForModelDrawn(page.getByTestId('model-viewer'))
+
+    await page.getByRole('link', { name: 'Scene' }).click()
+    await waitForModelDrawn(page.getByTestId('model-viewer'))
+    await page.getByRole('button', { name: 'Add material for part 0' }).click()
+    await expect(page.getByLabel('Fragment shader of part 0')).toHaveValue('tint.frag')
+    await page.getByRole('button', { name: 'Add uniform' }).click()
+    await page.getByLabel('Uniform name').fill('tint')
+    await page.getByLabel('Colour of tint').fill('#00ff00')
+    await page.getByRole('button', { name: 'Save scene' }).click()
+    await expect(page.getByText('Saved: customers see this scene')).toBeVisible()
   })
 
   await test.step('edit settings: invalid extra settings are explained inline, valid ones saved', async () => {
