@@ -1,8 +1,9 @@
 'use client'
 
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Field, Input, Select } from '@/components/ui/field'
 import { FOCUS_RING } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
 import type { Values } from '@/components/configurator/share-values'
 import type { ParameterValue } from '@/lib/cad/engine'
 import type { ParameterSet } from '@/lib/sessions/schemas'
@@ -64,7 +65,7 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
     case 'float':
       return <NumberControl parameter={parameter} value={typeof value === 'number' ? value : Number(value)} error={error} onChange={onChange} onCommit={onCommit} />
     case 'bool':
-      return <CheckboxControl label={parameter.name} hint={hint} checked={value === true} error={error} onChange={onChange} />
+      return <Checkbox label={parameter.name} hint={hint} checked={value === true} error={error} onChange={(event) => onChange(event.target.checked)} />
     case 'choice': {
       const options = parameter.options ?? []
       const index = options.findIndex((option) => option.value === value)
@@ -150,37 +151,6 @@ function NumberControl({ parameter, value, error, onChange, onCommit }: NumberCo
         </div>
       )}
     </Field>
-  )
-}
-
-function CheckboxControl({ label, hint, checked, error, onChange }: { label: string; hint?: string; checked: boolean; error: string | null; onChange: (value: boolean) => void }) {
-  const id = useId()
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="flex items-center gap-2 text-sm font-medium text-stone-800">
-        <input
-          id={id}
-          type="checkbox"
-          checked={checked}
-          aria-describedby={describedBy}
-          aria-invalid={error ? true : undefined}
-          onChange={(event) => onChange(event.target.checked)}
-          className={`size-4 accent-stone-900 ${FOCUS_RING}`}
-        />
-        {label}
-      </label>
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-stone-600">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
   )
 }
 
