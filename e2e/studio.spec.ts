@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test as base, type Page } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
 import { expectAccessible, logIn, waitForModelDrawn } from './fixtures'
 
