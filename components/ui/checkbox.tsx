@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
 import { FOCUS_RING } from '@/components/ui/button'
+import { describedByIds, FieldNotes } from '@/components/ui/field'
 
 type CheckboxProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & {
   label: ReactNode
@@ -11,7 +12,7 @@ type CheckboxProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & {
 /** A checkbox with its label (clicking the text toggles it), its hint and error described by id. */
 export function Checkbox({ label, hint, error, ...props }: CheckboxProps) {
   const id = useId()
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
+  const describedBy = describedByIds(id, hint, error)
   return (
     <div className="flex flex-col gap-1">
       <label className="flex items-start gap-3">
@@ -24,16 +25,7 @@ export function Checkbox({ label, hint, error, ...props }: CheckboxProps) {
         />
         <span className="text-sm font-medium text-stone-800">{label}</span>
       </label>
-      {hint && (
-        <p id={`${id}-hint`} className="pl-7 text-xs text-stone-600">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} role="alert" className="pl-7 text-xs font-medium text-red-700">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} className="pl-7" />
     </div>
   )
 }

@@ -14,24 +14,38 @@ interface FieldProps {
 /** A labelled control with its hint and error wired up for screen readers. */
 export function Field({ label, hint, error, children }: FieldProps) {
   const id = useId()
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
+  const describedBy = describedByIds(id, hint, error)
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-stone-800">
         {label}
       </label>
       {children({ id, 'aria-describedby': describedBy, ...(error ? { 'aria-invalid': true } : {}) })}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  )
+}
+
+/** The ids a control's `aria-describedby` names for its hint and error, when it has them. */
+export function describedByIds(id: string, hint: ReactNode, error: string | null | undefined): string | undefined {
+  return [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
+}
+
+/** A control's hint and its announced error, under it, with the ids describedByIds() names. */
+export function FieldNotes({ id, hint, error, className = '' }: { id: string; hint?: ReactNode; error?: string | null; className?: string }) {
+  return (
+    <>
       {hint && (
-        <p id={`${id}-hint`} className="text-xs text-stone-600">
+        <p id={`${id}-hint`} className={`text-xs text-stone-600 ${className}`}>
           {hint}
         </p>
       )}
       {error && (
-        <p id={`${id}-error`} role="alert" className="text-xs font-medium text-red-700">
+        <p id={`${id}-error`} role="alert" className={`text-xs font-medium text-red-700 ${className}`}>
           {error}
         </p>
       )}
-    </div>
+    </>
   )
 }
 

@@ -1,4 +1,5 @@
 import { TextureLoader, type Texture } from 'three'
+import { parseApiError } from '@/lib/client/api-client'
 import type { SceneLoaders } from '@/lib/render/create-shader-material'
 import type { SamplerValue } from '@/lib/render/scene-settings'
 
@@ -38,12 +39,5 @@ async function loadTexture(sampler: SamplerValue, fileUrl: (path: string) => str
 
 /** The API's `{error: {message}}` of a failed response, or its status. */
 export async function errorMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '')
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } }
-    if (typeof body.error?.message === 'string') return body.error.message
-  } catch {
-    // not our JSON error body
-  }
-  return `HTTP ${response.status}`
+  return parseApiError(response.status, response.statusText, await response.text().catch(() => '')).message
 }

@@ -49,7 +49,8 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
     lightScale: query.s,
   })
   // What could not be drawn goes to the session log too, where a designer looks for it.
-  await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog: warnings.join('\n') } })
+  const renderLog = warnings.join('\n')
+  if (renderLog !== renderer.renderLog) await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
   return new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': `image/${query.type}`,
