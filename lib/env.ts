@@ -1,6 +1,7 @@
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
+import { ZEmail } from '@/lib/api/schemas'
 
 const MB = 1024 * 1024
 
@@ -8,7 +9,7 @@ const ZEnv = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().min(1).default('./data').transform((dir) => path.resolve(dir)),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_EMAIL: ZEmail.optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * MB),
   USER_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(12 * 3600),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { ZEmail } from '@/lib/api/schemas'
 
-export const ZLogin = z.object({ email: z.email(), password: z.string().min(1).max(1024) })
+export const ZLogin = z.object({ email: ZEmail, password: z.string().min(1).max(1024) })
 
 export const ZApplicationCredentials = z.object({ key: z.string().min(1).max(200), secretKey: z.string().min(1).max(200) })
 
@@ -11,5 +12,5 @@ export const ZTokenGrant = z.object({
 })
 
 export const ZSessionUser = z.object({
-  user: z.object({ id: z.uuid(), email: z.email(), role: z.string() }),
+  user: z.object({ id: z.uuid(), email: ZEmail, role: z.string() }),
 })

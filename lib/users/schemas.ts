@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { ZEmail } from '@/lib/api/schemas'
 
 export const ZCreateUser = z.object({
-  email: z.email().transform((email) => email.toLowerCase()),
+  email: ZEmail.transform((email) => email.toLowerCase()),
   password: z.string().min(8).max(1024),
   role: z.enum(['admin', 'designer']).default('designer'),
 })
 export type CreateUserInput = z.infer<typeof ZCreateUser>
 
-export const ZUser = z.object({ UUID: z.uuid(), email: z.email(), role: z.enum(['admin', 'designer']) })
+export const ZUser = z.object({ UUID: z.uuid(), email: ZEmail, role: z.enum(['admin', 'designer']) })

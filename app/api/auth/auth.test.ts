@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { api, uniqueEmail } from '@/test/api-client'
 import { createConfigurator, expectError, PASSWORD, registerApplication, signUp } from '@/test/fixtures'
@@ -13,6 +14,15 @@ describe('login', () => {
     expect((await api('POST', '/auth/logout', { token: grant.accessToken })).status).toBe(204)
     await expectError(await api('GET', '/configurators', { token: grant.accessToken }), 401, 'unauthorized')
     expect((await api('GET', '/configurators', { token: user.token })).status).toBe(200)
+  })
+
+  it('lets a user on a single-label domain sign in, as the default admin@localhost; a malformed address is 422', async () => {
+    const { createUser } = await import('@/lib/users/create-user')
+    const email = `admin-${randomUUID()}@localhost`
+    await createUser({ email, password: PASSWORD, role: 'admin' })
+    expect((await api('POST', '/auth/login', { body: { email, password: PASSWORD } })).status).toBe(200)
+    expect((await api('POST', '/auth/session', { body: { email, password: PASSWORD } })).status).toBe(200)
+    await expectError(await api('POST', '/auth/login', { body: { email: 'admin at localhost', password: PASSWORD } }), 422, 'unprocessable_entity', /^email: /)
   })
 
   it.each([
