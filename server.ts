@@ -29,8 +29,11 @@ async function main() {
   const { isSceneUpdateByGet } = await import('./lib/renderers/is-scene-update-by-get')
   const { findEmbedApplication } = await import('./lib/applications/find-embed-application')
   const { frameAncestors } = await import('./lib/applications/frame-ancestors')
+  const { CLIENT_ADDRESS_HEADER, clientAddressOf } = await import('./lib/api/client-address')
   const server = createServer(async (request, response) => {
-    const problem = request.url?.startsWith('/api/') ? rawPathProblem(request.url) : null
+    // Replaces whatever a client sent under this name: route handlers cannot see the socket.
+    request.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(request)
+    const problem = rawPathProblem(request.url ?? '/')
     if (problem) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: `Invalid path: ${problem}` } })
       response.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
@@ -46,6 +49,9 @@ async function main() {
       // Unknown key, bad encoding or a failed lookup: nobody may frame the page.
       const application = await Promise.resolve(embedKey).then((key) => findEmbedApplication(decodeURIComponent(key))).catch(() => null)
       response.setHeader('content-security-policy', `frame-ancestors ${application ? frameAncestors(application.domain) : "'none'"}`)
+    } else if (!request.url?.startsWith('/api/')) {
+      // Every other page may be framed by this site only (clickjacking); API answers are no pages.
+      response.setHeader('content-security-policy', "frame-ancestors 'self'")
     }
     void handle(request, response)
   })

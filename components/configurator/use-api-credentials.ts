@@ -11,15 +11,23 @@ interface TokenGrant {
   expiresIn: number
 }
 
-/** The credentials for session calls; `undefined` until they are known. The anonymous token is renewed before it expires. */
+/**
+ * The credentials for session calls; `undefined` until they are known. The anonymous token is
+ * renewed before it expires by presenting the current one, which keeps the customer's identity
+ * and so its session (also in a background tab: an expired token would start a new identity).
+ */
 export function useApiCredentials(auth: SessionAuth) {
   const apiKey = auth.kind === 'application' ? auth.apiKey : null
   const token = useQuery({
     queryKey: ['anonymous-token', apiKey],
-    queryFn: () => apiJson<TokenGrant>('/auth/anonymous', { method: 'POST', headers: { 'x-api-key': apiKey ?? '' } }),
+    queryFn: ({ client, queryKey }) => {
+      const current = client.getQueryData<TokenGrant>(queryKey)
+      return apiJson<TokenGrant>('/auth/anonymous', { method: 'POST', headers: { 'x-api-key': apiKey ?? '' }, credentials: { token: current?.accessToken } })
+    },
     enabled: apiKey !== null,
     staleTime: Infinity,
     refetchInterval: (query) => Math.max((query.state.data?.expiresIn ?? 600) * 800, 30_000),
+    refetchIntervalInBackground: true,
   })
   const credentials: ApiCredentials | undefined =
     apiKey === null ? {} : token.data ? { token: token.data.accessToken, apiKey } : undefined

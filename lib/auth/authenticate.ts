@@ -4,9 +4,11 @@ import { AppError } from '@/lib/api/errors'
 import { isSameOriginOrSafe, readSessionCookie } from '@/lib/auth/session-cookie'
 import { verifyToken } from '@/lib/auth/tokens'
 
+/** An anonymous principal is one end customer: `identityId` stays the same across token renewals. */
 export type Principal =
   | { kind: 'user'; tokenId: string; user: User }
-  | { kind: 'anonymous' | 'server'; tokenId: string; application: Application }
+  | { kind: 'anonymous'; tokenId: string; application: Application; identityId: string }
+  | { kind: 'server'; tokenId: string; application: Application }
 
 /**
  * The caller behind `Authorization: Bearer ...`, or else behind the browser UI's session
@@ -21,7 +23,9 @@ export async function authenticate(request: Request): Promise<Principal | null> 
   const token = await verifyToken(match[1])
   if (!token) throw new AppError('unauthorized', 'Token is invalid, expired or revoked')
   if (token.kind === 'user' && token.user) return { kind: 'user', tokenId: token.id, user: token.user }
-  if (token.kind !== 'user' && token.application) return { kind: token.kind, tokenId: token.id, application: token.application }
+  // Anonymous tokens issued before identities existed are each their own identity.
+  if (token.kind === 'anonymous' && token.application) return { kind: 'anonymous', tokenId: token.id, application: token.application, identityId: token.identityId ?? token.id }
+  if (token.kind === 'server' && token.application) return { kind: 'server', tokenId: token.id, application: token.application }
   throw new AppError('unauthorized', 'Token is invalid, expired or revoked')
 }
 

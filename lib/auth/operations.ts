@@ -26,9 +26,10 @@ export const issueAnonymousToken = defineOperation({
   id: 'issueAnonymousToken',
   method: 'POST',
   path: '/auth/anonymous',
-  summary: "Short-lived token for an end customer's browser; needs X-API-KEY, and an Origin of the application's domain",
+  summary:
+    "Short-lived token for an end customer's browser; needs X-API-KEY, and an Origin of the application's domain. Sending the customer's current token (Bearer) renews it with the same identity, which keeps its sessions",
   tag: 'Auth',
-  auth: 'none',
+  auth: 'optional',
   response: ZTokenGrant,
 })
 

@@ -41,12 +41,17 @@ export interface IssueTokenOptions {
   ttlSeconds: number
   userId?: string
   applicationId?: string
+  /** An anonymous token's identity; a new identity (this token's id) when not given. */
+  identityId?: string
 }
 
-export async function issueToken({ kind, ttlSeconds, userId, applicationId }: IssueTokenOptions): Promise<TokenGrant> {
+export async function issueToken({ kind, ttlSeconds, userId, applicationId, identityId }: IssueTokenOptions): Promise<TokenGrant> {
   const key = await loadSigningKey()
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000)
-  const row = await db.authToken.create({ data: { id: randomUUID(), kind, userId, applicationId, expiresAt } })
+  const id = randomUUID()
+  const row = await db.authToken.create({
+    data: { id, kind, userId, applicationId, identityId: kind === 'anonymous' ? (identityId ?? id) : null, expiresAt },
+  })
   const payload: Payload = { jti: row.id, kind, exp: Math.floor(expiresAt.getTime() / 1000) }
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url')
   return { accessToken: `${body}.${sign(key, body).toString('base64url')}`, tokenType: 'Bearer', expiresIn: ttlSeconds }

@@ -38,7 +38,7 @@ async function expiredToken(userId: string): Promise<string> {
 
 async function revokedToken(email: string): Promise<string> {
   const { login } = await import('@/lib/auth/login')
-  const { accessToken } = (await login(email, 'correct horse battery staple')).grant
+  const { accessToken } = (await login({ email, password: 'correct horse battery staple', clientAddress: 'auth-matrix' })).grant
   await api('POST', '/auth/logout', { token: accessToken })
   return accessToken
 }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import { OPERATIONS } from '@/lib/api/openapi'
 import { api } from '@/test/api-client'
 import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
 
@@ -227,5 +228,117 @@ describe('GET /configsessions/{id}', () => {
     expect((await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.modelKey)}`)).status).toBe(200)
     await expectError(await api('GET', `/configsessions/${world.applicationSession.id}/model?key=${encodeURIComponent(details.modelKey)}`), 403, 'forbidden')
     await expectError(await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.renderingKey)}`), 403, 'forbidden')
+  })
+})
+
+describe('anonymous identities', () => {
+  const OPERATION_BODIES: Record<string, () => unknown> = {
+    setParameters: () => ({ width: { value: 60 } }),
+    addSessionFile: () => 'a note',
+    updateScene: () => ({ materials: {} }),
+  }
+  const OPERATION_QUERIES: Record<string, string> = { addSessionFile: '?name=other.txt', getRendererImage: '?w=10&h=10' }
+  // Every operation on one session, plus the built-in files service's upload.
+  const sessionOperations = OPERATIONS.filter((operation) => operation.path.startsWith('/configsessions/{sessionId}'))
+
+  async function renew(application: Application, token: string): Promise<string> {
+    const response = await api('POST', '/auth/anonymous', { token, headers: { 'x-api-key': application.key } })
+    expect(response.status).toBe(200)
+    return ((await response.json()) as { accessToken: string }).accessToken
+  }
+
+  async function sessionOf(token: string) {
+    const headers = { 'x-api-key': world.application.key }
+    const session = await openSession(token, { configuratorId: world.configuratorId }, headers)
+    const upload = await api('POST', `/configsessions/${session.id}/files?name=note.txt`, { token, headers, body: 'a note' })
+    expect(upload.status).toBe(201)
+    const { name: fileId } = (await upload.json()) as { name: string }
+    return { session, fileId }
+  }
+
+  function concretePath(path: string, session: Session, fileId: string): string {
+    return path
+      .replace('{sessionId}', session.id)
+      .replace('{rendererId}', session.renderSessions[0]?.sessionId ?? '')
+      .replace('{fileId}', fileId)
+      .replace('{path}', 'scene.json')
+  }
+
+  it.each(sessionOperations.map((operation) => [`${operation.method} ${operation.path}`, operation] as const))(
+    '%s answers 404 to another anonymous identity of the same application, and works for the one that opened it',
+    async (_name, operation) => {
+      const customer = await anonymousToken(world.application)
+      const { session, fileId } = await sessionOf(customer)
+      const other = await anonymousToken(world.application)
+      const call = (token: string) =>
+        api(operation.method, concretePath(operation.path, session, fileId) + (OPERATION_QUERIES[operation.id] ?? ''), {
+          token,
+          headers: { 'x-api-key': world.application.key },
+          body: OPERATION_BODIES[operation.id]?.(),
+        })
+      await expectError(await call(other), 404, 'not_found', new RegExp(`Session ${session.id} not found`))
+      const own = await call(customer)
+      if (own.status >= 400) expect(((await own.json()) as { error: { message: string } }).error.message).not.toMatch(/Session .* not found/)
+    },
+  )
+
+  it('answers 404 on the files service upload to another anonymous identity', async () => {
+    const customer = await anonymousToken(world.application)
+    const { session } = await sessionOf(customer)
+    const upload = (token: string) =>
+      api('PUT', `/services/files/upload/configsessions/${session.id}/logo.svg`, { token, headers: { 'x-api-key': world.application.key }, body: '<svg/>' })
+    await expectError(await upload(await anonymousToken(world.application)), 404, 'not_found')
+    expect((await upload(customer)).status).toBe(202)
+  })
+
+  it('keeps the identity and its sessions across renewals that present the current token', async () => {
+    const headers = { 'x-api-key': world.application.key }
+    const customer = await anonymousToken(world.application)
+    const { session } = await sessionOf(customer)
+    const renewed = await renew(world.application, customer)
+    const renewedAgain = await renew(world.application, renewed)
+    expect(new Set([customer, renewed, renewedAgain]).size).toBe(3)
+    expect((await api('GET', `/configsessions/${session.id}/parameters`, { token: renewedAgain, headers })).status).toBe(200)
+    // A session opened after the renewal belongs to the same customer.
+    const later = await openSession(renewedAgain, { configuratorId: world.configuratorId }, headers)
+    expect((await api('GET', `/configsessions/${later.id}`, { token: customer, headers })).status).toBe(200)
+  })
+
+  it('starts a new identity, never an error, when the presented token is not a current anonymous one of this application', async () => {
+    const headers = { 'x-api-key': world.application.key }
+    const customer = await anonymousToken(world.application)
+    const { session } = await sessionOf(customer)
+    const { issueToken } = await import('@/lib/auth/tokens')
+    const expired = (await issueToken({ kind: 'anonymous', applicationId: world.application.UUID, ttlSeconds: -60 })).accessToken
+    const foreign = await anonymousToken(world.foreignApplication)
+    const otherShop = await anonymousToken(world.otherApplication)
+    for (const presented of [expired, foreign, otherShop, world.server, world.ownerToken, 'not-a-token']) {
+      const fresh = await renew(world.application, presented)
+      await expectError(await api('GET', `/configsessions/${session.id}`, { token: fresh, headers }), 404, 'not_found')
+    }
+  })
+
+  it('lets the first anonymous identity that uses a session the server token opened keep it', async () => {
+    const headers = { 'x-api-key': world.application.key }
+    const handedOut = await openSession(world.server, { configuratorId: world.configuratorId }, headers)
+    const customer = await anonymousToken(world.application)
+    expect((await api('GET', `/configsessions/${handedOut.id}`, { token: customer, headers })).status).toBe(200)
+    await expectError(await api('GET', `/configsessions/${handedOut.id}`, { token: await anonymousToken(world.application), headers }), 404, 'not_found')
+    expect((await api('GET', `/configsessions/${handedOut.id}`, { token: world.server, headers })).status).toBe(200)
+    expect((await api('GET', `/configsessions/${handedOut.id}`, { token: world.ownerToken })).status).toBe(200)
+  })
+
+  it("restores a saved session as the restoring customer's own", async () => {
+    const headers = { 'x-api-key': world.application.key }
+    const customer = await anonymousToken(world.application)
+    const { session } = await sessionOf(customer)
+    const zip = new Uint8Array(await (await api('GET', `/configsessions/${session.id}/save`, { token: customer, headers })).arrayBuffer())
+    const restore = (token: string) =>
+      api('POST', `/configsessions?configuratorId=${world.configuratorId}`, { token, headers: { ...headers, 'content-type': 'application/zip' }, body: zip })
+    const response = await restore(customer)
+    expect(response.status).toBe(200)
+    const restored = (await response.json()) as Session
+    expect((await api('GET', `/configsessions/${restored.id}/files`, { token: customer, headers })).status).toBe(200)
+    await expectError(await api('GET', `/configsessions/${restored.id}/files`, { token: await anonymousToken(world.application), headers }), 404, 'not_found')
   })
 })

@@ -1,8 +1,9 @@
+import { readClientAddress } from '@/lib/api/client-address'
 import { route } from '@/lib/api/route'
 import { issueAnonymousToken } from '@/lib/auth/issue-anonymous-token'
 import * as operations from '@/lib/auth/operations'
 
-// POST /auth/anonymous - X-API-KEY for an end customer's short-lived token
-export const POST = route(operations.issueAnonymousToken, ({ request }) =>
-  issueAnonymousToken({ apiKey: request.headers.get('x-api-key'), origin: request.headers.get('origin') }),
+// POST /auth/anonymous - X-API-KEY for an end customer's short-lived token; the current one renews it
+export const POST = route(operations.issueAnonymousToken, ({ request, principal }) =>
+  issueAnonymousToken({ apiKey: request.headers.get('x-api-key'), origin: request.headers.get('origin'), principal, clientAddress: readClientAddress(request) }),
 )

@@ -1,6 +1,7 @@
+import { readClientAddress } from '@/lib/api/client-address'
 import { route } from '@/lib/api/route'
 import { login } from '@/lib/auth/login'
 import * as operations from '@/lib/auth/operations'
 
 // POST /auth/login - email and password for a user token
-export const POST = route(operations.login, async ({ body }) => (await login(body.email, body.password)).grant)
+export const POST = route(operations.login, async ({ request, body }) => (await login({ ...body, clientAddress: readClientAddress(request) })).grant)

@@ -1,3 +1,4 @@
+import { readClientAddress } from '@/lib/api/client-address'
 import { route } from '@/lib/api/route'
 import { login } from '@/lib/auth/login'
 import * as operations from '@/lib/auth/operations'
@@ -9,7 +10,7 @@ const toSessionUser = ({ id, email, role }: User) => ({ user: { id, email, role 
 
 // POST /auth/session - sign a browser in: the user token goes into an httpOnly cookie
 export const POST = route(operations.signIn, async ({ request, body }) => {
-  const { user, grant } = await login(body.email, body.password)
+  const { user, grant } = await login({ ...body, clientAddress: readClientAddress(request) })
   return Response.json(toSessionUser(user), { headers: { 'set-cookie': sessionCookie(request, grant.accessToken, grant.expiresIn) } })
 })
 

@@ -1,0 +1,165 @@
+import { RateLimiterPrisma, RateLimiterRes } from 'rate-limiter-flexible'
+import { AppError } from '@/lib/api/errors'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+
+// Counters live in the database (table RateLimit) so every instance on one database shares them.
+const stores = new Map<string, RateLimiterPrisma>()
+
+/** rate-limiter-flexible's Prisma store; one per name and setting, settings being read at call time. */
+function store(name: string, points: number, durationSeconds: number): RateLimiterPrisma {
+  const id = `${name}:${points}:${durationSeconds}`
+  let limiter = stores.get(id)
+  if (!limiter) {
+    limiter = new RateLimiterPrisma({ storeClient: db, tableName: 'rateLimit', keyPrefix: name, points, duration: durationSeconds })
+    stores.set(id, limiter)
+  }
+  return limiter
+}
+
+function tooManyRequests(message: string, msBeforeNext: number): AppError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
+  return new AppError('too_many_requests', `${message}; try again in ${seconds} s`, { 'retry-after': String(seconds) })
+}
+
+/** The limiter's refusal as a 429; a store failure stays an error. */
+function refusal(error: unknown, message: string): unknown {
+  return error instanceof RateLimiterRes ? tooManyRequests(message, error.msBeforeNext) : error
+}
+
+export interface RateLimitSettings {
+  points: number
+  durationSeconds: number
+}
+
+/**
+ * At most `points` a window of `durationSeconds` per key (a fixed window from the first point).
+ * `consume` counts and refuses past the limit; `check` and `add` split that for work whose cost
+ * is known only afterwards: refuse before it when used up, count after it ran.
+ */
+export class RateLimit {
+  constructor(
+    private readonly name: string,
+    private readonly settings: () => RateLimitSettings,
+    private readonly message: string,
+  ) {}
+
+  private get limiter() {
+    const { points, durationSeconds } = this.settings()
+    return store(this.name, points, durationSeconds)
+  }
+
+  /** Counts `points` against `key`; 429 with Retry-After when that goes past the limit (they stay counted). */
+  async consume(key: string, points = 1): Promise<void> {
+    await this.limiter.consume(key, points).catch((error: unknown) => Promise.reject(refusal(error, this.message)))
+  }
+
+  /** 429 with Retry-After when `key` has used up its points; counts nothing. */
+  async check(key: string): Promise<void> {
+    const limiter = this.limiter
+    const used = await limiter.get(key)
+    if (used && used.consumedPoints >= limiter.points) throw tooManyRequests(this.message, used.msBeforeNext)
+  }
+
+  /** Counts `points` against `key` without refusing; answers the points now used in this window. */
+  async add(key: string, points: number): Promise<number> {
+    return (await this.limiter.penalty(key, points)).consumedPoints
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.limiter.delete(key)
+  }
+}
+
+export interface BackOffSettings {
+  /** Failures a key may have before back-off starts. */
+  freeFailures: number
+  blockSeconds: number
+  maxBlockSeconds: number
+}
+
+const ATTEMPT_MEMORY_SECONDS = 24 * 3600
+
+/**
+ * Growing back-off against guessing: a key may fail `freeFailures` times; each further failure
+ * blocks it for `blockSeconds`, doubling with every failure up to `maxBlockSeconds`. Attempts
+ * are counted before they are tried and, once in back-off, pass one at a time, so parallel
+ * guesses gain nothing. Counts are forgotten a day after the first, or on `reset`.
+ */
+export class BackOff {
+  constructor(
+    private readonly name: string,
+    private readonly settings: () => BackOffSettings,
+    private readonly message: string,
+  ) {}
+
+  private limiters() {
+    const { freeFailures, blockSeconds } = this.settings()
+    return {
+      attempts: store(`${this.name}-attempts`, freeFailures, ATTEMPT_MEMORY_SECONDS),
+      // One point: the attempt in progress, or a block set after a failure.
+      gate: store(`${this.name}-gate`, 1, blockSeconds),
+    }
+  }
+
+  /** Counts an attempt; 429 with Retry-After (and not counted) while the key is blocked. */
+  async begin(key: string): Promise<void> {
+    const { attempts, gate } = this.limiters()
+    const attempt = await attempts.penalty(key, 1)
+    if (attempt.consumedPoints <= attempts.points) return
+    try {
+      await gate.consume(key, 1)
+    } catch (error) {
+      await attempts.reward(key, 1)
+      throw refusal(error, this.message)
+    }
+  }
+
+  /** The attempt failed: past the free failures, block the key for a doubling time. */
+  async fail(key: string): Promise<void> {
+    const { freeFailures, blockSeconds, maxBlockSeconds } = this.settings()
+    const { attempts, gate } = this.limiters()
+    const failures = (await attempts.get(key))?.consumedPoints ?? 0
+    if (failures >= freeFailures) await gate.block(key, Math.min(blockSeconds * 2 ** (failures - freeFailures), maxBlockSeconds))
+  }
+
+  /** The attempt succeeded and does not count (e.g. one of many users behind one address). */
+  async forgive(key: string): Promise<void> {
+    const { attempts, gate } = this.limiters()
+    await Promise.all([attempts.reward(key, 1), gate.delete(key)])
+  }
+
+  /** Forgets every attempt of the key. */
+  async reset(key: string): Promise<void> {
+    const { attempts, gate } = this.limiters()
+    await Promise.all([attempts.delete(key), gate.delete(key)])
+  }
+}
+
+const loginBackOff = (freeFailures: number): BackOffSettings => ({
+  freeFailures,
+  blockSeconds: env.LOGIN_BLOCK_SECONDS,
+  maxBlockSeconds: env.LOGIN_BLOCK_MAX_SECONDS,
+})
+
+/** Every limit of the service; settings are read at each call. */
+export const limits = {
+  loginByAccount: new BackOff('login-account', () => loginBackOff(env.LOGIN_FAILURES_PER_ACCOUNT), 'Too many failed sign-ins for this account'),
+  loginByAddress: new BackOff('login-address', () => loginBackOff(env.LOGIN_FAILURES_PER_ADDRESS), 'Too many failed sign-ins from this address'),
+  anonymousTokensByKey: new RateLimit(
+    'anonymous-key',
+    () => ({ points: env.ANONYMOUS_TOKENS_PER_MINUTE_PER_KEY, durationSeconds: 60 }),
+    'Too many anonymous tokens for this application',
+  ),
+  anonymousTokensByAddress: new RateLimit(
+    'anonymous-address',
+    () => ({ points: env.ANONYMOUS_TOKENS_PER_MINUTE_PER_ADDRESS, durationSeconds: 60 }),
+    'Too many anonymous tokens from this address',
+  ),
+  // In milliseconds of worker time: a build's cost is known only once it ran.
+  customerBuildTime: new RateLimit(
+    'customer-build-ms',
+    () => ({ points: env.CUSTOMER_BUILD_SECONDS * 1000, durationSeconds: env.CUSTOMER_BUILD_WINDOW_SECONDS }),
+    'This customer has used up its build time',
+  ),
+}
