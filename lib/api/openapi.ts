@@ -25,6 +25,7 @@ const ERROR_RESPONSE = {
 }
 
 const SECURITY = {
+  optional: [{}, { bearer: [] }],
   user: [{ bearer: [] }],
   admin: [{ bearer: [] }],
   session: [{ bearer: [] }, { bearer: [], apiKey: [] }],

@@ -4,8 +4,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 /**
  * `session`: a user token, or an application's token together with its X-API-KEY.
  * `session-or-key`: as `session`, or instead a `key` query parameter checked by the handler.
+ * `optional`: a valid token is passed on; a missing, invalid or expired one counts as none.
  */
-export type AuthMode = 'none' | 'user' | 'admin' | 'session' | 'session-or-key'
+export type AuthMode = 'none' | 'optional' | 'user' | 'admin' | 'session' | 'session-or-key'
 
 /**
  * One HTTP operation: the route handler parses with these schemas and the OpenAPI document

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { AppError, describeZodError, toErrorResponse } from '@/lib/api/errors'
 import type { Operation } from '@/lib/api/operation'
 import { readLimitedText } from '@/lib/api/read-body'
+import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
 import { authenticate, requireSessionPrincipal, requireUser, type Principal } from '@/lib/auth/authenticate'
 import type { User } from '@/lib/generated/prisma/client'
 
@@ -46,6 +47,7 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
 async function authorize(operation: Operation, request: Request): Promise<Principal | null> {
   // A `key` query parameter replaces both headers, so they are not even looked at.
   if (operation.auth === 'session-or-key' && new URL(request.url).searchParams.has('key')) return null
+  if (operation.auth === 'optional') return authenticate(request).catch((error: unknown) => (error instanceof AppError ? null : Promise.reject(error)))
   const principal = await authenticate(request)
   switch (operation.auth) {
     case 'none':
@@ -74,7 +76,9 @@ function parseParams(operation: Operation, raw: Record<string, string | string[]
 
 function parseQuery(operation: Operation, searchParams: URLSearchParams) {
   if (!operation.query) return {}
-  const result = operation.query.safeParse(Object.fromEntries(searchParams))
+  const query = Object.fromEntries(searchParams)
+  assertNoNul(query, 'query')
+  const result = operation.query.safeParse(query)
   if (!result.success) throw new AppError('unprocessable_entity', describeZodError(result.error, 'query'))
   return result.data
 }
@@ -85,13 +89,9 @@ export async function parseJsonBody(schema: z.ZodType | undefined, request: Requ
   if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(contentType)) {
     throw new AppError('unsupported_media_type', 'Content-Type must be application/json')
   }
-  const text = await readLimitedText(request, JSON_BODY_LIMIT)
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new AppError('bad_request', `Malformed JSON body: ${(error as Error).message}`)
-  }
+  const json = parseUntrustedJson(await readLimitedText(request, JSON_BODY_LIMIT))
+  // Checked on the whole body, before the schema: any string may end up stored.
+  assertNoNul(json)
   const result = schema.safeParse(json)
   if (!result.success) throw new AppError('unprocessable_entity', describeZodError(result.error))
   return result.data

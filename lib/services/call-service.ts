@@ -29,7 +29,8 @@ async function callFilesService({ request, principal, path }: CallServiceOptions
 /** Runs the built-in service or forwards to a configured one; unknown names are 404. */
 export async function callService(options: CallServiceOptions): Promise<Response> {
   if (options.service === 'files') return callFilesService(options)
-  const baseUrl = env.SERVICES[options.service]
+  const baseUrl = env.SERVICES.get(options.service)
   if (!baseUrl) throw new AppError('not_found', `No service named ${options.service}`)
-  return forwardRequest({ request: options.request, baseUrl, path: options.path.join('/'), timeoutMs: env.SERVICE_TIMEOUT_SECONDS * 1000 })
+  const { request, service, path } = options
+  return forwardRequest({ request, baseUrl, path: path.join('/'), publicPath: `/api/services/${service}/`, timeoutMs: env.SERVICE_TIMEOUT_SECONDS * 1000 })
 }

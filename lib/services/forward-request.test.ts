@@ -16,6 +16,7 @@ interface Received {
 let received: Received[] = []
 let server: http.Server
 let baseUrl: string
+const publicPath = '/api/services/echo/'
 
 /** The service under /base: answers by the first segment after it, or echoes the body. */
 async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
@@ -77,7 +78,7 @@ describe('forwardRequest', () => {
     const headers = { 'content-length': String(body.length) }
     const request = incoming('upload/configsessions/s1/part.bin?name=a%20b&x=1&x=2', { method, headers, body: stream, duplex: 'half' })
 
-    const response = await forwardRequest({ request, baseUrl, path: 'upload/configsessions/s1/part.bin', timeoutMs: 5000 })
+    const response = await forwardRequest({ request, baseUrl, path: 'upload/configsessions/s1/part.bin', publicPath, timeoutMs: 5000 })
 
     expect(received).toHaveLength(1)
     expect(received[0]).toMatchObject({ method, url: '/base/upload/configsessions/s1/part.bin?name=a%20b&x=1&x=2' })
@@ -89,18 +90,18 @@ describe('forwardRequest', () => {
   })
 
   it('passes a GET on with its query', async () => {
-    const response = await forwardRequest({ request: incoming('list?page=2'), baseUrl, path: 'list', timeoutMs: 5000 })
+    const response = await forwardRequest({ request: incoming('list?page=2'), baseUrl, path: 'list', publicPath, timeoutMs: 5000 })
     expect(response.status).toBe(200)
     expect(received[0]).toMatchObject({ method: 'GET', url: '/base/list?page=2' })
   })
 
   it('joins a base URL with a trailing slash and re-encodes decoded segments', async () => {
-    await forwardRequest({ request: incoming('x'), baseUrl: `${baseUrl}/`, path: 'a b/what?#%/ü', timeoutMs: 5000 })
+    await forwardRequest({ request: incoming('x'), baseUrl: `${baseUrl}/`, path: 'a b/what?#%/ü', publicPath, timeoutMs: 5000 })
     expect(received[0]!.url).toBe('/base/a%20b/what%3F%23%25/%C3%BC')
   })
 
   it.each([202, 418, 500])('returns the status %i, body and content type unchanged', async (status) => {
-    const response = await forwardRequest({ request: incoming(`status/${status}`), baseUrl, path: `status/${status}`, timeoutMs: 5000 })
+    const response = await forwardRequest({ request: incoming(`status/${status}`), baseUrl, path: `status/${status}`, publicPath, timeoutMs: 5000 })
     expect(response.status).toBe(status)
     expect(response.headers.get('content-type')).toBe('text/x-status')
     expect(await response.text()).toBe(`answered ${status}`)
@@ -119,7 +120,7 @@ describe('forwardRequest', () => {
       accept: 'application/json',
       'content-type': 'text/plain',
     }
-    await forwardRequest({ request: incoming('x', { method: 'POST', headers, body: 'hello' }), baseUrl, path: 'x', timeoutMs: 5000 })
+    await forwardRequest({ request: incoming('x', { method: 'POST', headers, body: 'hello' }), baseUrl, path: 'x', publicPath, timeoutMs: 5000 })
 
     const arrived = received[0]!.headers
     expect(arrived).not.toHaveProperty('authorization')
@@ -131,15 +132,15 @@ describe('forwardRequest', () => {
     expect(JSON.stringify(arrived)).not.toContain('secret')
   })
 
-  it('returns a redirect without following it', async () => {
-    const response = await forwardRequest({ request: incoming('redirect'), baseUrl, path: 'redirect', timeoutMs: 5000 })
+  it('returns a redirect without following it, dropping a Location outside the service', async () => {
+    const response = await forwardRequest({ request: incoming('redirect'), baseUrl, path: 'redirect', publicPath, timeoutMs: 5000 })
     expect(response.status).toBe(302)
-    expect(response.headers.get('location')).toBe('http://elsewhere.test/target')
+    expect(response.headers.get('location')).toBeNull()
     expect(received).toHaveLength(1)
   })
 
   it('drops the encoding headers of a body fetch has decoded', async () => {
-    const response = await forwardRequest({ request: incoming('gzip'), baseUrl, path: 'gzip', timeoutMs: 5000 })
+    const response = await forwardRequest({ request: incoming('gzip'), baseUrl, path: 'gzip', publicPath, timeoutMs: 5000 })
     expect(received[0]!.headers['accept-encoding']).toBe('identity')
     expect(response.headers.get('content-encoding')).toBeNull()
     expect(response.headers.get('content-length')).toBeNull()
@@ -148,14 +149,14 @@ describe('forwardRequest', () => {
 
   it('answers 504 when the service does not answer in time', async () => {
     const started = Date.now()
-    const forwarding = forwardRequest({ request: incoming('slow'), baseUrl, path: 'slow', timeoutMs: 200 })
+    const forwarding = forwardRequest({ request: incoming('slow'), baseUrl, path: 'slow', publicPath, timeoutMs: 200 })
     await expect(forwarding).rejects.toMatchObject({ code: 'gateway_timeout', status: 504, message: 'Service did not answer within 200 ms' })
     expect(Date.now() - started).toBeLessThan(1500)
   })
 
   it('streams the answer, and does not cut off a body still streaming after the time limit', async () => {
     const started = Date.now()
-    const response = await forwardRequest({ request: incoming('slow-body'), baseUrl, path: 'slow-body', timeoutMs: 200 })
+    const response = await forwardRequest({ request: incoming('slow-body'), baseUrl, path: 'slow-body', publicPath, timeoutMs: 200 })
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
     expect((await reader.read()).value).toBe('first ')
     expect(Date.now() - started).toBeLessThan(400)
@@ -169,7 +170,7 @@ describe('forwardRequest', () => {
     closed.close()
     await once(closed, 'close')
 
-    const forwarding = forwardRequest({ request: incoming('x'), baseUrl: `http://127.0.0.1:${port}`, path: 'x', timeoutMs: 5000 })
+    const forwarding = forwardRequest({ request: incoming('x'), baseUrl: `http://127.0.0.1:${port}`, path: 'x', publicPath, timeoutMs: 5000 })
     await expect(forwarding).rejects.toMatchObject({ code: 'bad_gateway', status: 502, message: 'Service unreachable' })
   })
 })

@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/api/errors'
+import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
 
 export interface ForwardRequestOptions {
   request: Request
@@ -6,6 +7,8 @@ export interface ForwardRequestOptions {
   baseUrl: string
   /** The checked, decoded segments after the service name, joined by '/'. */
   path: string
+  /** Where clients reach the service here, ending in '/': `/api/services/{name}/`. */
+  publicPath: string
   /** How long the service may take to answer with its status and headers. */
   timeoutMs: number
 }
@@ -23,7 +26,6 @@ const RESPONSE_HEADERS = [
   'etag',
   'last-modified',
   'cache-control',
-  'location',
 ]
 
 function forwardedHeaders(incoming: Headers, hasBody: boolean): Headers {
@@ -37,16 +39,33 @@ function forwardedHeaders(incoming: Headers, hasBody: boolean): Headers {
   return headers
 }
 
-function returnedHeaders(upstream: Headers): Headers {
+function returnedHeaders(upstream: Headers, location: string | null): Headers {
   // fetch decodes any content-encoding itself (we ask for identity, but a service may encode
   // anyway), so the encoding and the encoded length no longer describe the body we pass on.
   const isDecoded = upstream.has('content-encoding')
-  const headers = new Headers()
+  // The answer reaches the browser on our origin: it must never run as one of our pages.
+  const headers = new Headers(UNTRUSTED_CONTENT_HEADERS)
   for (const name of RESPONSE_HEADERS) {
     const value = upstream.get(name)
     if (value !== null && !(isDecoded && name === 'content-length')) headers.set(name, value)
   }
+  if (location !== null) headers.set('location', location)
   return headers
+}
+
+/**
+ * A `Location` under the service's base URL as the client reaches it here (as reverse proxies
+ * rewrite redirects), resolved against the service's request URL first; null for one that
+ * points anywhere else, which would hand out an internal address.
+ */
+function publicLocation(location: string | null, upstreamUrl: string, baseUrl: string, publicPath: string): string | null {
+  const target = location === null ? null : URL.parse(location, upstreamUrl)
+  if (!target) return null
+  const base = new URL(baseUrl)
+  const basePath = base.pathname.replace(/\/*$/, '/')
+  const isUnderBase = target.pathname.startsWith(basePath) || `${target.pathname}/` === basePath
+  if (target.origin !== base.origin || !isUnderBase) return null
+  return `${publicPath}${target.pathname.slice(basePath.length)}${target.search}${target.hash}`
 }
 
 function serviceUrl(baseUrl: string, path: string, search: string): string {
@@ -59,7 +78,7 @@ function serviceUrl(baseUrl: string, path: string, search: string): string {
 }
 
 /** Passes a request on to an extra service and streams its answer back. */
-export async function forwardRequest({ request, baseUrl, path, timeoutMs }: ForwardRequestOptions): Promise<Response> {
+export async function forwardRequest({ request, baseUrl, path, publicPath, timeoutMs }: ForwardRequestOptions): Promise<Response> {
   // fetch cannot send a body with GET or HEAD, so such a body is dropped.
   const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
   // A timer rather than AbortSignal.timeout: the limit is on answering, and must not cut off
@@ -74,9 +93,10 @@ export async function forwardRequest({ request, baseUrl, path, timeoutMs }: Forw
     redirect: 'manual',
     signal: controller.signal,
   }
+  const url = serviceUrl(baseUrl, path, new URL(request.url).search)
   let upstream: Response
   try {
-    upstream = await fetch(serviceUrl(baseUrl, path, new URL(request.url).search), init)
+    upstream = await fetch(url, init)
   } catch {
     if (controller.signal.aborted) throw new AppError('gateway_timeout', `Service did not answer within ${timeoutMs} ms`)
     throw new AppError('bad_gateway', 'Service unreachable')
@@ -86,6 +106,6 @@ export async function forwardRequest({ request, baseUrl, path, timeoutMs }: Forw
   return new Response(upstream.body, {
     status: upstream.status,
     statusText: upstream.statusText,
-    headers: returnedHeaders(upstream.headers),
+    headers: returnedHeaders(upstream.headers, publicLocation(upstream.headers.get('location'), url, baseUrl, publicPath)),
   })
 }

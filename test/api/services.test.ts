@@ -28,7 +28,10 @@ let received: Received[] = []
 let upstream: http.Server
 const pending = new Set<NodeJS.Timeout>()
 
-/** The echo service under /base: `status/{code}` answers that status, `slow` answers too late, anything else echoes. */
+/**
+ * The echo service under /base: `status/{code}` answers that status, `redirect?to=` redirects
+ * there, `html` answers a page with a script, `slow` answers too late, anything else echoes.
+ */
 async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const chunks: Buffer[] = []
   for await (const chunk of request) chunks.push(chunk as Buffer)
@@ -38,6 +41,13 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
   if (command === 'status') {
     response.writeHead(Number(argument), { 'content-type': 'application/x-status', 'x-upstream-secret': 'internal' })
     response.end(`answered ${argument}`)
+  } else if (command === 'redirect') {
+    // `redirect?to=...` answers 302 to exactly that Location, with a body.
+    response.writeHead(302, { location: new URL(request.url ?? '/', 'http://upstream').searchParams.get('to') ?? '', 'content-type': 'text/html' })
+    response.end('<p>moved</p>')
+  } else if (command === 'html') {
+    response.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "script-src 'unsafe-inline'" })
+    response.end('<script>parent.postMessage(document.cookie, "*")</script>')
   } else if (command === 'slow') {
     const timer = setTimeout(() => {
       pending.delete(timer)
@@ -128,10 +138,48 @@ describe('extra services', () => {
     expect(JSON.stringify(headers)).not.toContain(application.key)
   })
 
+  it("keeps status and body but never lets an answer run as a page of this origin", async () => {
+    const { owner } = await shop()
+    const response = await api('GET', '/services/echo/html', { token: owner.token })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/html')
+    expect(await response.text()).toBe('<script>parent.postMessage(document.cookie, "*")</script>')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox")
+  })
+
+  it.each([
+    ['an absolute Location under the base URL', (base: string) => `${base}/done?job=1#top`, '/api/services/echo/done?job=1#top'],
+    ['the base URL itself', (base: string) => base, '/api/services/echo/'],
+    ['a path-absolute Location under the base path', () => '/base/a/b%20c', '/api/services/echo/a/b%20c'],
+    ['a relative Location, resolved against the request URL', () => 'next?x=1', '/api/services/echo/redirect/next?x=1'],
+    ['a relative Location climbing to a sibling', () => '../sibling', '/api/services/echo/sibling'],
+    ['a Location beside the base path', (base: string) => `${base.replace('/base', '/basement')}/x`, null],
+    ['a Location outside the base path', (base: string) => base.replace('/base', '/admin'), null],
+    ['a Location climbing out of the base path', () => '/base/%2e%2e/admin', null],
+    ['a relative Location climbing out of the base path', () => '../../admin', null],
+    ['another host', () => 'http://169.254.169.254/latest/meta-data', null],
+    ['the same service under another spelling of its host', (base: string) => base.replace('127.0.0.1', 'localhost'), null],
+    ['a protocol-relative Location', () => '//evil.example/base/x', null],
+    ['a script', () => 'javascript:alert(1)', null],
+  ])('maps %s', async (_case, location, expected) => {
+    const { owner } = await shop()
+    const to = location(echoServiceUrl().href.replace(/\/$/, ''))
+    const response = await api('GET', `/services/echo/redirect/here?to=${encodeURIComponent(to)}`, { token: owner.token })
+    expect(response.status).toBe(302)
+    expect(await response.text()).toBe('<p>moved</p>')
+    expect(response.headers.get('location')).toBe(expected)
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox")
+  })
+
   it('answers 404 for an unknown service, forwarding nothing', async () => {
     const { owner } = await shop()
     await expectError(await api('POST', '/services/nope/convert', { token: owner.token, body: 'x' }), 404, 'not_found', /nope/)
     await expectError(await api('GET', '/services/Echo/convert', { token: owner.token }), 404, 'not_found')
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      await expectError(await api('GET', `/services/${name}/x`, { token: owner.token }), 404, 'not_found', new RegExp(name))
+    }
     expect(received).toEqual([])
   })
 

@@ -7,6 +7,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
+import { rawRequest } from '@/test/server/start-server'
 
 // These tests start the real server (server.ts over the production build, `npm test` builds
 // first) as a newcomer would, and talk to it over raw HTTP.
@@ -56,20 +57,6 @@ async function stop(server: Started): Promise<void> {
   const exited = new Promise((resolve) => server.child.on('exit', resolve))
   server.child.kill('SIGTERM')
   await exited
-}
-
-/** Sends the request line exactly as written, without any client-side path normalization. */
-async function rawRequest(url: string, requestLine: string, headers: string[] = []): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(url)
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => {
-      socket.write([requestLine, `Host: ${hostname}`, 'Connection: close', ...headers, '', ''].join('\r\n'))
-    })
-    let data = ''
-    socket.on('data', (chunk) => (data += chunk))
-    socket.on('end', () => resolve({ status: Number(data.split(' ')[1]), body: data.split('\r\n\r\n').slice(1).join('\r\n\r\n') }))
-    socket.on('error', reject)
-  })
 }
 
 /** fetch refuses a GET with a body; node:http sends one as written. */

@@ -62,3 +62,20 @@ export async function signIn(url: string): Promise<string> {
   if (response.status !== 200) throw new Error(`login answered ${response.status}`)
   return ((await response.json()) as { accessToken: string }).accessToken
 }
+
+/** Sends the request line exactly as written, without any client-side path normalization. */
+export async function rawRequest(url: string, requestLine: string, headers: string[] = []): Promise<{ status: number; head: string; body: string }> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write([requestLine, `Host: ${hostname}`, 'Connection: close', ...headers, '', ''].join('\r\n'))
+    })
+    let data = ''
+    socket.on('data', (chunk) => (data += chunk))
+    socket.on('end', () => {
+      const [head = '', ...rest] = data.split('\r\n\r\n')
+      resolve({ status: Number(data.split(' ')[1]), head, body: rest.join('\r\n\r\n') })
+    })
+    socket.on('error', reject)
+  })
+}

@@ -1,5 +1,6 @@
 import { attachment } from '@/lib/api/content-disposition'
 import { route } from '@/lib/api/route'
+import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
 import { db } from '@/lib/db'
 import { findSession } from '@/lib/sessions/find-session'
 import { findSessionFile } from '@/lib/sessions/find-session-file'
@@ -15,8 +16,7 @@ export const GET = route(operations.getSessionFile, async ({ params, principal }
       'content-type': file.contentType,
       'content-length': String(file.size),
       'content-disposition': attachment(file.name),
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; sandbox",
+      ...UNTRUSTED_CONTENT_HEADERS,
     },
   })
 })

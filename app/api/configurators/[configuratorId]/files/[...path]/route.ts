@@ -1,4 +1,5 @@
 import { route } from '@/lib/api/route'
+import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
 import { copyConfiguratorFile } from '@/lib/configurators/copy-configurator-file'
 import { deleteConfiguratorFile } from '@/lib/configurators/delete-configurator-file'
 import { findConfiguratorFile } from '@/lib/configurators/find-configurator-file'
@@ -36,9 +37,7 @@ export const GET = route(operations.getConfiguratorFile, async ({ request, user,
       'content-type': file.contentType,
       'content-length': String(file.size),
       etag: `"${file.blobHash}"`,
-      'x-content-type-options': 'nosniff',
-      // Uploaded files are untrusted: never let one run as a page of this origin.
-      'content-security-policy': "default-src 'none'; sandbox",
+      ...UNTRUSTED_CONTENT_HEADERS,
     },
   })
 })

@@ -1,5 +1,6 @@
 import { isNotModified } from '@/lib/api/etag'
 import { route } from '@/lib/api/route'
+import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
 import { findRendererFile } from '@/lib/renderers/find-renderer-file'
 import * as operations from '@/lib/renderers/operations'
 import { findSessionByKeyOrPrincipal } from '@/lib/sessions/find-session'
@@ -26,9 +27,7 @@ export const GET = route(operations.getRendererFile, async ({ request, params, p
       ...caching,
       'content-type': file.contentType,
       'content-length': String(file.size),
-      'x-content-type-options': 'nosniff',
-      // Uploaded files are untrusted: never let one run as a page of this origin.
-      'content-security-policy': "default-src 'none'; sandbox",
+      ...UNTRUSTED_CONTENT_HEADERS,
     },
   })
 })
