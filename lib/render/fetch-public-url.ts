@@ -3,6 +3,7 @@ import http from 'node:http'
 import https from 'node:https'
 import net, { type LookupFunction } from 'node:net'
 import { isPublicAddress } from '@/lib/render/is-public-address'
+import { isOwnAddress } from '@/lib/render/own-host'
 
 export class PublicUrlError extends Error {
   constructor(message: string) {
@@ -15,7 +16,7 @@ export interface FetchPublicUrlOptions {
   maxBytes?: number
   timeoutMs?: number
   maxRedirects?: number
-  /** Tests only: which resolved addresses may be contacted (default: public ones). */
+  /** Tests only: which resolved addresses may be contacted (default: public ones that are not this machine's). */
   isAllowedAddress?: (address: string) => boolean
   /** Tests only: name resolution (default: every address node:dns lookup gives). */
   resolve?: (hostname: string) => Promise<string[]>
@@ -28,11 +29,15 @@ export interface PublicResponse {
   body: Buffer
 }
 
+/** How a render's requests introduce themselves: this server refuses images to them (isRendererRequest). */
+export const RENDERER_USER_AGENT = 'Paraform renderer'
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
 /**
  * GET of a URL on the public internet for content someone else named (external textures).
- * Every address the name resolves to must be public, and the connection goes to the address
+ * Every address the name resolves to must be public and not this machine's own (a render must
+ * not reach this server, see image-renderer.ts), and the connection goes to the address
  * that was checked, never to a second lookup's answer, so DNS rebinding cannot swap in an
  * internal one. Redirects are followed here, each hop checked again. Size and time limited.
  * Anything refused or failed throws PublicUrlError.
@@ -81,13 +86,17 @@ function parseUrl(text: string): URL {
 
 /** The address to connect to: every address of the name must be allowed, not just one of them. */
 async function checkedAddress(hostname: string, options: FetchPublicUrlOptions): Promise<string> {
-  const isAllowed = options.isAllowedAddress ?? isPublicAddress
+  const isAllowed = options.isAllowedAddress ?? isAllowedAddress
   const bare = hostname.replace(/^\[(.*)\]$/, '$1')
   const addresses = net.isIP(bare) ? [bare] : await (options.resolve ?? resolveAll)(bare)
   if (addresses.length === 0) throw new PublicUrlError(`${bare} does not resolve`)
   // The message leaves the address out: it reaches customers, who should not map internal names.
   if (!addresses.every(isAllowed)) throw new PublicUrlError(`${bare} is not a public address`)
   return addresses[0]!
+}
+
+function isAllowedAddress(address: string): boolean {
+  return isPublicAddress(address) && !isOwnAddress(address)
 }
 
 async function resolveAll(hostname: string): Promise<string[]> {
@@ -109,7 +118,7 @@ function get(url: URL, address: string, signal: AbortSignal): Promise<http.Incom
       lookup,
       signal,
       agent: false, // no pooled socket from an earlier lookup
-      headers: { 'user-agent': 'Paraform renderer', accept: 'image/*, */*;q=0.5' },
+      headers: { 'user-agent': RENDERER_USER_AGENT, accept: 'image/*, */*;q=0.5' },
     })
     request.on('response', resolve)
     request.on('error', reject)

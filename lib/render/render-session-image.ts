@@ -2,7 +2,7 @@ import { AppError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import type { Vec3 } from '@/lib/render/camera'
-import { renderImage } from '@/lib/render/image-renderer'
+import { isRendererRequest, renderImage } from '@/lib/render/image-renderer'
 import type { ImageQuery } from '@/lib/render/schemas'
 import { findRenderer } from '@/lib/renderers/find-renderer'
 import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
@@ -14,12 +14,15 @@ export interface RenderSessionImageOptions {
   rendererId: string
   principal: Principal | null
   query: ImageQuery
+  request: Request
 }
 
 const WARNINGS_HEADER_LIMIT = 4000
 
 /** The image of a headless renderer's scene of the session's current model (preview quality). */
-export async function renderSessionImage({ sessionId, rendererId, principal, query }: RenderSessionImageOptions): Promise<Response> {
+export async function renderSessionImage({ sessionId, rendererId, principal, query, request }: RenderSessionImageOptions): Promise<Response> {
+  // A scene's texture that leads back here (past the checks of its URL) would render for ever.
+  if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
   const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'rendering')
   const renderer = await findRenderer(session.id, rendererId)
   if (renderer.rendererType !== 'headless') {
@@ -32,7 +35,8 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
   // Keys for the headless page only: it fetches the model and the renderer's files like a viewer would.
   const [modelKey, renderingKey] = await Promise.all([signSessionKey(session.id, 'model'), signSessionKey(session.id, 'rendering')])
   const base = `/api/configsessions/${session.id}`
-  const { bytes, warnings, timings } = await renderImage({
+  const { bytes, warnings, timings, count } = await renderImage(
+    {
     modelUrl: `${base}/model?type=glb&key=${encodeURIComponent(modelKey)}`,
     files: { prefix: `${base}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
     settings: await readSceneSettings(renderer, session.configuratorId),
@@ -46,8 +50,10 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
       right: vector(query.rx, query.ry, query.rz),
       angle: query.a,
     },
-    lightScale: query.s,
-  })
+      lightScale: query.s,
+    },
+    request.signal,
+  )
   // What could not be drawn goes to the session log too, where a designer looks for it.
   const renderLog = warnings.join('\n')
   if (renderLog !== renderer.renderLog) await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
@@ -56,9 +62,7 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
       'content-type': `image/${query.type}`,
       'content-length': String(bytes.byteLength),
       'cache-control': 'private, no-store',
-      'server-timing': Object.entries(timings)
-        .map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`)
-        .join(', '),
+      'server-timing': [...Object.entries(timings).map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`), `renders;desc="${count}"`].join(', '),
       ...(warnings.length > 0 && { 'x-render-warnings': headerValue(warnings) }),
     },
   })

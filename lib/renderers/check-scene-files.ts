@@ -1,4 +1,5 @@
 import { db } from '@/lib/db'
+import { externalUrlProblem } from '@/lib/render/own-host'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 
 const RENDERER_ROOT = 'renderer/'
@@ -26,4 +27,14 @@ export async function findMissingSceneFiles(configuratorId: string, scene: Scene
   return references
     .filter((reference) => !paths.has(RENDERER_ROOT + reference.path))
     .map((reference) => `${reference.field}: ${RENDERER_ROOT}${reference.path} is not among the configurator's files`)
+}
+
+/** One message per external texture whose host a render may not reach (this server, private addresses), naming the field. */
+export function findRefusedExternalTextures(scene: SceneSettings, ownNames: string[]): string[] {
+  return Object.entries(scene.materials).flatMap(([index, material]) =>
+    Object.entries(material.uniforms ?? {}).flatMap(([name, uniform]) => {
+      const problem = uniform.type === 'sampler2d' && uniform.value.external ? externalUrlProblem(uniform.value.url, ownNames) : null
+      return problem ? [`materials.${index}.uniforms.${name}.value.url: ${problem}; external textures must be on public addresses of other servers`] : []
+    }),
+  )
 }

@@ -1,6 +1,4 @@
 import { execFileSync } from 'node:child_process'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodePng, imageSize, type Pixels } from '@/test/decode-image'
 import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
@@ -15,7 +13,6 @@ const FILES = {
   'renderer/pass.vert': 'void main(){gl_Position=projectionMatrix*modelViewMatrix*vec4(position,1.0);}',
   'renderer/red.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.);}',
   'renderer/broken.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.) oops}',
-  'renderer/textured.frag': 'uniform sampler2D picture; void main(){gl_FragColor=vec4(texture2D(picture, vec2(0.5)).rgb, 1.0);}',
   // Billions of iterations: on SwiftShader this runs for minutes and wedges the browser's GPU process.
   'renderer/runaway.frag': '#version 300 es\nprecision highp float; uniform int n; out vec4 c; void main(){ float s=0.; for(int i=0;i<n;i++){ s+=sin(float(i)); } c=vec4(fract(s),0.,0.,1.); }',
 }
@@ -26,7 +23,6 @@ let token: string
 let session: { id: string; renderingKey: string; modelKey: string; renderSessions: { rendererType: string; sessionId: string }[] }
 let headless: string
 let webgl: string
-let internal: http.Server
 
 const auth = () => ({ authorization: `Bearer ${token}` })
 
@@ -51,21 +47,11 @@ async function setScene(scene: object): Promise<void> {
   expect(response.status, await response.clone().text()).toBe(200)
 }
 
-async function sessionLog(): Promise<{ message: string; error: string }> {
-  const response = await fetch(`${server.url}/api/configsessions/${session.id}/log`, { headers: auth() })
-  expect(response.status).toBe(200)
-  return (await response.json()) as { message: string; error: string }
-}
-
 const isRed = ([r, g, b, a]: number[]) => r! > 240 && g! < 15 && b! < 15 && a! > 240
 const isClear = ([, , , a]: number[]) => a === 0
 const covered = (pixels: Pixels, x: number, y: number) => pixels.at(x, y)[3] > 128
 
 beforeAll(async () => {
-  // Stands in for an internal service an external texture must never reach.
-  internal = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end('secret'))
-  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve))
-
   server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'false', RENDER_PAGES: '1', RENDER_QUEUE: '2', RENDER_TIME_LIMIT_SECONDS: '10' })
   token = await signIn(server.url)
   const created = await fetch(`${server.url}/api/configurators`, {
@@ -91,7 +77,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopServer(server)
-  await new Promise<void>((resolve) => internal.close(() => resolve()))
 })
 
 describe('GET .../renderers/{rid}/image', () => {
@@ -186,28 +171,6 @@ describe('GET .../renderers/{rid}/image', () => {
     } finally {
       await setScene(RED)
     }
-  })
-
-  it('refuses an external texture on an internal address, renders it blank and reports it', async () => {
-    const { port } = internal.address() as AddressInfo
-    const url = `http://127.0.0.1:${port}/texture.png`
-    await setScene({
-      materials: {
-        '0': { vertexShader: 'pass.vert', fragmentShader: 'textured.frag', uniforms: { picture: { type: 'sampler2d', value: { url, external: true } } } },
-      },
-    })
-    try {
-      const { response, bytes } = await image({ w: 200, h: 150 })
-      const warnings = response.headers.get('x-render-warnings') ?? ''
-      expect(warnings).toContain(`external texture ${url} refused: 127.0.0.1 is not a public address`)
-      expect(warnings).toMatch(/material 0: uniform picture: texture .* could not be loaded/)
-      expect(decodePng(bytes).at(100, 75)).toEqual([255, 255, 255, 255]) // the blank texture is white
-      expect((await sessionLog()).error).toContain(`renderer ${headless}: external texture ${url} refused: 127.0.0.1 is not a public address`)
-    } finally {
-      await setScene(RED)
-    }
-    // The log told about the settings of that image; new settings start a clean one.
-    expect((await sessionLog()).error).not.toContain('refused')
   })
 
   it('answers 504 to a shader that never finishes, and the next image renders on a fresh browser', async () => {

@@ -12,8 +12,8 @@ export const GET = route(operations.getScene, async ({ params, principal }) => {
 })
 
 // PUT /configsessions/{id}/renderers/{rid}/scene - replace them (server.ts routes a GET with a body here)
-export const PUT = route(operations.updateScene, async ({ params, principal, body }) => {
+export const PUT = route(operations.updateScene, async ({ request, params, principal, body }) => {
   const session = await findSession(params.sessionId, principal)
   const renderer = await findRenderer(session.id, params.rendererId)
-  return updateSceneSettings({ renderer, configuratorId: session.configuratorId, scene: body })
+  return updateSceneSettings({ renderer, configuratorId: session.configuratorId, scene: body, requestHost: request.headers.get('host') })
 })
