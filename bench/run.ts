@@ -13,17 +13,19 @@ const { prepareDatabase } = await import('@/lib/prepare')
 const { db } = await import('@/lib/db')
 const { login } = await import('@/lib/auth/login')
 const { benchSessions } = await import('./sessions')
+const { benchAttack } = await import('./attack')
 const { benchRender } = await import('./render')
 const { benchCustomer } = await import('./customer')
 
 await prepareDatabase()
-const { accessToken } = (await login('bench@example.test', 'bench password')).grant
+const { accessToken } = (await login({ email: 'bench@example.test', password: 'bench password', clientAddress: 'bench' })).grant
 const configurators = await db.configurator.findMany()
 const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
 const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.name === demo.name)!.id]))
 
 console.log(`# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`)
 await benchSessions(ids, accessToken)
+await benchAttack(ids, accessToken)
 await benchRender()
 await benchCustomer()
 process.exit(0)

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { EngineLog } from '@/lib/cad/engine'
+import type { BuildOutput, EngineLog } from '@/lib/cad/engine'
 import type { BoundingBox, Mesh } from '@/lib/cad/mesh/mesh'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
@@ -22,7 +22,6 @@ const MEMORY_ENTRIES = 32
 
 // Recently used meshes stay in memory so a cached answer costs no disk read.
 const memory = new Map<string, CachedBuild>()
-const inFlight = new Map<string, Promise<CachedBuild>>()
 
 function remember(build: CachedBuild): CachedBuild {
   memory.delete(build.key)
@@ -97,24 +96,55 @@ async function evict(): Promise<void> {
   }
 }
 
+interface Flight {
+  promise: Promise<CachedBuild>
+  /** Callers waiting for it; when the last one gives up, the build is stopped. */
+  waiters: number
+  controller: AbortController
+}
+
+const inFlight = new Map<string, Flight>()
+
 /**
  * The build for `key` (a hash of everything that determines it): from memory, from the
  * cache on disk, or by running `build` once however many callers ask at the same time.
+ * A caller whose `signal` aborts stops waiting (rejected with its reason); the build itself
+ * stops only when no caller is left, so a build another session waits for goes on.
  */
-export async function getCachedBuild(key: string, build: () => Promise<{ mesh: Mesh | null; log: EngineLog }>): Promise<CachedBuild> {
+export async function getCachedBuild(key: string, build: (signal: AbortSignal) => Promise<BuildOutput>, signal?: AbortSignal): Promise<CachedBuild> {
   const hot = memory.get(key)
   if (hot) {
     touch(key)
     return { ...remember(hot), source: 'memory' }
   }
-  const running = inFlight.get(key)
-  if (running) return running
+  const flight = inFlight.get(key) ?? startFlight(key, build)
+  flight.waiters++
+  if (!signal) return flight.promise
+  return new Promise((resolve, reject) => {
+    const leave = () => {
+      if (--flight.waiters === 0) {
+        inFlight.delete(key)
+        flight.controller.abort(signal.reason)
+      }
+      reject(signal.reason as Error)
+    }
+    if (signal.aborted) return leave()
+    signal.addEventListener('abort', leave, { once: true })
+    flight.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', leave))
+  })
+}
+
+function startFlight(key: string, build: (signal: AbortSignal) => Promise<BuildOutput>): Flight {
+  const controller = new AbortController()
   const promise = (async (): Promise<CachedBuild> => {
     const cached = await load(key)
     if (cached) return remember(cached)
-    const { mesh, log } = await build()
+    const { mesh, log } = await build(controller.signal)
     return remember(await store(key, mesh, log))
-  })().finally(() => inFlight.delete(key))
-  inFlight.set(key, promise)
-  return promise
+  })()
+  const flight: Flight = { promise, waiters: 0, controller }
+  // A build every caller left rejects with nobody listening.
+  promise.catch(() => {}).finally(() => inFlight.get(key) === flight && inFlight.delete(key))
+  inFlight.set(key, flight)
+  return flight
 }

@@ -1,5 +1,6 @@
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { ModelFile } from '@/lib/cad/openscad/openscad-job'
+import type { Scheduling } from '@/lib/cad/worker-pool'
 
 export type { ModelFile }
 
@@ -37,7 +38,12 @@ export interface ModelSource {
   mainFile: string
 }
 
-export interface BuildInput extends ModelSource, EngineLimits {
+/** What the engine reads a model's parameters from. */
+export interface ParametersInput extends ModelSource, EngineLimits {
+  scheduling: Scheduling
+}
+
+export interface BuildInput extends ParametersInput {
   values: Record<string, ParameterValue>
   /** Engine variables set for this quality, e.g. OpenSCAD's `$fn`. */
   overrides: Record<string, ParameterValue>
@@ -49,9 +55,12 @@ export interface BuildOutput {
   log: EngineLog
 }
 
-/** A CAD system. The session code only ever talks to this interface. */
+/**
+ * A CAD system. The session code only ever talks to this interface. A run whose
+ * `scheduling.signal` aborts rejects with the signal's reason; every other failure is a result.
+ */
 export interface CadEngine {
   /** `ok` is false when the engine could not read them; `log.error` says why. */
-  readParameters(source: ModelSource & EngineLimits): Promise<{ ok: boolean; parameters: ParameterDefinition[]; log: EngineLog }>
+  readParameters(input: ParametersInput): Promise<{ ok: boolean; parameters: ParameterDefinition[]; log: EngineLog }>
   build(input: BuildInput): Promise<BuildOutput>
 }

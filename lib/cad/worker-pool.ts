@@ -10,49 +10,96 @@ export class TimeLimitError extends Error {
   }
 }
 
-interface Task<Job, Result> {
-  job: Job
+/** Who a task is for, so that no one client can take every worker. */
+export interface Fairness {
+  /** Tasks take turns by this key (a customer, a session): the least recently served goes first. */
+  turn: string
+  /** Keys of which at most one task runs at a time (a session, an anonymous customer). */
+  exclusive: string[]
+  /** Keys that hold at most ceil(workers / 2) workers while tasks of others wait (an application, a configurator). */
+  shared: string[]
+}
+
+/** How a task is scheduled. */
+export interface Scheduling {
+  fairness: Fairness
+  /** Aborting takes a queued task out of the queue and stops a running one (its worker is replaced). */
+  signal?: AbortSignal
+  /** Called when a worker starts on the task. */
+  onStart?: () => void
+}
+
+export interface RunOptions extends Scheduling {
   timeLimitMs: number
+}
+
+interface Task<Job, Result> extends RunOptions {
+  job: Job
   resolve: (result: Result) => void
   reject: (error: Error) => void
 }
 
 interface Slot<Job, Result> {
   worker: Worker
+  /** The worker said it can take a task; cleared when it gets one. */
+  isReady: boolean
   task?: Task<Job, Result>
   timer?: NodeJS.Timeout
 }
 
+/** What a worker posts when it can take a task: after starting, and again after each answer once prepared. */
+export const WORKER_READY = 'ready'
+
 export interface WorkerPoolOptions {
-  /** Absolute path of a TypeScript worker module; it answers each message with one message. */
+  /** Absolute path of a TypeScript worker module: it posts WORKER_READY, then answers each task with one message. */
   script: string
   size: number
   /** V8 heap limit of each worker (WASM memory is limited by the worker itself). */
   maxHeapMb: number
 }
 
+const REMEMBERED_TURNS = 10_000
+
 /**
- * A fixed number of worker threads, one task each at a time, the rest queued in order.
- * A task over its time limit, or a crashed worker, costs that worker: it is terminated
- * (~10 ms even mid-computation) and replaced by a fresh one, so the pool always stays whole.
+ * A fixed number of worker threads, one task each at a time, shared fairly: of the queued
+ * tasks whose exclusive keys are free, those of shared keys below their half of the workers go
+ * first, and among them the turn key served longest ago. A task over its time limit, an aborted
+ * task or a crashed worker costs that worker: it is terminated (~10 ms even mid-computation)
+ * and replaced by a fresh one, so the pool always stays whole.
  */
 export class WorkerPool<Job, Result> {
   private readonly slots: Slot<Job, Result>[] = []
-  private readonly queue: Task<Job, Result>[] = []
+  /**
+   * A worker booted ahead (about a second of CPU) to take the place of one that is stopped, so
+   * a runaway build's worker is replaced by a ready one and nobody waits for the boot.
+   */
+  private spare: Slot<Job, Result>
+  private queue: Task<Job, Result>[] = []
+  /** Turn key → when it was last served (a dispatch counter). */
+  private readonly servedAt = new Map<string, number>()
+  private dispatches = 0
   private isClosed = false
 
   constructor(private readonly options: WorkerPoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn())
+    this.spare = this.spawn()
   }
 
-  get pending(): number {
-    return this.queue.length + this.slots.filter((slot) => slot.task).length
-  }
-
-  run(job: Job, timeLimitMs: number): Promise<Result> {
+  run(job: Job, options: RunOptions): Promise<Result> {
     if (this.isClosed) return Promise.reject(new Error('worker pool is closed'))
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, timeLimitMs, resolve, reject })
+      const { signal } = options
+      if (signal?.aborted) return reject(signal.reason as Error)
+      const onAbort = () => this.cancel(task)
+      const settled = () => signal?.removeEventListener('abort', onAbort)
+      const task: Task<Job, Result> = {
+        ...options,
+        job,
+        resolve: (result) => (settled(), resolve(result)),
+        reject: (error) => (settled(), reject(error)),
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.queue.push(task)
       this.dispatch()
     })
   }
@@ -60,7 +107,7 @@ export class WorkerPool<Job, Result> {
   async close(): Promise<void> {
     this.isClosed = true
     for (const task of this.queue.splice(0)) task.reject(new Error('worker pool is closed'))
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()))
+    await Promise.all([...this.slots, this.spare].map((slot) => slot.worker.terminate()))
   }
 
   private spawn(): Slot<Job, Result> {
@@ -69,22 +116,61 @@ export class WorkerPool<Job, Result> {
       workerData: { script: pathToFileURL(this.options.script).href },
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
     })
-    const slot: Slot<Job, Result> = { worker }
-    worker.on('message', (result: Result) => this.finish(slot, (task) => task.resolve(result)))
+    const slot: Slot<Job, Result> = { worker, isReady: false }
+    worker.on('message', (message: Result | typeof WORKER_READY) => {
+      if (message !== WORKER_READY) return this.finish(slot, (task) => task.resolve(message as Result))
+      slot.isReady = true
+      this.dispatch()
+    })
     worker.on('error', (error) => this.replace(slot, new Error(`CAD worker failed: ${error.message}`)))
     worker.on('exit', (code) => this.replace(slot, new Error(`CAD worker exited with code ${code}`)))
     worker.unref()
     return slot
   }
 
+  private cancel(task: Task<Job, Result>): void {
+    const reason = task.signal?.reason as Error
+    const slot = this.slots.find((candidate) => candidate.task === task)
+    if (slot) return this.replace(slot, reason)
+    if (!this.queue.includes(task)) return
+    this.queue = this.queue.filter((queued) => queued !== task)
+    task.reject(reason)
+  }
+
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (slot.task) continue
-      const task = this.queue.shift()
+      if (slot.task || !slot.isReady) continue
+      const task = this.pickNext()
       if (!task) return
+      this.queue = this.queue.filter((queued) => queued !== task)
+      this.remember(task.fairness.turn)
+      slot.isReady = false
       slot.task = task
       slot.timer = setTimeout(() => this.replace(slot, new TimeLimitError(task.timeLimitMs)), task.timeLimitMs)
       slot.worker.postMessage(task.job)
+      task.onStart?.()
+    }
+  }
+
+  private pickNext(): Task<Job, Result> | undefined {
+    const running = this.slots.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
+    const holding = (key: string) => running.filter((fairness) => fairness.exclusive.includes(key) || fairness.shared.includes(key)).length
+    const half = Math.ceil(this.slots.length / 2)
+    const startable = this.queue.filter((task) => task.fairness.exclusive.every((key) => holding(key) === 0))
+    const withinShare = startable.filter((task) => task.fairness.shared.every((key) => holding(key) < half))
+    // Past its half a key may still take an idle worker when nobody else's task could use it.
+    const candidates = withinShare.length > 0 ? withinShare : startable
+    const served = (task: Task<Job, Result>) => this.servedAt.get(task.fairness.turn) ?? -1
+    return candidates.reduce<Task<Job, Result> | undefined>((best, task) => (!best || served(task) < served(best) ? task : best), undefined)
+  }
+
+  private remember(turn: string): void {
+    this.servedAt.delete(turn)
+    this.servedAt.set(turn, this.dispatches++)
+    // Forgetting the longest-served keys only moves them ahead of their turn once.
+    for (const key of this.servedAt.keys()) {
+      if (this.servedAt.size <= REMEMBERED_TURNS) break
+      this.servedAt.delete(key)
     }
   }
 
@@ -98,11 +184,20 @@ export class WorkerPool<Job, Result> {
 
   private replace(slot: Slot<Job, Result>, error: Error): void {
     const index = this.slots.indexOf(slot)
-    if (index === -1) return
+    const isSpare = slot === this.spare
+    if (index === -1 && !isSpare) return
     slot.worker.removeAllListeners()
     void slot.worker.terminate()
-    if (!this.isClosed) this.slots[index] = this.spawn()
-    else this.slots.splice(index, 1)
+    if (isSpare) {
+      if (!this.isClosed) this.spare = this.spawn()
+      return
+    }
+    if (this.isClosed) {
+      this.slots.splice(index, 1)
+    } else {
+      this.slots[index] = this.spare
+      this.spare = this.spawn()
+    }
     this.finish(slot, (task) => task.reject(error))
   }
 }

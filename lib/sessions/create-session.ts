@@ -30,6 +30,7 @@ export async function createSession({ configuratorId, principal }: CreateSession
       configuratorId,
       applicationId: principal.kind === 'user' ? null : principal.application.id,
       userId: principal.kind === 'user' ? principal.user.id : null,
+      identityId: principal.kind === 'anonymous' ? principal.identityId : null,
       renderers: { create: rendererTypes.map((rendererType) => ({ rendererType })) },
     },
     include: { renderers: { orderBy: { createdAt: 'asc' } } },

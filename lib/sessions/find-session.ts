@@ -10,18 +10,31 @@ function load(sessionId: string) {
 export type LoadedSession = NonNullable<Awaited<ReturnType<typeof load>>>
 
 /**
- * The session, when the caller may use it: the configurator's owner, or a token of the
- * application the session was opened through. Anyone else gets the same 404 as for a
- * session that does not exist.
+ * The session, when the caller may use it: the configurator's owner, the server token of the
+ * application the session was opened through, or the anonymous identity (end customer) that
+ * opened it. Anyone else gets the same 404 as for a session that does not exist.
  */
 export async function findSession(sessionId: string, principal: Principal | null): Promise<LoadedSession> {
   const session = await load(sessionId)
-  const isAllowed =
-    session !== null &&
-    principal !== null &&
-    (principal.kind === 'user' ? session.configurator.userId === principal.user.id : session.applicationId === principal.application.id)
-  if (!isAllowed) throw new AppError('not_found', `Session ${sessionId} not found`)
+  if (session === null || principal === null || !(await mayUse(session, principal))) throw new AppError('not_found', `Session ${sessionId} not found`)
   return session
+}
+
+async function mayUse(session: LoadedSession, principal: Principal): Promise<boolean> {
+  if (principal.kind === 'user') return session.configurator.userId === principal.user.id
+  if (session.applicationId !== principal.application.id) return false
+  if (principal.kind === 'server') return true
+  if (session.identityId === null) return claim(session, principal.identityId)
+  return session.identityId === principal.identityId
+}
+
+// A session the shop's back end opened (secureInit) is handed to one customer: the first
+// anonymous identity that uses it keeps it. The conditional update lets only one claim win.
+async function claim(session: LoadedSession, identityId: string): Promise<boolean> {
+  const { count } = await db.configSession.updateMany({ where: { id: session.id, identityId: null }, data: { identityId } })
+  if (count === 1) return true
+  const current = await db.configSession.findUnique({ where: { id: session.id }, select: { identityId: true } })
+  return current?.identityId === identityId
 }
 
 /** As findSession, but a `key` query parameter (modelKey or renderingKey) replaces the headers. */

@@ -5,7 +5,7 @@ import type { LoadedSession } from '@/lib/sessions/find-session'
 import type { Values } from '@/lib/sessions/parameter-values'
 
 export function buildStoredState(session: LoadedSession, quality: Quality): Promise<SessionModel> {
-  return buildSessionModel({ configurator: session.configurator, sessionId: session.id, storedValues: session.values as Values }, quality)
+  return buildSessionModel({ session, storedValues: session.values as Values }, quality)
 }
 
 /** The model of the session's current state as a file; 409 when it did not build. */

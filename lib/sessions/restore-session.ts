@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { AppError, describeZodError } from '@/lib/api/errors'
+import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
-import { addSessionFile } from '@/lib/sessions/add-session-file'
+import { addSessionFile, checkSessionFileQuota } from '@/lib/sessions/add-session-file'
 import { createSession } from '@/lib/sessions/create-session'
 import { setParameters } from '@/lib/sessions/set-parameters'
 import { readZip } from '@/lib/storage/read-zip'
@@ -21,17 +22,22 @@ export interface RestoreSessionOptions {
  * validated against the configurator's current model. On any error nothing is kept.
  */
 export async function restoreSession({ configuratorId, principal, zip }: RestoreSessionOptions) {
-  const entries = readZip(zip)
+  // The rest of a saved session (configurator files, models, log) is never unpacked.
+  const entries = readZip(zip, { include: (name) => name === 'parameters.json' || SESSION_FILE.test(name) })
   const parametersJson = entries.get('parameters.json')
   if (!parametersJson) throw new AppError('unprocessable_entity', 'The zip has no parameters.json')
   let saved: z.infer<typeof ZSavedParameters>
   try {
-    saved = ZSavedParameters.parse(JSON.parse(Buffer.from(parametersJson).toString('utf8')))
+    saved = ZSavedParameters.parse(parseUntrustedJson(Buffer.from(parametersJson).toString('utf8')))
   } catch (error) {
-    const reason = error instanceof z.ZodError ? describeZodError(error, 'parameters.json') : 'parameters.json is not valid JSON'
+    // The zip itself was well-formed: what is wrong is its content.
+    const reason = error instanceof z.ZodError ? describeZodError(error, 'parameters.json') : `parameters.json: ${(error as Error).message}`
     throw new AppError('unprocessable_entity', reason)
   }
+  assertNoNul(saved, 'parameters.json')
 
+  // Checked before the session exists, so a zip over the quota leaves nothing behind.
+  checkSessionFileQuota([...entries].filter(([name]) => SESSION_FILE.test(name)).map(([, data]) => data.byteLength))
   const session = await createSession({ configuratorId, principal })
   try {
     const newIds = new Map<string, string>()

@@ -1,9 +1,11 @@
 import { zipSync, type Zippable } from 'fflate'
 import { exportMesh } from '@/lib/cad/mesh/export-mesh'
+import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
 import type { LoadedSession } from '@/lib/sessions/find-session'
 import { buildStoredState } from '@/lib/sessions/get-session-model'
+import { readExtraSettings } from '@/lib/sessions/model-inputs'
 import { composeSessionLog } from '@/lib/sessions/session-log'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
 import { blobStore } from '@/lib/storage/blob-store'
@@ -13,12 +15,14 @@ const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'st
 /**
  * The whole session as a zip: configurator files, parameters.json, scene settings per
  * renderer, the generated models, log.txt and the session files. Posting it to
- * POST /configsessions restores the parameters and files.
+ * POST /configsessions restores the parameters and files. An end customer gets the designer's
+ * files only when the configurator shares them (extraSettings.shareSourceWithCustomers).
  */
-export async function saveSession(session: LoadedSession): Promise<Uint8Array> {
+export async function saveSession(session: LoadedSession, principal: Principal): Promise<Uint8Array> {
+  const isSourceShared = principal.kind !== 'anonymous' || readExtraSettings(session.configurator).shareSourceWithCustomers === true
   const [model, configuratorFiles, sessionFiles, renderers] = await Promise.all([
     buildStoredState(session, 'preview'),
-    db.configuratorFile.findMany({ where: { configuratorId: session.configuratorId } }),
+    isSourceShared ? db.configuratorFile.findMany({ where: { configuratorId: session.configuratorId } }) : [],
     db.sessionFile.findMany({ where: { sessionId: session.id } }),
     db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
   ])

@@ -1,3 +1,4 @@
+import type { EngineLog } from '../engine'
 import type { Mesh } from '../mesh/mesh'
 
 /** A file as the model sees it, relative to the model's root directory. */
@@ -17,8 +18,8 @@ export interface OpenscadJob {
 
 export interface OpenscadJobResult {
   exitCode: number
-  /** Everything OpenSCAD printed, in order. */
-  output: string[]
+  /** What OpenSCAD printed, sorted and bounded (lib/cad/openscad/openscad-log.ts). */
+  log: EngineLog
   /** The Customizer parameter JSON of a successful `parameters` job. */
   parameters?: string
   /** The model of a successful `build` job. */

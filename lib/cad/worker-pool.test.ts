@@ -1,0 +1,131 @@
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Fairness, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
+
+interface Job {
+  name: string
+  ms: number
+}
+
+interface Ran {
+  name: string
+  start: bigint
+  end: bigint
+  booted: bigint
+}
+
+const SCRIPT = path.join(process.cwd(), 'test/workers/sleep-worker.ts')
+const pools: WorkerPool<Job, Ran>[] = []
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()))
+})
+
+function createPool(size: number) {
+  const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, maxHeapMb: 64 })
+  pools.push(pool)
+  const started: string[] = []
+  const ran: (Ran & { keys: string[] })[] = []
+  const run = (name: string, fairness: Fairness, options: { ms?: number; signal?: AbortSignal } = {}) =>
+    pool
+      .run({ name, ms: options.ms ?? 20 }, { timeLimitMs: 10_000, fairness, signal: options.signal, onStart: () => started.push(name) })
+      .then((result) => {
+        ran.push({ ...result, keys: [...fairness.exclusive, ...fairness.shared] })
+        return result.name
+      })
+  /** The most tasks of `key` that ran at the same time, from when the workers say they ran. */
+  const peak = (key: string) => {
+    const mine = ran.filter((task) => task.keys.includes(key))
+    return Math.max(...mine.map((task) => mine.filter((other) => other.start <= task.start && task.start < other.end).length))
+  }
+  /** Resolves once `count` tasks have started. */
+  const startedCount = async (count: number) => {
+    while (started.length < count) await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return { run, started, peak, startedCount }
+}
+
+/** A customer of the anonymous kind: one worker at a time, turns by customer. */
+function customer(id: string, session: string, application = 'shop'): Fairness {
+  return { turn: `customer:${id}`, exclusive: [`session:${session}`, `customer:${id}`], shared: [`application:${application}`, `configurator:${application}`] }
+}
+
+describe('WorkerPool', () => {
+  it("starts a waiting customer's build before an attacker's second one, with one worker", async () => {
+    const { run, started } = createPool(1)
+    const attacker = [1, 2, 3].map((n) => run(`attacker-${n}`, customer('attacker', `a${n}`)))
+    const normal = run('normal', customer('normal', 'n1'))
+    await Promise.all([...attacker, normal])
+    expect(started).toEqual(['attacker-1', 'normal', 'attacker-2', 'attacker-3'])
+  })
+
+  it('lets an anonymous customer hold one worker at a time however many sessions it has', async () => {
+    const { run, started, peak } = createPool(3)
+    const attacker = [1, 2, 3, 4].map((n) => run(`attacker-${n}`, customer('attacker', `a${n}`), { ms: 30 }))
+    const others = [1, 2].map((n) => run(`other-${n}`, customer(`other-${n}`, `o${n}`), { ms: 30 }))
+    await Promise.all([...attacker, ...others])
+    expect(peak('customer:attacker')).toBe(1)
+    // The two other customers did not wait for the attacker's queue.
+    expect(started.indexOf('other-1')).toBeLessThan(started.indexOf('attacker-2'))
+    expect(started.indexOf('other-2')).toBeLessThan(started.indexOf('attacker-2'))
+  })
+
+  it('runs one build of a session at a time', async () => {
+    const { run, peak } = createPool(2)
+    const owner = (): Fairness => ({ turn: 'session:s', exclusive: ['session:s'], shared: ['configurator:c'] })
+    await Promise.all(['a', 'b', 'c'].map((name) => run(name, owner())))
+    expect(peak('session:s')).toBe(1)
+  })
+
+  it('keeps an application to half of the workers while others wait, and lets it use them all when nobody does', async () => {
+    const { run, started, startedCount } = createPool(4)
+    // Long enough that every worker has started (booting takes a while) before the first ends.
+    const busy = Array.from({ length: 6 }, (_, n) => run(`busy-${n}`, customer(`busy-${n}`, `b${n}`, 'busy'), { ms: 2000 }))
+    await startedCount(4)
+    const quiet = [0, 1].map((n) => run(`quiet-${n}`, customer(`quiet-${n}`, `q${n}`, 'quiet'), { ms: 60 }))
+    await Promise.all([...busy, ...quiet])
+    // All four workers went to the busy shop at first (nobody else waited), then the quiet
+    // shop's builds started at the first two free workers.
+    expect(started.slice(0, 6)).toEqual(['busy-0', 'busy-1', 'busy-2', 'busy-3', 'quiet-0', 'quiet-1'])
+
+
+    // Queued together behind other work, the busy shop gets ceil(4 / 2) workers while the quiet one waits.
+    const second = createPool(4)
+    const blockers = [0, 1, 2, 3].map((n) => second.run(`blocker-${n}`, customer(`blocker-${n}`, `x${n}`, 'blocker'), { ms: 60 }))
+    await second.startedCount(4)
+    const together = [
+      // Long enough that every blocker ends before any of these.
+      ...Array.from({ length: 6 }, (_, n) => second.run(`busy-${n}`, customer(`busy-${n}`, `b${n}`, 'busy'), { ms: 1000 })),
+      ...[0, 1].map((n) => second.run(`quiet-${n}`, customer(`quiet-${n}`, `q${n}`, 'quiet'), { ms: 1000 })),
+    ]
+    await Promise.all([...blockers, ...together])
+    expect(second.started.slice(4, 8).sort()).toEqual(['busy-0', 'busy-1', 'quiet-0', 'quiet-1'])
+  })
+
+  it('takes a cancelled task out of the queue, and stops a cancelled running one on a fresh worker', async () => {
+    const { run, started, startedCount } = createPool(1)
+    const running = new AbortController()
+    const queued = new AbortController()
+    const long = run('long', customer('a', 'a'), { ms: 60_000, signal: running.signal })
+    await startedCount(1)
+    const waiting = run('waiting', customer('b', 'b'), { signal: queued.signal })
+    const after = run('after', customer('c', 'c'))
+    queued.abort(new Error('superseded'))
+    await expect(waiting).rejects.toThrow('superseded')
+    running.abort(new Error('gone'))
+    await expect(long).rejects.toThrow('gone')
+    await expect(after).resolves.toBe('after')
+    expect(started).toEqual(['long', 'after'])
+  })
+
+  it('stops a task past its time limit and goes on with the next on the spare worker booted before', async () => {
+    const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size: 1, maxHeapMb: 64 })
+    pools.push(pool)
+    const fairness = customer('a', 'a')
+    const slow = pool.run({ name: 'slow', ms: 60_000 }, { timeLimitMs: 200, fairness })
+    await expect(slow).rejects.toBeInstanceOf(TimeLimitError)
+    const stopped = process.hrtime.bigint()
+    const next = await pool.run({ name: 'next', ms: 1 }, { timeLimitMs: 10_000, fairness })
+    expect(next.booted).toBeLessThan(stopped)
+  })
+})

@@ -1,0 +1,14 @@
+// A worker for WorkerPool tests: answers each job after sleeping its `ms`, with when it ran
+// and when this worker booted (process-wide monotonic nanoseconds, comparable between threads).
+import { parentPort } from 'node:worker_threads'
+import { WORKER_READY } from '../../lib/cad/worker-pool'
+
+const booted = process.hrtime.bigint()
+parentPort?.postMessage(WORKER_READY)
+parentPort?.on('message', (job: { name: string; ms: number }) => {
+  const start = process.hrtime.bigint()
+  setTimeout(() => {
+    parentPort?.postMessage({ name: job.name, start, end: process.hrtime.bigint(), booted })
+    parentPort?.postMessage(WORKER_READY)
+  }, job.ms)
+})
