@@ -1,6 +1,17 @@
 import { defineConfig } from 'vitest/config'
 
 const apiTests = ['app/**/*.test.ts', 'test/api/**/*.test.ts']
+// Route handlers called directly see no client address ('unknown' for every test file):
+// address limits that every test shares must not trip; test/api/rate-limits.test.ts sets its own.
+// Smaller session file quotas than the defaults, so quota tests move megabytes, not hundreds.
+const apiEnv = {
+  SEED_DEMO: 'false',
+  SERVICE_TIMEOUT_SECONDS: '1',
+  LOGIN_FAILURES_PER_ADDRESS: '100000',
+  ANONYMOUS_TOKENS_PER_MINUTE_PER_ADDRESS: '100000',
+  SESSION_FILE_MAX_BYTES: String(4 * 1024 * 1024),
+  SESSION_FILES_MAX_BYTES: String(10 * 1024 * 1024),
+}
 
 export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
@@ -10,8 +21,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     projects: [
       // The API suite runs twice: on this machine's PostgreSQL and on the embedded PGlite.
-      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'postgres', SEED_DEMO: 'false', SERVICES: '{"echo":"http://127.0.0.1:45711/base"}', SERVICE_TIMEOUT_SECONDS: '1' } } },
-      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { TEST_DB: 'pglite', SEED_DEMO: 'false', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}', SERVICE_TIMEOUT_SECONDS: '1' } } },
+      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'postgres', SERVICES: '{"echo":"http://127.0.0.1:45711/base"}' } } },
+      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'pglite', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}' } } },
       // Unit and process-level tests bring their own databases.
       // Starting the real server takes seconds, many more on a loaded two-core machine.
       { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },

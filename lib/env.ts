@@ -1,5 +1,6 @@
 import os from 'node:os'
 import path from 'node:path'
+import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
 import { ZEmail } from '@/lib/api/schemas'
 
@@ -12,13 +13,34 @@ const ZEnv = z.object({
   ADMIN_EMAIL: ZEmail.optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * MB),
+  /** A customer's files: each, all of one session together, and how many a session holds. */
+  SESSION_FILE_MAX_BYTES: z.coerce.number().int().positive().default(20 * MB),
+  SESSION_FILES_MAX_BYTES: z.coerce.number().int().positive().default(50 * MB),
+  SESSION_FILES_MAX_COUNT: z.coerce.number().int().positive().default(20),
   USER_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(12 * 3600),
   ANONYMOUS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   SERVER_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  /** Proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For names the client. */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .refine(isProxyList, 'must be IP addresses or CIDRs, comma-separated'),
+  /** Failed logins an account or a client address may have before each further one blocks it for a doubling time. */
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  LOGIN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(30),
+  LOGIN_BLOCK_MAX_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Anonymous tokens (renewals included) a minute, per application key and per client address. */
+  ANONYMOUS_TOKENS_PER_MINUTE_PER_KEY: z.coerce.number().int().min(1).default(1200),
+  ANONYMOUS_TOKENS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
   SESSION_KEY_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
   BUILD_WORKERS: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
   BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
+  /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */
+  CUSTOMER_BUILD_SECONDS: z.coerce.number().positive().default(300),
+  CUSTOMER_BUILD_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
   BUILD_CACHE_MB: z.coerce.number().int().min(1).default(1024),
   /** Demo configurators on first start; by default only on the embedded database. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
@@ -36,11 +58,21 @@ const ZEnv = z.object({
     .default('{}')
     .transform((text, context) => {
       const result = z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/), z.url({ protocol: /^https?$/ })).safeParse(safeJson(text))
-      if (result.success) return result.data
+      // A Map, so that a name like `constructor` or `__proto__` finds no inherited entry.
+      if (result.success) return new Map(Object.entries(result.data))
       context.addIssue({ code: 'custom', message: 'must be a JSON object of service name to http(s) base URL' })
       return z.NEVER
     }),
 })
+
+function isProxyList(entries: string[]): boolean {
+  try {
+    proxyAddr.compile(entries)
+    return true
+  } catch {
+    return false
+  }
+}
 
 function safeJson(text: string): unknown {
   try {

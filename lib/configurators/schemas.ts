@@ -22,6 +22,7 @@ export const ZExtraSettings = z.looseObject({
     .optional()
     .describe('a shorter build time limit than the server maximum'),
   renderers: z.array(z.enum(RENDERER_TYPES)).optional().describe('further renderer types each session gets'),
+  shareSourceWithCustomers: z.boolean().optional().describe("whether a customer's saved session zip holds the configurator's files"),
 })
 export type ExtraSettings = z.infer<typeof ZExtraSettings>
 

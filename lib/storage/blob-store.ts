@@ -12,10 +12,18 @@ export interface StoredBlob {
   size: number
 }
 
+/** Content streamed in but not yet stored: `commit` keeps it, `discard` drops it (no-op after commit). */
+export interface StagedBlob extends StoredBlob {
+  commit(): Promise<void>
+  discard(): Promise<void>
+}
+
 /** Content-addressed storage: one copy per distinct content, named by its sha256. */
 export interface BlobStore {
   /** Streams `body` in, refusing with 413 past `limit` bytes; nothing is kept on failure. */
   put(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StoredBlob>
+  /** As `put`, but the content is stored only on `commit`, so a caller may still refuse it. */
+  stage(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StagedBlob>
   read(hash: string): ReadableStream<Uint8Array>
   readBuffer(hash: string): Promise<Buffer>
 }
@@ -28,6 +36,12 @@ class DiskBlobStore implements BlobStore {
   }
 
   async put(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StoredBlob> {
+    const staged = await this.stage(body, limit)
+    await staged.commit()
+    return { hash: staged.hash, size: staged.size }
+  }
+
+  async stage(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StagedBlob> {
     const tmpDir = path.join(this.root, 'tmp')
     await fs.mkdir(tmpDir, { recursive: true })
     const tmpPath = path.join(tmpDir, randomUUID())
@@ -41,17 +55,25 @@ class DiskBlobStore implements BlobStore {
         callback(null, chunk)
       },
     })
+    const discard = () => fs.rm(tmpPath, { force: true })
     try {
       const source = body ? Readable.fromWeb(body as import('node:stream/web').ReadableStream) : Readable.from([])
       await pipeline(source, meter, createWriteStream(tmpPath, { flags: 'wx' }))
-      const digest = hash.digest('hex')
-      const target = this.blobPath(digest)
-      await fs.mkdir(path.dirname(target), { recursive: true })
-      // Same name means same content, so replacing an existing blob is harmless.
-      await fs.rename(tmpPath, target)
-      return { hash: digest, size }
-    } finally {
-      await fs.rm(tmpPath, { force: true })
+    } catch (error) {
+      await discard()
+      throw error
+    }
+    const digest = hash.digest('hex')
+    const target = this.blobPath(digest)
+    return {
+      hash: digest,
+      size,
+      commit: async () => {
+        await fs.mkdir(path.dirname(target), { recursive: true })
+        // Same name means same content, so replacing an existing blob is harmless.
+        await fs.rename(tmpPath, target)
+      },
+      discard,
     }
   }
 

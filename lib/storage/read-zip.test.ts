@@ -132,6 +132,25 @@ describe('readZip', () => {
     expect(error.message).toContain('"liar.txt": declares 10 bytes')
   })
 
+  it('refuses an entry whose headers declare a few bytes but that inflates to 16 MB', () => {
+    const error = refusal(withDeclaredSize(zipSync({ 'bomb.bin': [new Uint8Array(16 * 1024 * 1024), { level: 9 }] }), 100))
+    expect(error.status).toBe(400)
+    expect(error.message).toBe('Zip entry "bomb.bin": unpacks to more than the declared 100 bytes')
+  })
+
+  it('inflates only the included files', () => {
+    const model = new Uint8Array(randomBytes(1_000_000))
+    const zip = zipSync({ 'parameters.json': strToU8('{}'), 'model.stl': [model, { level: 1 }], files: { a: { 'logo.svg': text } } })
+    // Corrupt data in an entry that is not included: inflating it would fail.
+    const modelStart = offsetsOf(zip, [...strToU8('model.stl')])[0]! + 'model.stl'.length
+    zip.fill(0xff, modelStart, modelStart + 8)
+
+    const files = readZip(zip, { include: (name) => name !== 'model.stl' })
+
+    expect([...files.keys()].sort()).toEqual(['files/a/logo.svg', 'parameters.json'])
+    expect([...files.values()].reduce((sum, content) => sum + content.length, 0)).toBe(2 + text.length)
+  })
+
   it('refuses duplicate names', () => {
     const zip = zipSync({ 'a.txt': text, 'b.txt': text })
     for (const at of offsetsOf(zip, [...strToU8('b.txt')])) zip.set(strToU8('a.txt'), at)

@@ -10,6 +10,11 @@ export interface ZipLimits {
   maxRatio: number
 }
 
+export interface ReadZipOptions extends Partial<ZipLimits> {
+  /** Which files to unpack; the others are checked as every entry is but never inflated. */
+  include?: (name: string) => boolean
+}
+
 const DEFAULT_LIMITS: ZipLimits = { maxEntries: 1000, maxTotalBytes: 200 * 1024 * 1024, maxRatio: 100 }
 
 const END_SIGNATURE = 0x06054b50
@@ -124,7 +129,7 @@ function readEntry(data: Uint8Array, view: DataView, entry: Entry): Uint8Array {
  * Entries come from the central directory alone, with our own reader, so no second parser can
  * see a different set of names. Directory entries are checked but not returned.
  */
-export function readZip(data: Uint8Array, limits: Partial<ZipLimits> = {}): Map<string, Uint8Array> {
+export function readZip(data: Uint8Array, { include = () => true, ...limits }: ReadZipOptions = {}): Map<string, Uint8Array> {
   const { maxEntries, maxTotalBytes, maxRatio } = { ...DEFAULT_LIMITS, ...limits }
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
   const entries = readCentralDirectory(data, view, maxEntries)
@@ -139,6 +144,6 @@ export function readZip(data: Uint8Array, limits: Partial<ZipLimits> = {}): Map<
   if (totalBytes > maxTotalBytes) {
     throw new AppError('payload_too_large', `Zip archive unpacks to more than ${maxTotalBytes} bytes`)
   }
-  const files = entries.filter((entry) => !entry.name.endsWith('/'))
+  const files = entries.filter((entry) => !entry.name.endsWith('/') && include(entry.name))
   return new Map(files.map((entry) => [entry.name, readEntry(data, view, entry)]))
 }

@@ -151,7 +151,7 @@ describe('session files', () => {
     ['a slash', 'a/b'],
     ['a backslash', 'a\\b'],
     ['a dot segment', '..'],
-    ['a control character', 'a\u0000b'],
+    ['a control character', 'a\u0001b'], // NUL anywhere in a query is 422, test/api/hostile-json.test.ts
     ['an empty name', ''],
     ['a name over 255 bytes', `${'x'.repeat(252)}.svg`],
     ['a name over 255 bytes in fewer characters', 'é'.repeat(130)],

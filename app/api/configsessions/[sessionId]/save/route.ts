@@ -6,7 +6,7 @@ import { saveSession } from '@/lib/sessions/save-session'
 
 // GET /configsessions/{id}/save - the whole session as a zip
 export const GET = route(operations.saveSession, async ({ params, principal }) => {
-  const zip = await saveSession(await findSession(params.sessionId, principal))
+  const zip = await saveSession(await findSession(params.sessionId, principal), principal)
   return new Response(zip as Uint8Array<ArrayBuffer>, {
     headers: {
       'content-type': 'application/zip',

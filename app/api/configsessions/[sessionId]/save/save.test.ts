@@ -1,7 +1,7 @@
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { api } from '@/test/api-client'
-import { expectError, openSession } from '@/test/fixtures'
+import { expectError, openSession, registerApplication } from '@/test/fixtures'
 
 const SVG_RECTANGLE = `<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><rect x="0" y="0" width="20" height="10"/></svg>`
 
@@ -154,6 +154,57 @@ describe('save', () => {
     const zip = zipSync({ 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })), 'files/abc/main.scad': hostileModel })
     await expectError(await restore(configuratorId, token, zip), 409, 'conflict', /main\.scad/)
     expect(await countSessions(configuratorId)).toBe(before)
+  })
+})
+
+describe("a customer's save", () => {
+  /** A session of the plate opened by an end customer (anonymous token), with a renderer file, and the shop's tokens. */
+  async function customerSession(extraSettings: Record<string, unknown> = {}) {
+    const shop = await openSession(PLATE, { extraSettings }, { 'renderer/paint.frag': 'void main() {}' })
+    const { key, secretKey } = await registerApplication(shop.token, shop.configuratorId)
+    const tokenOf = async (path: string, body?: unknown) =>
+      ((await (await api('POST', path, { headers: { 'x-api-key': key }, body })).json()) as { accessToken: string }).accessToken
+    const customer = await tokenOf('/auth/anonymous')
+    const server = await tokenOf('/auth/application', { key, secretKey })
+    const opened = await api('POST', '/configsessions', { token: customer, headers: { 'x-api-key': key }, body: { configuratorId: shop.configuratorId } })
+    const { id } = (await opened.json()) as { id: string }
+    const put = await api('PUT', `/configsessions/${id}/parameters`, { token: customer, headers: { 'x-api-key': key }, body: { width: { value: 61 } } })
+    expect(put.status).toBe(200)
+    const save = async (token: string, headers: Record<string, string> = { 'x-api-key': key }) => {
+      const response = await api('GET', `/configsessions/${id}/save`, { token, headers })
+      expect(response.status).toBe(200)
+      return new Uint8Array(await response.arrayBuffer())
+    }
+    return { shop, key, customer, server, save }
+  }
+
+  it("leaves the designer's files out for the customer; the owner and the shop's server get them", async () => {
+    const { shop, key, customer, server, save } = await customerSession()
+    const customerZip = await save(customer)
+    const names = Object.keys(unzipSync(customerZip))
+    expect(names).toEqual(expect.arrayContaining(['parameters.json', 'model.stl', 'log.txt']))
+    expect(names.filter((name) => name.startsWith('configurator/') || name.startsWith('renderer/'))).toEqual([])
+    for (const complete of [await save(server), await save(shop.token, {})]) {
+      expect(Object.keys(unzipSync(complete))).toEqual(expect.arrayContaining(['configurator/main.scad', 'renderer/paint.frag']))
+    }
+
+    // The customer's zip still restores: the configurator's own model is built anyway.
+    const restored = await api('POST', `/configsessions?configuratorId=${shop.configuratorId}`, {
+      token: customer,
+      headers: { 'x-api-key': key, 'content-type': 'application/zip' },
+      body: customerZip,
+    })
+    expect(restored.status).toBe(200)
+    const { id } = (await restored.json()) as { id: string }
+    const parameters = await api('GET', `/configsessions/${id}/parameters`, { token: customer, headers: { 'x-api-key': key } })
+    expect(((await parameters.json()) as { width: { value: number } }).width.value).toBe(61)
+  })
+
+  it('holds them when the configurator shares them with customers', async () => {
+    const { customer, save } = await customerSession({ shareSourceWithCustomers: true })
+    const entries = unzipSync(await save(customer))
+    expect(Buffer.from(entries['configurator/main.scad']!).toString()).toBe(PLATE)
+    expect(Object.keys(entries)).toContain('renderer/paint.frag')
   })
 })
 
