@@ -27,6 +27,12 @@ export default defineConfig({
       args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
+  // The 200k-triangle viewer spec measures frame times on the CPU renderer: it runs alone, after
+  // the others, so neither slows the other down on a 2-core machine.
+  projects: [
+    { name: 'flows', testIgnore: /viewer-performance/ },
+    { name: 'performance', testMatch: /viewer-performance/, dependencies: ['flows'] },
+  ],
   webServer: {
     command: `rm -rf '${dataDir}' && node --import tsx server.ts`,
     url: `${baseURL}/api/openapi.json`,

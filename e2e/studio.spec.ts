@@ -50,6 +50,8 @@ async function dropFile(page: Page, name: string, content: string) {
 }
 
 test('a designer signs in, builds a configurator, registers a shop and signs out', async ({ page, designer }) => {
+  // Seven steps, four of them with an accessibility scan: slower than one default timeout on 2 cores.
+  test.setTimeout(180_000)
   const name = `Box ${randomUUID().slice(0, 8)}`
 
   await test.step('the studio asks for a sign-in first', async () => {
