@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest'
+import { api } from '@/test/api-client'
+import { expectError, openSession, registerApplication } from '@/test/fixtures'
+
+// `n` counts (tail recursion: time, no memory): 1e12 never ends within any limit, a few
+// hundred thousand take a few seconds.
+const LOOP = `
+n = 0; // [0:1:1e12]
+width = 10; // [1:1:100]
+depth = 10; // [1:1:100]
+function count(i) = i >= n ? i : count(i + 1);
+echo(count(0));
+cube([width, depth, 1]);
+`
+const RUNAWAY = 1e12
+
+type Session = Awaited<ReturnType<typeof openSession>>
+
+const put = (s: Session, body: Record<string, number>) =>
+  api('PUT', `/configsessions/${s.session.id}/parameters`, {
+    token: s.token,
+    body: Object.fromEntries(Object.entries(body).map(([key, value]) => [key, { value }])),
+  })
+const valuesOf = async (response: Response) => {
+  expect(response.status).toBe(200)
+  const parameters = (await response.json()) as Record<string, { value: number }>
+  return Object.fromEntries(Object.entries(parameters).map(([key, { value }]) => [key, value]))
+}
+
+/** Lets requests that were sent get as far as their builds (parameters are read by then). */
+const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function timeLimitBuilds(): Promise<number> {
+  const { db } = await import('@/lib/db')
+  return db.cacheEntry.count({ where: { logError: { contains: 'time limit' } } })
+}
+
+describe('a newer PUT of a session supersedes the older one', () => {
+  it('cancels the older build, keeps its values under the newer ones, and answers both with the newest state', async () => {
+    // A source of its own: its cache entries are this test's alone.
+    const owner = await openSession(`${LOOP}// supersede\n`, { extraSettings: { limits: { buildSeconds: 20 } } })
+    expect((await api('GET', `/configsessions/${owner.session.id}/parameters`, { token: owner.token })).status).toBe(200)
+    const before = await timeLimitBuilds()
+
+    const older = put(owner, { n: RUNAWAY, width: 30 })
+    await settle()
+    const newer = put(owner, { n: 0, depth: 40 })
+    const [olderValues, newerValues] = await Promise.all([older.then(valuesOf), newer.then(valuesOf)])
+
+    expect(newerValues).toEqual({ n: 0, width: 30, depth: 40 })
+    expect(olderValues).toEqual(newerValues)
+    // The runaway build was stopped, not run to its limit and cached as failed.
+    expect(await timeLimitBuilds()).toBe(before)
+    const info = await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
+    expect(((await info.json()) as { boundingBox: { maxX: number; maxY: number } }).boundingBox).toMatchObject({ maxX: 30, maxY: 40 })
+  })
+
+  it('never cancels a build another session waits for', async () => {
+    const first = await openSession(`${LOOP}// shared build\n`)
+    const opened = await api('POST', '/configsessions', { token: first.token, body: { configuratorId: first.configuratorId } })
+    const second = { ...first, session: (await opened.json()) as Session['session'] }
+    expect((await api('GET', `/configsessions/${first.session.id}/parameters`, { token: first.token })).status).toBe(200)
+
+    // Both ask for the same state, so they wait for one and the same build.
+    const slow = { n: 400_000, width: 20 }
+    const firstSlow = put(first, slow)
+    const secondSlow = put(second, slow)
+    await settle()
+    const firstNewer = put(first, { n: 0, width: 25 })
+
+    expect(await valuesOf(await secondSlow)).toEqual({ ...slow, depth: 10 })
+    const log = (await (await api('GET', `/configsessions/${second.session.id}/log`, { token: second.token })).json()) as { message: string; error: string }
+    expect(log.error).toBe('')
+    expect(log.message).toContain('ECHO: 400000')
+    expect(await valuesOf(await firstSlow)).toEqual({ n: 0, width: 25, depth: 10 })
+    expect(await valuesOf(await firstNewer)).toEqual({ n: 0, width: 25, depth: 10 })
+  }, 60_000)
+})
+
+describe('builds are shared fairly between customers', () => {
+  /** An end customer of a new shop for `source` (one anonymous identity that opens sessions), and the shop's key to mint another. */
+  async function customerOf(source: string, fields: Record<string, unknown> = {}) {
+    const shop = await openSession(source, fields)
+    const { key } = await registerApplication(shop.token, shop.configuratorId)
+    const newCustomer = async () => {
+      const minted = await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } })
+      const { accessToken } = (await minted.json()) as { accessToken: string }
+      const open = async (): Promise<Session> => {
+        const opened = await api('POST', '/configsessions', { token: accessToken, headers: { 'x-api-key': key }, body: { configuratorId: shop.configuratorId } })
+        expect(opened.status).toBe(200)
+        return { ...shop, token: accessToken, session: (await opened.json()) as Session['session'] }
+      }
+      return { open }
+    }
+    return { ...(await newCustomer()), key, newCustomer }
+  }
+
+  const putAs = (s: Session, key: string, body: Record<string, number>) =>
+    api('PUT', `/configsessions/${s.session.id}/parameters`, {
+      token: s.token,
+      headers: { 'x-api-key': key },
+      body: Object.fromEntries(Object.entries(body).map(([name, value]) => [name, { value }])),
+    })
+
+  it("starts a customer's build before an attacker's second runaway one, whatever the attacker's number of sessions", async () => {
+    const attacker = await customerOf(`${LOOP}// attacker\n`, { extraSettings: { limits: { buildSeconds: 8 } } })
+    const sessions = await Promise.all([attacker.open(), attacker.open()])
+    const customer = await customerOf(`${LOOP}// customer\n`)
+    const mine = await customer.open()
+    expect((await putAs(mine, customer.key, { width: 11 })).status).toBe(200) // parameters read, workers warm
+
+    const answered: string[] = []
+    const attacks = sessions.map((session, n) => putAs(session, attacker.key, { n: RUNAWAY - n }).then((response) => answered.push(`attacker ${response.status}`)))
+    await settle(2500) // the attacker's builds are running
+    const normal = putAs(mine, customer.key, { width: 12 }).then((response) => answered.push(`customer ${response.status}`))
+    await Promise.all([...attacks, normal])
+    // With two workers the customer does not wait for the attacker; with one it waits for one build.
+    expect(answered.indexOf('customer 200')).toBeLessThan(answered.lastIndexOf('attacker 200'))
+    expect(answered).toHaveLength(3)
+  }, 60_000)
+
+  it("refuses (429 with Retry-After) a customer's builds once its build time is used up, and no one else's", async () => {
+    const { env } = await import('@/lib/env')
+    const budget = env.CUSTOMER_BUILD_SECONDS
+    env.CUSTOMER_BUILD_SECONDS = 2
+    try {
+      const shop = await customerOf(`${LOOP}// budget\n`, { extraSettings: { limits: { buildSeconds: 3 } } })
+      const attacker = await shop.open()
+      expect((await putAs(attacker, shop.key, { n: RUNAWAY })).status).toBe(200) // runs its 3 s limit
+      const refused = await putAs(attacker, shop.key, { n: RUNAWAY - 1 })
+      await expectError(refused, 429, 'too_many_requests', /build time/)
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+      // A state built before costs no build time, so it is still answered.
+      expect((await putAs(attacker, shop.key, { n: RUNAWAY })).status).toBe(200)
+
+      const other = await (await shop.newCustomer()).open()
+      expect((await putAs(other, shop.key, { n: 5 })).status).toBe(200)
+    } finally {
+      env.CUSTOMER_BUILD_SECONDS = budget
+    }
+  }, 60_000)
+})
