@@ -1,3 +1,4 @@
+import { ZErrorBody } from '@/lib/api/schemas'
 import { expect } from 'vitest'
 import { api, uniqueEmail } from './api-client'
 
@@ -34,10 +35,14 @@ export async function registerApplication(token: string, configuratorId: string,
 export async function expectError(response: Response, status: number, code: string, message?: RegExp) {
   expect(response.status).toBe(status)
   expect(response.headers.get('content-type')).toMatch(/application\/json/)
-  const body = (await response.json()) as { error: { code: string; message: string } }
+  const body = ZErrorBody.parse(await response.json())
   expect(body.error.code).toBe(code)
-  expect(typeof body.error.message).toBe('string')
   if (message) expect(body.error.message).toMatch(message)
+  // Every 422 names its fields, each also in the sentence.
+  if (status === 422) {
+    expect(body.error.fields?.length).toBeGreaterThan(0)
+    for (const field of body.error.fields ?? []) expect(body.error.message).toContain(field.message)
+  }
   expect(JSON.stringify(body)).not.toMatch(/\n\s+at /)
   return body.error
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ParameterSet } from '@/lib/sessions/schemas'
-import { decodeShareQuery, encodeShareQuery, splitValueErrors } from '@/components/configurator/share-values'
+import { decodeShareQuery, encodeShareQuery } from '@/components/configurator/share-values'
 
 const base = { group: 'Size', caption: '', name: '' }
 const parameters: ParameterSet = {
@@ -23,12 +23,5 @@ describe('share links', () => {
 
   it('ignores unknown keys and passes bad values on for the server to refuse', () => {
     expect(decodeShareQuery(parameters, new URLSearchParams('utm=x&width=wide&with_lid=maybe'))).toEqual({ width: Number.NaN, with_lid: 'maybe' })
-  })
-
-  it('splits a 422 message by parameter key', () => {
-    expect(splitValueErrors('width: must be at most 200; with_lid: must be true or false; x: is not a parameter of this model', ['width', 'with_lid'])).toEqual({
-      width: 'must be at most 200',
-      with_lid: 'must be true or false',
-    })
   })
 })

@@ -43,16 +43,6 @@ function parseValue(type: ParameterSet[string]['type'], defaultValue: ParameterV
   }
 }
 
-/** "width: must be at most 200; depth: ..." (the API's 422 message) by parameter key. */
-export function splitValueErrors(message: string, keys: readonly string[]): Record<string, string> {
-  const errors: Record<string, string> = {}
-  for (const part of message.split('; ')) {
-    const key = keys.find((candidate) => part.startsWith(`${candidate}: `))
-    if (key) errors[key] = part.slice(key.length + 2)
-  }
-  return errors
-}
-
 export type PageSearchParams = Record<string, string | string[] | undefined>
 
 /** A page's `searchParams` back into a query string (the values of a shared link). */

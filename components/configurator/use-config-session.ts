@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { decodeShareQuery, splitValueErrors, type Values } from '@/components/configurator/share-values'
+import { decodeShareQuery, type Values } from '@/components/configurator/share-values'
 import type { ParameterValue } from '@/lib/cad/engine'
 import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
 import type { ParameterSet } from '@/lib/sessions/schemas'
@@ -69,7 +69,8 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
         return { built: await putValues(values), refused: {} }
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 422) throw error
-        const refused = splitValueErrors(error.message, Object.keys(values))
+        // A parameter's field is its key; the message alone goes beside its control.
+        const refused = Object.fromEntries(error.fields.flatMap(({ path: [key], message }) => (typeof key === 'string' && Object.hasOwn(values, key) ? [[key, message]] : [])))
         if (Object.keys(refused).length === 0) throw error
         const accepted = withoutKeys(values, Object.keys(refused))
         const built = Object.keys(accepted).length > 0 ? (await putValues(accepted)) : null

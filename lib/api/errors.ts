@@ -1,23 +1,8 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { ERROR_STATUS, type ErrorCode, type FieldError } from '@/lib/api/schemas'
 import { Prisma } from '@/lib/generated/prisma/client'
 
-export const ERROR_STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable_entity: 422,
-  too_many_requests: 429,
-  internal_error: 500,
-  bad_gateway: 502,
-  gateway_timeout: 504,
-} as const
-
-export type ErrorCode = keyof typeof ERROR_STATUS
+export type { ErrorCode, FieldError }
 
 export class AppError extends Error {
   constructor(
@@ -34,21 +19,24 @@ export class AppError extends Error {
   }
 }
 
-export const ZErrorBody = z.object({
-  error: z.object({ code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]), message: z.string() }),
-})
-
-export function errorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ error: { code, message } }, { status: ERROR_STATUS[code], headers })
+/** 422 naming each wrong field of what was sent; its message reads them as one sentence. */
+export class ValidationError extends AppError {
+  constructor(
+    readonly fields: FieldError[],
+    message = fields.map(({ path, message }) => (path.length > 0 ? `${path.join('.')}: ${message}` : message)).join('; '),
+  ) {
+    super('unprocessable_entity', message)
+    this.name = 'ValidationError'
+  }
 }
 
-export function describeZodError(error: z.ZodError, where?: string): string {
-  return error.issues
-    .map((issue) => {
-      const field = [where, ...issue.path.map(String)].filter(Boolean).join('.')
-      return field ? `${field}: ${issue.message}` : issue.message
-    })
-    .join('; ')
+export function errorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}, fields?: FieldError[]): Response {
+  return Response.json({ error: { code, message, fields } }, { status: ERROR_STATUS[code], headers })
+}
+
+/** A zod error's issues as fields, under `prefix` (e.g. ["query"]). */
+export function zodFields(error: z.ZodError, prefix: FieldError['path'] = []): FieldError[] {
+  return error.issues.map((issue) => ({ path: [...prefix, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))], message: issue.message }))
 }
 
 /**
@@ -57,6 +45,7 @@ export function describeZodError(error: z.ZodError, where?: string): string {
  * is a server fault.
  */
 export function toErrorResponse(error: unknown): Response {
+  if (error instanceof ValidationError) return errorResponse(error.code, error.message, error.headers, error.fields)
   if (error instanceof AppError) return errorResponse(error.code, error.message, error.headers)
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === 'P2025') return errorResponse('not_found', 'Not found')

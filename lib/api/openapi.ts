@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ZErrorBody } from '@/lib/api/errors'
+import { ZErrorBody } from '@/lib/api/schemas'
 import type { Operation } from '@/lib/api/operation'
 import * as applications from '@/lib/applications/operations'
 import * as auth from '@/lib/auth/operations'

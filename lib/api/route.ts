@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AppError, describeZodError, toErrorResponse } from '@/lib/api/errors'
+import { AppError, toErrorResponse, ValidationError, zodFields } from '@/lib/api/errors'
 import type { Operation } from '@/lib/api/operation'
 import { readLimitedText } from '@/lib/api/read-body'
 import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
@@ -77,9 +77,9 @@ function parseParams(operation: Operation, raw: Record<string, string | string[]
 function parseQuery(operation: Operation, searchParams: URLSearchParams) {
   if (!operation.query) return {}
   const query = Object.fromEntries(searchParams)
-  assertNoNul(query, 'query')
+  assertNoNul(query, ['query'])
   const result = operation.query.safeParse(query)
-  if (!result.success) throw new AppError('unprocessable_entity', describeZodError(result.error, 'query'))
+  if (!result.success) throw new ValidationError(zodFields(result.error, ['query']))
   return result.data
 }
 
@@ -93,6 +93,6 @@ export async function parseJsonBody(schema: z.ZodType | undefined, request: Requ
   // Checked on the whole body, before the schema: any string may end up stored.
   assertNoNul(json)
   const result = schema.safeParse(json)
-  if (!result.success) throw new AppError('unprocessable_entity', describeZodError(result.error))
+  if (!result.success) throw new ValidationError(zodFields(result.error))
   return result.data
 }

@@ -12,3 +12,35 @@ export const ZDateTime = z
 export const ZEmail = z.email({ pattern: z.regexes.html5Email })
 
 export const ZUuidResponse = z.object({ UUID: z.uuid() })
+
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable_entity: 422,
+  too_many_requests: 429,
+  internal_error: 500,
+  bad_gateway: 502,
+  gateway_timeout: 504,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export const ZFieldError = z.object({
+  path: z.array(z.union([z.string(), z.number()])).describe('the field, relative to what was sent: the JSON body, or ["query", name]'),
+  message: z.string(),
+})
+export type FieldError = z.infer<typeof ZFieldError>
+
+export const ZErrorBody = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    fields: z.array(ZFieldError).optional().describe('on 422: each field that is wrong'),
+  }),
+})

@@ -29,14 +29,15 @@ describe('parseUntrustedJson', () => {
 
 describe('assertNoNul', () => {
   it.each([
-    [{ name: 'a\0' }, undefined, 'name: must not contain NUL characters'],
-    [{ a: [{ b: 'x' }, { c: '\0' }] }, undefined, 'a.1.c: must not contain NUL characters'],
-    [{ a: { 'k\0': 1 } }, undefined, 'a: keys must not contain NUL characters'],
-    [{ 'k\0': 1 }, undefined, 'body: keys must not contain NUL characters'],
-    ['\0', undefined, 'body: must not contain NUL characters'],
-    [{ name: 'a\0' }, 'query', 'query.name: must not contain NUL characters'],
-  ])('refuses %j (in %s) naming the field', (value, where, message) => {
-    expect(() => assertNoNul(value, where)).toThrow(expect.objectContaining({ code: 'unprocessable_entity', message }))
+    [{ name: 'a\0' }, [], ['name'], 'must not contain NUL characters'],
+    [{ a: [{ b: 'x' }, { c: '\0' }] }, [], ['a', 1, 'c'], 'must not contain NUL characters'],
+    [{ a: { 'k\0': 1 } }, [], ['a'], 'keys must not contain NUL characters'],
+    [{ 'k\0': 1 }, [], [], 'keys must not contain NUL characters'],
+    ['\0', [], [], 'must not contain NUL characters'],
+    [{ name: 'a\0' }, ['query'], ['query', 'name'], 'must not contain NUL characters'],
+  ])('refuses %j (under %j) naming the field %j', (value, prefix, path, message) => {
+    const sentence = path.length > 0 ? `${path.join('.')}: ${message}` : message
+    expect(() => assertNoNul(value, prefix)).toThrow(expect.objectContaining({ code: 'unprocessable_entity', message: sentence, fields: [{ path, message }] }))
   })
 
   it('accepts everything else, also the escaped text \\u0000', () => {

@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/api/errors'
+import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 
 export const MAX_JSON_DEPTH = 64
 
@@ -32,18 +32,17 @@ export function parseUntrustedJson(text: string): unknown {
 
 /**
  * 422 naming a field whose value or key holds a NUL character: PostgreSQL stores
- * none, in text or in jsonb. `where` prefixes the field, as in `query.name`.
+ * none, in text or in jsonb. `prefix` starts the field's path, as in ["query"].
  */
-export function assertNoNul(value: unknown, where?: string): void {
-  const pending: { value: unknown; path: string[] }[] = [{ value, path: where ? [where] : [] }]
+export function assertNoNul(value: unknown, prefix: FieldError['path'] = []): void {
+  const pending: { value: unknown; path: FieldError['path'] }[] = [{ value, path: prefix }]
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const field = next.path.join('.')
     if (typeof next.value === 'string') {
-      if (next.value.includes('\0')) throw new AppError('unprocessable_entity', `${field || 'body'}: must not contain NUL characters`)
+      if (next.value.includes('\0')) throw new ValidationError([{ path: next.path, message: 'must not contain NUL characters' }])
     } else if (typeof next.value === 'object' && next.value !== null) {
       for (const [key, item] of Object.entries(next.value)) {
-        if (key.includes('\0')) throw new AppError('unprocessable_entity', `${field || 'body'}: keys must not contain NUL characters`)
-        pending.push({ value: item, path: [...next.path, key] })
+        if (key.includes('\0')) throw new ValidationError([{ path: next.path, message: 'keys must not contain NUL characters' }])
+        pending.push({ value: item, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] })
       }
     }
   }

@@ -1,3 +1,5 @@
+import { type FieldError, ZErrorBody } from '@/lib/api/schemas'
+
 // The browser's way to the API: same-origin fetch (the studio's cookie session rides along),
 // or an application's anonymous token and X-API-KEY on the embed page.
 
@@ -6,6 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** On 422: each field that is wrong. */
+    readonly fields: FieldError[] = [],
   ) {
     super(message)
     this.name = 'ApiError'
@@ -50,13 +54,13 @@ export async function apiJson<T>(path: string, init: ApiRequestInit = {}): Promi
   return (response.status === 204 ? undefined : await response.json()) as T
 }
 
-/** The API's `{error: {code, message}}` body as an ApiError, or a generic one for any other body. */
+/** The API's `{error: {code, message, fields?}}` body as an ApiError, or a generic one for any other body. */
 export function parseApiError(status: number, statusText: string, text: string): ApiError {
   try {
-    const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
-    if (typeof error?.code === 'string' && typeof error.message === 'string') return new ApiError(status, error.code, error.message)
+    const parsed = ZErrorBody.safeParse(JSON.parse(text))
+    if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.fields)
   } catch {
-    // not the API's JSON error body (e.g. a proxy's page)
+    // not JSON at all (e.g. a proxy's page)
   }
   return new ApiError(status, 'http_error', `The server answered ${status} ${statusText}`.trim())
 }

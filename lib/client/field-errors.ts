@@ -1,15 +1,17 @@
 import { ApiError } from '@/lib/client/api-client'
 
 /**
- * A 422 message ("name: Too small; extraSettings.limits.buildSeconds: Too small") split by the
- * top-level field each part names, so a form can show it next to that field.
+ * A 422's fields by the top-level key each names, so a form can show the message next to that
+ * field; a deeper path (inside a JSON field) starts the message.
  */
 export function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiError) || error.status !== 422) return {}
   const errors: Record<string, string> = {}
-  for (const part of error.message.split('; ')) {
-    const field = /^([A-Za-z]\w*)[.:]/.exec(part)?.[1]
-    if (field) errors[field] = errors[field] ? `${errors[field]}; ${part}` : part
+  for (const { path, message } of error.fields) {
+    const [field, ...inside] = path
+    if (typeof field !== 'string') continue
+    const text = inside.length > 0 ? `${inside.join('.')}: ${message}` : message
+    errors[field] = errors[field] ? `${errors[field]}; ${text}` : text
   }
   return errors
 }

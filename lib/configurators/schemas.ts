@@ -45,12 +45,20 @@ function checkCadVersion(value: { cadType?: string; cadVersion?: string }, conte
   }
 }
 
-export const ZCreateConfigurator = ZConfiguratorFields.partial()
-  .required({ name: true, mainFile: true })
-  .superRefine(checkCadVersion)
+/** A version sent as "" means the server's default, as if it were not sent. */
+function versionInput<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+}
+
+const ZConfiguratorInput = ZConfiguratorFields.partial().extend({
+  cadVersion: versionInput(ZConfiguratorFields.shape.cadVersion),
+  rendererVersion: versionInput(ZConfiguratorFields.shape.rendererVersion),
+})
+
+export const ZCreateConfigurator = ZConfiguratorInput.required({ name: true, mainFile: true }).superRefine(checkCadVersion)
 export type CreateConfiguratorInput = z.infer<typeof ZCreateConfigurator>
 
-export const ZUpdateConfigurator = ZConfiguratorFields.partial().superRefine(checkCadVersion)
+export const ZUpdateConfigurator = ZConfiguratorInput.superRefine(checkCadVersion)
 export type UpdateConfiguratorInput = z.infer<typeof ZUpdateConfigurator>
 
 export const ZConfigurator = ZConfiguratorFields.extend({

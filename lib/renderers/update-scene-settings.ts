@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/api/errors'
+import { ValidationError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import type { Prisma, RenderSession } from '@/lib/generated/prisma/client'
 import { ownHostNames } from '@/lib/render/own-host'
@@ -19,7 +19,7 @@ export interface UpdateSceneSettingsOptions {
  */
 export async function updateSceneSettings({ renderer, configuratorId, scene, requestHost }: UpdateSceneSettingsOptions): Promise<SceneSettings> {
   const problems = [...findRefusedExternalTextures(scene, ownHostNames(requestHost)), ...(await findMissingSceneFiles(configuratorId, scene))]
-  if (problems.length > 0) throw new AppError('unprocessable_entity', problems.join('; '))
+  if (problems.length > 0) throw new ValidationError(problems)
   await db.renderSession.update({ where: { id: renderer.id }, data: { scene: scene as Prisma.InputJsonObject, renderLog: '' } })
   return scene
 }

@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/api/errors'
+import { type FieldError, ValidationError } from '@/lib/api/errors'
 import type { ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 
@@ -35,15 +35,16 @@ function valueProblem(definition: ParameterDefinition, value: unknown, sessionFi
 /** The values to store from a set-parameters body: 422 naming every bad key, and nothing stored. */
 export function validateValues(definitions: ParameterDefinition[], body: Record<string, { value: unknown }>, sessionFileIds: ReadonlySet<string>): Values {
   const byKey = new Map(definitions.map((definition) => [definition.key, definition]))
-  const problems: string[] = []
+  const problems: FieldError[] = []
   const values: Values = {}
   for (const [key, { value }] of Object.entries(body)) {
     const definition = byKey.get(key)
     const problem = definition ? valueProblem(definition, value, sessionFileIds) : 'is not a parameter of this model'
-    if (problem) problems.push(`${key}: ${problem}`)
+    if (problem) problems.push({ path: definition ? [key, 'value'] : [key], message: problem })
     else values[key] = value as ParameterValue
   }
-  if (problems.length > 0) throw new AppError('unprocessable_entity', problems.join('; '))
+  // The sentence names each parameter by its key alone, as it always has.
+  if (problems.length > 0) throw new ValidationError(problems, problems.map(({ path, message }) => `${path[0]}: ${message}`).join('; '))
   return values
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AppError, describeZodError } from '@/lib/api/errors'
+import { ValidationError, zodFields } from '@/lib/api/errors'
 import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
@@ -25,16 +25,15 @@ export async function restoreSession({ configuratorId, principal, zip }: Restore
   // The rest of a saved session (configurator files, models, log) is never unpacked.
   const entries = readZip(zip, { include: (name) => name === 'parameters.json' || SESSION_FILE.test(name) })
   const parametersJson = entries.get('parameters.json')
-  if (!parametersJson) throw new AppError('unprocessable_entity', 'The zip has no parameters.json')
+  if (!parametersJson) throw new ValidationError([{ path: ['parameters.json'], message: 'the zip has no parameters.json' }])
   let saved: z.infer<typeof ZSavedParameters>
   try {
     saved = ZSavedParameters.parse(parseUntrustedJson(Buffer.from(parametersJson).toString('utf8')))
   } catch (error) {
     // The zip itself was well-formed: what is wrong is its content.
-    const reason = error instanceof z.ZodError ? describeZodError(error, 'parameters.json') : `parameters.json: ${(error as Error).message}`
-    throw new AppError('unprocessable_entity', reason)
+    throw new ValidationError(error instanceof z.ZodError ? zodFields(error, ['parameters.json']) : [{ path: ['parameters.json'], message: (error as Error).message }])
   }
-  assertNoNul(saved, 'parameters.json')
+  assertNoNul(saved, ['parameters.json'])
 
   // Checked before the session exists, so a zip over the quota leaves nothing behind.
   checkSessionFileQuota([...entries].filter(([name]) => SESSION_FILE.test(name)).map(([, data]) => data.byteLength))

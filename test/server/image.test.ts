@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ZErrorBody } from '@/lib/api/schemas'
 import { decodePng, imageSize, type Pixels } from '@/test/decode-image'
 import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
 
@@ -150,12 +151,19 @@ describe('GET .../renderers/{rid}/image', () => {
     [{ w: 64, h: 48, px: 1, py: 2 }, /px, py, pz/],
     [{ w: 64, h: 48, vx: 0, vy: 0, vz: 0 }, /view direction must not be zero/],
     [{ w: 64, h: 48, a: 180 }, /a:/],
-  ])('answers 422 to %o', async (query, message) => {
+  ])('answers 422 to %o, its fields under ["query"]', async (query, message) => {
     const response = await fetch(imageUrl(query), { headers: auth() })
     expect(response.status).toBe(422)
-    const body = (await response.json()) as { error: { code: string; message: string } }
+    const body = ZErrorBody.parse(await response.json())
     expect(body.error.code).toBe('unprocessable_entity')
     expect(body.error.message).toMatch(message)
+    expect(body.error.fields?.length).toBeGreaterThan(0)
+    for (const { path } of body.error.fields ?? []) expect(path[0]).toBe('query')
+  })
+
+  it('names a bad width as ["query", "w"]', async () => {
+    const body = ZErrorBody.parse(await (await fetch(imageUrl({ w: 0, h: 48 }), { headers: auth() })).json())
+    expect(body.error.fields).toEqual([{ path: ['query', 'w'], message: 'must be an integer from 1 to 4096' }])
   })
 
   it('shows a part whose shader does not compile in its own colour and says why', async () => {

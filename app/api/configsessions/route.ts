@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/api/errors'
+import { ValidationError } from '@/lib/api/errors'
 import { readLimitedBytes } from '@/lib/api/read-body'
 import { parseJsonBody, route } from '@/lib/api/route'
 import { env } from '@/lib/env'
@@ -13,7 +13,7 @@ import { toSessionDto } from '@/lib/sessions/to-session-dto'
 export const POST = route(operations.createSession, async ({ request, query, principal }) => {
   if (/^application\/(zip|x-zip-compressed)\b/i.test(request.headers.get('content-type') ?? '')) {
     const configuratorId = query.configuratorId ?? query.configuratorUUID
-    if (!configuratorId) throw new AppError('unprocessable_entity', 'query.configuratorId: required to restore a saved session')
+    if (!configuratorId) throw new ValidationError([{ path: ['query', 'configuratorId'], message: 'required to restore a saved session' }])
     const zip = await readLimitedBytes(request, env.MAX_UPLOAD_BYTES)
     const session = await restoreSession({ configuratorId, principal, zip })
     return toSessionDto(session.id, session.renderers)

@@ -61,17 +61,18 @@ describe('sessions', () => {
   })
 
   it.each([
-    ['an unknown key', { nope: { value: 1 } }, /nope: is not a parameter/],
-    ['a number below min', { width: { value: 5 } }, /width: must be at least 10/],
-    ['a number above max', { width: { value: 101 } }, /width: must be at most 100/],
-    ['a string for a number', { width: { value: '50' } }, /width: must be a number/],
-    ['a number for a bool', { lid: { value: 1 } }, /lid: must be true or false/],
-    ['a value not among the options', { corner: { value: 'oval' } }, /corner: must be one of "square", "round"/],
-    ['a string over maxLength', { label: { value: 'x'.repeat(13) } }, /label: must be at most 12 characters/],
-    ['an entry without value', { width: {} }, /width\.value: /],
-  ])('refuses %s with 422 naming the key, storing nothing', async (_case, body, message) => {
+    ['an unknown key', { nope: { value: 1 } }, /nope: is not a parameter/, ['nope']],
+    ['a number below min', { width: { value: 5 } }, /width: must be at least 10/, ['width', 'value']],
+    ['a number above max', { width: { value: 101 } }, /width: must be at most 100/, ['width', 'value']],
+    ['a string for a number', { width: { value: '50' } }, /width: must be a number/, ['width', 'value']],
+    ['a number for a bool', { lid: { value: 1 } }, /lid: must be true or false/, ['lid', 'value']],
+    ['a value not among the options', { corner: { value: 'oval' } }, /corner: must be one of "square", "round"/, ['corner', 'value']],
+    ['a string over maxLength', { label: { value: 'x'.repeat(13) } }, /label: must be at most 12 characters/, ['label', 'value']],
+    ['an entry without value', { width: {} }, /width\.value: /, ['width', 'value']],
+  ])('refuses %s with 422 naming the key and its field, storing nothing', async (_case, body, message, path) => {
     const { session, token } = await openSession(BOX)
-    await expectError(await api('PUT', `/configsessions/${session.id}/parameters`, { token, body: { depth: { value: 40 }, ...body } }), 422, 'unprocessable_entity', message)
+    const error = await expectError(await api('PUT', `/configsessions/${session.id}/parameters`, { token, body: { depth: { value: 40 }, ...body } }), 422, 'unprocessable_entity', message)
+    expect(error.fields?.map((field) => field.path)).toEqual([path])
     const parameters = await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json()
     expect(parameters.depth.value).toBe(30)
   })

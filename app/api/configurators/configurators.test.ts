@@ -61,18 +61,36 @@ describe('configurators', () => {
   })
 
   it.each([
-    ['missing name', { mainFile: 'main.scad' }, /name/],
-    ['missing mainFile', { name: 'Box' }, /mainFile/],
-    ['blank name', { name: '  ', mainFile: 'main.scad' }, /name/],
-    ['mainFile escaping the directory', { name: 'Box', mainFile: '../main.scad' }, /mainFile/],
-    ['unknown cadType', { name: 'Box', mainFile: 'main.scad', cadType: 'solidworks' }, /cadType/],
-    ['unknown cadVersion', { name: 'Box', mainFile: 'main.scad', cadVersion: '2019.05' }, /cadVersion/],
-    ['unknown rendererType', { name: 'Box', mainFile: 'main.scad', rendererType: 'raytracer' }, /rendererType/],
-    ['extraSettings not an object', { name: 'Box', mainFile: 'main.scad', extraSettings: [1] }, /extraSettings/],
-  ])('refuses to create with %s (422)', async (_case, body, field) => {
+    ['missing name', { mainFile: 'main.scad' }, ['name']],
+    ['missing mainFile', { name: 'Box' }, ['mainFile']],
+    ['blank name', { name: '  ', mainFile: 'main.scad' }, ['name']],
+    ['mainFile escaping the directory', { name: 'Box', mainFile: '../main.scad' }, ['mainFile']],
+    ['unknown cadType', { name: 'Box', mainFile: 'main.scad', cadType: 'solidworks' }, ['cadType']],
+    ['unknown cadVersion', { name: 'Box', mainFile: 'main.scad', cadVersion: '2019.05' }, ['cadVersion']],
+    ['unknown rendererType', { name: 'Box', mainFile: 'main.scad', rendererType: 'raytracer' }, ['rendererType']],
+    ['extraSettings not an object', { name: 'Box', mainFile: 'main.scad', extraSettings: [1] }, ['extraSettings']],
+    ['a negative build limit', { name: 'Box', mainFile: 'main.scad', extraSettings: { limits: { buildSeconds: -1 } } }, ['extraSettings', 'limits', 'buildSeconds']],
+  ])('refuses to create with %s (422 naming the field)', async (_case, body, path) => {
     const owner = await signUp()
-    await expectError(await api('POST', '/configurators', { token: owner.token, body }), 422, 'unprocessable_entity', field)
+    const error = await expectError(await api('POST', '/configurators', { token: owner.token, body }), 422, 'unprocessable_entity', new RegExp(`^${path.join('\\.')}: `))
+    expect(error.fields?.map((field) => field.path)).toEqual([path])
     expect(await (await api('GET', '/configurators', { token: owner.token })).json()).toEqual([])
+  })
+
+  it('reads an empty cadVersion or rendererVersion as not sent: the defaults on create, unchanged on update', async () => {
+    const owner = await signUp()
+    const created = await api('POST', '/configurators', {
+      token: owner.token,
+      body: { name: 'Box', description: '', mainFile: 'main.scad', cadType: 'openscad', cadVersion: '', rendererType: 'webgl', rendererVersion: '', extraSettings: {} },
+    })
+    expect(created.status).toBe(201)
+    const { UUID: id } = (await created.json()) as { UUID: string }
+    const details = async () => (await (await api('GET', `/configurators/${id}`, { token: owner.token })).json()) as Record<string, unknown>
+    const defaults = await details()
+    expect(defaults).toMatchObject({ cadVersion: '2025.07', rendererVersion: expect.stringMatching(/^r\d+$/) })
+    const updated = await api('PUT', `/configurators/${id}`, { token: owner.token, body: { name: 'Lidded box', cadVersion: '', rendererVersion: '' } })
+    expect(updated.status).toBe(200)
+    expect(await details()).toMatchObject({ name: 'Lidded box', cadVersion: defaults.cadVersion, rendererVersion: defaults.rendererVersion })
   })
 
   it('leaves a configurator unchanged when an update is invalid', async () => {
