@@ -17,16 +17,28 @@ export interface HandlerContext<O extends Operation> {
   body: O['body'] extends 'raw' ? ReadableStream<Uint8Array> | null : Infer<O['body'], undefined>
   principal: O['auth'] extends 'session' ? Principal : Principal | null
   user: O['auth'] extends 'user' | 'admin' ? User : User | null
+  /** Headers added to the answer the wrapper builds from the handler's result (e.g. set-cookie). */
+  responseHeaders: Headers
 }
+
+/**
+ * What a handler answers: the data of its response schema (sent as JSON with the operation's
+ * status), a Response for file and stream operations, nothing for the rest (status, else 204).
+ */
+export type HandlerResult<O extends Operation> = O extends { response: infer R extends z.ZodType }
+  ? z.output<R>
+  : O extends { produces: string }
+    ? Response
+    : void
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> }
 
 /**
  * Wraps a route handler: authenticates, parses params/query/body with the operation's zod
- * schemas and turns every thrown error into `{error: {code, message}}`. A handler returns a
- * Response or data that is answered as JSON with the operation's status.
+ * schemas and turns every thrown error into `{error: {code, message}}`. The handler's result is
+ * typed by the operation (see HandlerResult), so a wrong shape does not compile.
  */
-export function route<O extends Operation>(operation: O, handler: (context: HandlerContext<O>) => Promise<unknown>) {
+export function route<O extends Operation>(operation: O, handler: (context: HandlerContext<O>) => Promise<HandlerResult<O>>) {
   return async (request: Request, routeContext: RouteContext): Promise<Response> => {
     try {
       const principal = await authorize(operation, request)
@@ -34,10 +46,11 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
       const params = parseParams(operation, await routeContext.params)
       const query = parseQuery(operation, new URL(request.url).searchParams)
       const body = operation.body === 'raw' ? request.body : await parseJsonBody(operation.body, request)
-      const result = await handler({ request, params, query, body, principal, user } as HandlerContext<O>)
+      const responseHeaders = new Headers()
+      const result: unknown = await handler({ request, params, query, body, principal, user, responseHeaders } as HandlerContext<O>)
       if (result instanceof Response) return result
-      if (result === undefined) return new Response(null, { status: operation.status ?? 204 })
-      return Response.json(result, { status: operation.status ?? 200 })
+      if (result === undefined) return new Response(null, { status: operation.status ?? 204, headers: responseHeaders })
+      return Response.json(result, { status: operation.status ?? 200, headers: responseHeaders })
     } catch (error) {
       return toErrorResponse(error)
     }

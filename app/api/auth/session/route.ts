@@ -9,16 +9,17 @@ import type { User } from '@/lib/generated/prisma/client'
 const toSessionUser = ({ id, email, role }: User) => ({ user: { id, email, role } })
 
 // POST /auth/session - sign a browser in: the user token goes into an httpOnly cookie
-export const POST = route(operations.signIn, async ({ request, body }) => {
+export const POST = route(operations.signIn, async ({ request, body, responseHeaders }) => {
   const { user, grant } = await login({ ...body, clientAddress: readClientAddress(request) })
-  return Response.json(toSessionUser(user), { headers: { 'set-cookie': sessionCookie(request, grant.accessToken, grant.expiresIn) } })
+  responseHeaders.set('set-cookie', sessionCookie(request, grant.accessToken, grant.expiresIn))
+  return toSessionUser(user)
 })
 
 // GET /auth/session - who is signed in
 export const GET = route(operations.getSignedInUser, async ({ user }) => toSessionUser(user))
 
 // DELETE /auth/session - sign out: revoke the session's token and clear the cookie, signed in or not
-export const DELETE = route(operations.signOut, async ({ request, principal }) => {
+export const DELETE = route(operations.signOut, async ({ request, principal, responseHeaders }) => {
   if (principal?.kind === 'user') await revokeToken(principal.tokenId)
-  return new Response(null, { status: 204, headers: { 'set-cookie': clearedSessionCookie(request) } })
+  responseHeaders.set('set-cookie', clearedSessionCookie(request))
 })

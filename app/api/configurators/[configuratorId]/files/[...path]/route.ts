@@ -26,7 +26,6 @@ export const PUT = route(operations.uploadConfiguratorFile, async ({ request, us
   } else {
     await uploadConfiguratorFile({ ...options, body, declaredSize: Number(request.headers.get('content-length') ?? 0) })
   }
-  return new Response(null, { status: 202 })
 })
 
 // GET /configurators/{id}/files/{path} - one file's content
