@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { expect } from 'vitest'
+import type { z } from 'zod'
+import { OPERATIONS } from '@/lib/api/openapi'
+import type { Operation } from '@/lib/api/operation'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>
 
@@ -45,8 +49,13 @@ function match(route: RouteFile, parts: string[]): Record<string, string | strin
   return route.segments.length === parts.length ? params : null
 }
 
+// The interface spells the session collection both ways; next.config.ts rewrites one to the other.
+function apiPath(pathname: string): string {
+  return pathname.replace(/^\/api/, '').replace(/^\/configSessions(?=\/|$)/, '/configsessions')
+}
+
 function resolve(pathname: string) {
-  const parts = pathname.replace(/^\/api\/?/, '').split('/').filter(Boolean).map(safeDecode)
+  const parts = apiPath(pathname).split('/').filter(Boolean).map(safeDecode)
   const candidates = ROUTES.flatMap((route) => {
     const params = match(route, parts)
     return params ? [{ route, params }] : []
@@ -99,7 +108,43 @@ export async function api(method: string, pathAndQuery: string, options: CallOpt
     if (!headers.has('content-type')) headers.set('content-type', 'application/json')
   }
   const request = new Request(url, { method, headers, body, ...(body instanceof ReadableStream && { duplex: 'half' }) })
-  return handler(request, { params: Promise.resolve(resolved.params) })
+  const response = await handler(request, { params: Promise.resolve(resolved.params) })
+  await expectMatchesSchema(response, method, url.pathname)
+  return response
+}
+
+type JsonOperation = Operation & { response: z.ZodType }
+
+// {path} holds one or more segments; every other variable one.
+const OPERATION_PATTERNS = OPERATIONS.map((operation) => ({
+  operation,
+  pattern: new RegExp(`^${operation.path.replace(/\{path\}/g, '.+').replace(/\{\w+\}/g, '[^/]+')}$`),
+}))
+
+function findOperation(method: string, pathname: string): Operation | undefined {
+  const path = apiPath(pathname)
+  return OPERATION_PATTERNS.find(({ operation, pattern }) => operation.method === method && pattern.test(path))?.operation
+}
+
+/**
+ * The schemas are the contract: a 2xx JSON answer must parse with its operation's response
+ * schema and come out unchanged, so a missing field (filled by a default) or a key the schema
+ * does not name fails the test.
+ */
+async function expectMatchesSchema(response: Response, method: string, pathname: string) {
+  if (response.status < 200 || response.status > 299 || !/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return
+  const operation = findOperation(method, pathname)
+  if (!operation?.response) return
+  const body: unknown = await response.clone().json()
+  const result = operation.response.safeParse(body)
+  if (!result.success) throw new Error(`${method} ${pathname} answered a body that is not a ${operation.id} response:\n${result.error.message}`)
+  expect(result.data, `${method} ${pathname}: the ${operation.id} response schema changes the body`).toStrictEqual(body)
+}
+
+/** The body of a 2xx JSON answer of `operation`, parsed with (and typed by) its response schema. */
+export async function readBody<O extends JsonOperation>(response: Response, operation: O): Promise<z.output<O['response']>> {
+  expect(response.status, `${operation.id} answered ${response.status}`).toBe(operation.status ?? 200)
+  return operation.response.parse(await response.json()) as z.output<O['response']>
 }
 
 export function uniqueEmail(): string {
