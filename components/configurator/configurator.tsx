@@ -18,6 +18,7 @@ import type { ViewerStatus } from '@/components/viewer/model-viewer'
 import { apiJson, ApiError } from '@/lib/client/api-client'
 import type { ModelPart } from '@/lib/render/list-parts'
 import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { ZSessionFileEntry } from '@/lib/sessions/schemas'
 
 export interface SidePanelContext {
   sessionId: string
@@ -66,7 +67,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
 
   const upload = useCallback(
     async (file: File) => {
-      const entry = await apiJson<{ name: string }>(`/configsessions/${sessionId}/files?name=${encodeURIComponent(file.name)}`, {
+      const entry = await apiJson<typeof ZSessionFileEntry>(`/configsessions/${sessionId}/files?name=${encodeURIComponent(file.name)}`, {
         method: 'POST',
         body: file,
         headers: { 'content-type': file.type || 'application/octet-stream' },

@@ -1,15 +1,12 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
+import type { z } from 'zod'
+import type { ZTokenGrant } from '@/lib/auth/schemas'
 import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
 
 /** Who the page talks to the API as: the signed-in user's cookie, or a shop application's anonymous token. */
 export type SessionAuth = { kind: 'cookie' } | { kind: 'application'; apiKey: string }
-
-interface TokenGrant {
-  accessToken: string
-  expiresIn: number
-}
 
 /**
  * The credentials for session calls; `undefined` until they are known. The anonymous token is
@@ -21,8 +18,8 @@ export function useApiCredentials(auth: SessionAuth) {
   const token = useQuery({
     queryKey: ['anonymous-token', apiKey],
     queryFn: ({ client, queryKey }) => {
-      const current = client.getQueryData<TokenGrant>(queryKey)
-      return apiJson<TokenGrant>('/auth/anonymous', { method: 'POST', headers: { 'x-api-key': apiKey ?? '' }, credentials: { token: current?.accessToken } })
+      const current = client.getQueryData<z.infer<typeof ZTokenGrant>>(queryKey)
+      return apiJson<typeof ZTokenGrant>('/auth/anonymous', { method: 'POST', headers: { 'x-api-key': apiKey ?? '' }, credentials: { token: current?.accessToken } })
     },
     enabled: apiKey !== null,
     staleTime: Infinity,

@@ -2,30 +2,17 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import type { z } from 'zod'
 import { decodeShareQuery, type Values } from '@/components/configurator/share-values'
 import type { ParameterValue } from '@/lib/cad/engine'
 import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
-import type { ParameterSet } from '@/lib/sessions/schemas'
+import type { ParameterSet, ZLog, ZObjectInfo, ZParameterSet, ZSession } from '@/lib/sessions/schemas'
 
 export const UPDATE_DELAY_MS = 250
 
-export interface ConfigSession {
-  id: string
-  renderingKey: string
-  modelKey: string
-  renderSessions: { rendererType: string; sessionId: string }[]
-}
-
-export interface ObjectInfo {
-  boundingBox: { minX: number; maxX: number; minY: number; maxY: number; minZ: number; maxZ: number }
-  volume: number
-}
-
-export interface SessionLog {
-  message: string
-  error: string
-  timestamp: number
-}
+export type ConfigSession = z.infer<typeof ZSession>
+export type ObjectInfo = z.infer<typeof ZObjectInfo>
+export type SessionLog = z.infer<typeof ZLog>
 
 /**
  * A configurator session in the browser: opens it (applying the values of a shared link
@@ -47,7 +34,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
 
   const session = useQuery({
     queryKey: ['configsession', configuratorId],
-    queryFn: () => apiJson<ConfigSession>('/configsessions', { method: 'POST', json: { configuratorId }, credentials: credentialsRef.current }),
+    queryFn: () => apiJson<typeof ZSession>('/configsessions', { method: 'POST', json: { configuratorId }, credentials: credentialsRef.current }),
     enabled: credentials !== undefined,
     staleTime: Infinity,
     gcTime: Infinity,
@@ -57,7 +44,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   const putValues = useCallback(
     async (values: Values): Promise<ParameterSet> => {
       const body = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }]))
-      return apiJson<ParameterSet>(`/configsessions/${sessionId}/parameters`, { method: 'PUT', json: body, credentials: credentialsRef.current })
+      return apiJson<typeof ZParameterSet>(`/configsessions/${sessionId}/parameters`, { method: 'PUT', json: body, credentials: credentialsRef.current })
     },
     [sessionId],
   )
@@ -100,7 +87,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     let isCurrent = true
     void (async () => {
       try {
-        const initial = await apiJson<ParameterSet>(`/configsessions/${sessionId}/parameters`, { credentials: credentialsRef.current })
+        const initial = await apiJson<typeof ZParameterSet>(`/configsessions/${sessionId}/parameters`, { credentials: credentialsRef.current })
         const shared = decodeShareQuery(initial, new URLSearchParams(sharedQuery))
         const result = Object.keys(shared).length > 0 ? await applyValues(shared) : { built: null, refused: {} }
         if (!isCurrent) return

@@ -2,8 +2,8 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import type { ObjectInfo, SessionLog } from '@/components/configurator/use-config-session'
 import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
+import type { ZLog, ZObjectInfo } from '@/lib/sessions/schemas'
 
 /**
  * Object info and log of the session's model `modelVersion`, asked for once `isWanted` (the
@@ -15,13 +15,13 @@ export function useModelDetails(sessionId: string | null, modelVersion: number, 
   const enabled = sessionId !== null && modelVersion > 0 && isWanted
   const objectInfo = useQuery({
     queryKey: ['objectinfo', sessionId, modelVersion],
-    queryFn: () => apiJson<ObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials }),
+    queryFn: () => apiJson<typeof ZObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials }),
     enabled,
     staleTime: Infinity,
   })
   const log = useQuery({
     queryKey: ['log', sessionId, modelVersion],
-    queryFn: () => apiJson<SessionLog>(`/configsessions/${sessionId}/log`, { credentials }),
+    queryFn: () => apiJson<typeof ZLog>(`/configsessions/${sessionId}/log`, { credentials }),
     enabled,
     staleTime: Infinity,
   })

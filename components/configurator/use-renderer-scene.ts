@@ -6,6 +6,7 @@ import type { ConfigSession } from '@/components/configurator/use-config-session
 import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
 import type { RendererFiles } from '@/lib/render/load-scene-files'
 import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { ZSceneSettings } from '@/lib/renderers/schemas'
 
 const NO_MATERIALS: SceneSettings = { materials: {} }
 
@@ -14,7 +15,7 @@ export function useRendererScene(session: ConfigSession | null, credentials: Api
   const rendererId = session?.renderSessions.find((renderer) => renderer.rendererType === 'webgl')?.sessionId ?? null
   const scene = useQuery({
     queryKey: ['scene', session?.id, rendererId],
-    queryFn: () => apiJson<SceneSettings>(`/configsessions/${session?.id}/renderers/${rendererId}/scene`, { credentials }),
+    queryFn: () => apiJson<typeof ZSceneSettings>(`/configsessions/${session?.id}/renderers/${rendererId}/scene`, { credentials }),
     enabled: session !== null && rendererId !== null,
     staleTime: Infinity,
   })

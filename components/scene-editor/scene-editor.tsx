@@ -1,6 +1,6 @@
 'use client'
 
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { Configurator, type SidePanelContext } from '@/components/configurator/configurator'
 import { defaultUniform, UniformEditor } from '@/components/scene-editor/uniform-editor'
@@ -8,7 +8,8 @@ import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Select } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
-import { apiJson, apiRequest } from '@/lib/client/api-client'
+import { apiRequest } from '@/lib/client/api-client'
+import { useConfiguratorFiles } from '@/lib/client/studio-queries'
 import type { SceneSettings as StoredScene } from '@/lib/renderers/schemas'
 import type { SceneSettings } from '@/lib/render/scene-settings'
 
@@ -53,10 +54,7 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
     // The stored settings passed validation when they were saved.
     if (!draft && settings) onChange(structuredClone(settings) as StoredScene)
   }, [draft, settings, onChange])
-  const files = useQuery({
-    queryKey: ['configurators', configuratorId, 'files'],
-    queryFn: () => apiJson<{ path: string }[]>(`/configurators/${configuratorId}/files`),
-  })
+  const files = useConfiguratorFiles(configuratorId)
   const rendererFiles = (files.data ?? []).map((file) => file.path).filter((path) => path.startsWith('renderer/')).map((path) => path.slice('renderer/'.length))
   const shaders = rendererFiles.filter((path) => SHADER.test(path))
   const textures = rendererFiles.filter((path) => IMAGE.test(path))

@@ -6,6 +6,7 @@ import type { FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
+import type { ZUuidResponse } from '@/lib/api/schemas'
 import { apiJson } from '@/lib/client/api-client'
 import { fieldErrors } from '@/lib/client/field-errors'
 import { studioKeys } from '@/lib/client/studio-queries'
@@ -14,7 +15,7 @@ export function CreateConfiguratorForm() {
   const router = useRouter()
   const queryClient = useQueryClient()
   const create = useMutation({
-    mutationFn: (input: { name: string; mainFile: string }) => apiJson<{ UUID: string }>('/configurators', { method: 'POST', json: input }),
+    mutationFn: (input: { name: string; mainFile: string }) => apiJson<typeof ZUuidResponse>('/configurators', { method: 'POST', json: input }),
     onSuccess: async ({ UUID }) => {
       await queryClient.invalidateQueries({ queryKey: studioKeys.configurators })
       router.push(`/studio/configurators/${UUID}/files`)

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
+import type { ZUuidResponse } from '@/lib/api/schemas'
 import type { RegisterApplicationInput } from '@/lib/applications/schemas'
 import { apiJson } from '@/lib/client/api-client'
 import { fieldErrors } from '@/lib/client/field-errors'
@@ -14,7 +15,7 @@ import { studioKeys } from '@/lib/client/studio-queries'
 export function RegisterApplicationForm({ configuratorId, onRegistered }: { configuratorId: string; onRegistered: (applicationId: string) => void }) {
   const queryClient = useQueryClient()
   const register = useMutation({
-    mutationFn: (input: RegisterApplicationInput) => apiJson<{ UUID: string }>(`/configurators/${configuratorId}/applications`, { method: 'POST', json: input }),
+    mutationFn: (input: RegisterApplicationInput) => apiJson<typeof ZUuidResponse>(`/configurators/${configuratorId}/applications`, { method: 'POST', json: input }),
     onSuccess: async ({ UUID }) => {
       await queryClient.invalidateQueries({ queryKey: studioKeys.applications(configuratorId) })
       onRegistered(UUID)

@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { type FieldError, ZErrorBody } from '@/lib/api/schemas'
 
 // The browser's way to the API: same-origin fetch (the studio's cookie session rides along),
@@ -49,9 +50,13 @@ export async function apiRequest(path: string, init: ApiRequestInit = {}): Promi
   return response
 }
 
-export async function apiJson<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
+/**
+ * The JSON answer of `path`, typed by the response schema `S` of its operation (`typeof ZSession`):
+ * the server's handler is compiled against the same schema, and the API tests parse with it.
+ */
+export async function apiJson<S extends z.ZodType = z.ZodUnknown>(path: string, init: ApiRequestInit = {}): Promise<z.output<S>> {
   const response = await apiRequest(path, init)
-  return (response.status === 204 ? undefined : await response.json()) as T
+  return (response.status === 204 ? undefined : await response.json()) as z.output<S>
 }
 
 /** The API's `{error: {code, message, fields?}}` body as an ApiError, or a generic one for any other body. */

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import type { z } from 'zod'
-import type { ApplicationDto, ZApplicationSummary } from '@/lib/applications/schemas'
-import type { Capabilities } from '@/lib/capabilities/schemas'
-import type { ConfiguratorDto, ZConfiguratorFile } from '@/lib/configurators/schemas'
+import type { ZApplication, ZApplicationSummary } from '@/lib/applications/schemas'
+import type { ZCapabilities } from '@/lib/capabilities/schemas'
+import type { ZConfigurator, ZConfiguratorFile } from '@/lib/configurators/schemas'
 import { apiJson } from '@/lib/client/api-client'
 
 export type ApplicationSummary = z.infer<typeof ZApplicationSummary>
@@ -19,17 +19,17 @@ export const studioKeys = {
 }
 
 export function useConfigurators() {
-  return useQuery({ queryKey: studioKeys.configurators, queryFn: () => apiJson<ConfiguratorDto[]>('/configurators') })
+  return useQuery({ queryKey: studioKeys.configurators, queryFn: () => apiJson<z.ZodArray<typeof ZConfigurator>>('/configurators') })
 }
 
 export function useConfigurator(id: string) {
-  return useQuery({ queryKey: studioKeys.configurator(id), queryFn: () => apiJson<ConfiguratorDto>(`/configurators/${id}`) })
+  return useQuery({ queryKey: studioKeys.configurator(id), queryFn: () => apiJson<typeof ZConfigurator>(`/configurators/${id}`) })
 }
 
 export function useConfiguratorFiles(id: string | null) {
   return useQuery({
     queryKey: studioKeys.files(id ?? ''),
-    queryFn: () => apiJson<ConfiguratorFile[]>(`/configurators/${id}/files`),
+    queryFn: () => apiJson<z.ZodArray<typeof ZConfiguratorFile>>(`/configurators/${id}/files`),
     enabled: id !== null,
   })
 }
@@ -37,14 +37,14 @@ export function useConfiguratorFiles(id: string | null) {
 export function useApplications(configuratorId: string) {
   return useQuery({
     queryKey: studioKeys.applications(configuratorId),
-    queryFn: () => apiJson<ApplicationSummary[]>(`/configurators/${configuratorId}/applications`),
+    queryFn: () => apiJson<z.ZodArray<typeof ZApplicationSummary>>(`/configurators/${configuratorId}/applications`),
   })
 }
 
 export function useApplication(id: string) {
-  return useQuery({ queryKey: studioKeys.application(id), queryFn: () => apiJson<ApplicationDto>(`/applications/${id}`) })
+  return useQuery({ queryKey: studioKeys.application(id), queryFn: () => apiJson<typeof ZApplication>(`/applications/${id}`) })
 }
 
 export function useCapabilities() {
-  return useQuery({ queryKey: studioKeys.capabilities, queryFn: () => apiJson<Capabilities>('/capabilities'), staleTime: Infinity })
+  return useQuery({ queryKey: studioKeys.capabilities, queryFn: () => apiJson<typeof ZCapabilities>('/capabilities'), staleTime: Infinity })
 }
