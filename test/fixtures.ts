@@ -1,6 +1,10 @@
 import { ZErrorBody } from '@/lib/api/schemas'
+import * as applications from '@/lib/applications/operations'
+import * as auth from '@/lib/auth/operations'
+import * as configurators from '@/lib/configurators/operations'
+import * as sessions from '@/lib/sessions/operations'
 import { expect } from 'vitest'
-import { api, uniqueEmail } from './api-client'
+import { api, readBody, uniqueEmail } from './api-client'
 
 export const PASSWORD = 'correct horse battery staple'
 
@@ -9,16 +13,13 @@ export async function signUp(role: 'admin' | 'designer' = 'designer') {
   const { createUser } = await import('@/lib/users/create-user')
   const email = uniqueEmail()
   const user = await createUser({ email, password: PASSWORD, role })
-  const response = await api('POST', '/auth/login', { body: { email, password: PASSWORD } })
-  expect(response.status).toBe(200)
-  const { accessToken } = (await response.json()) as { accessToken: string }
+  const { accessToken } = await readBody(await api('POST', '/auth/login', { body: { email, password: PASSWORD } }), auth.login)
   return { ...user, token: accessToken }
 }
 
 export async function createConfigurator(token: string, fields: Record<string, unknown> = {}): Promise<string> {
   const response = await api('POST', '/configurators', { token, body: { name: 'Box', mainFile: 'main.scad', ...fields } })
-  expect(response.status).toBe(201)
-  return ((await response.json()) as { UUID: string }).UUID
+  return (await readBody(response, configurators.createConfigurator)).UUID
 }
 
 export async function registerApplication(token: string, configuratorId: string, fields: Record<string, unknown> = {}) {
@@ -26,10 +27,8 @@ export async function registerApplication(token: string, configuratorId: string,
     token,
     body: { name: 'Shop', domain: 'shop.example.com', ...fields },
   })
-  expect(response.status).toBe(200)
-  const { UUID } = (await response.json()) as { UUID: string }
-  const details = await api('GET', `/applications/${UUID}`, { token })
-  return (await details.json()) as { UUID: string; key: string; secretKey: string }
+  const { UUID } = await readBody(response, applications.registerApplication)
+  return readBody(await api('GET', `/applications/${UUID}`, { token }), applications.getApplication)
 }
 
 export async function expectError(response: Response, status: number, code: string, message?: RegExp) {
@@ -54,8 +53,6 @@ export async function openSession(source: string, fields: Record<string, unknown
   for (const [path, body] of Object.entries({ 'configurator/main.scad': source, ...extraFiles })) {
     expect((await api('PUT', `/configurators/${configuratorId}/files/${path}`, { token: owner.token, body })).status).toBe(202)
   }
-  const response = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } })
-  expect(response.status).toBe(200)
-  const session = (await response.json()) as { id: string; modelKey: string; renderingKey: string; renderSessions: { rendererType: string; sessionId: string }[] }
+  const session = await readBody(await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } }), sessions.createSession)
   return { owner, configuratorId, session, token: owner.token }
 }

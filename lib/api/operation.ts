@@ -25,9 +25,11 @@ export interface Operation {
   body?: z.ZodType | 'raw'
   /** For a `raw` body the handler may parse as JSON: its schema, for the OpenAPI document. */
   requestSchema?: z.ZodType
+  /** Success status: 200 by default, 204 for an operation without response or produces. */
   status?: number
+  /** The JSON answer's schema; the handler must return its output type. */
   response?: z.ZodType
-  /** Media type of a non-JSON response. */
+  /** Media type of a non-JSON answer; the handler returns a Response. */
   produces?: string
 }
 

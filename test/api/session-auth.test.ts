@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import { OPERATIONS } from '@/lib/api/openapi'
-import { api } from '@/test/api-client'
+import * as auth from '@/lib/auth/operations'
+import * as sessions from '@/lib/sessions/operations'
+import type { ZSession } from '@/lib/sessions/schemas'
+import { api, readBody } from '@/test/api-client'
 import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
 
 const MODEL = `
@@ -16,27 +20,18 @@ async function uploadModel(token: string, configuratorId: string) {
 
 async function anonymousToken(application: Application): Promise<string> {
   const response = await api('POST', '/auth/anonymous', { headers: { 'x-api-key': application.key } })
-  expect(response.status).toBe(200)
-  return ((await response.json()) as { accessToken: string }).accessToken
+  return (await readBody(response, auth.issueAnonymousToken)).accessToken
 }
 
 async function serverToken(application: Application): Promise<string> {
   const response = await api('POST', '/auth/application', { body: { key: application.key, secretKey: application.secretKey } })
-  expect(response.status).toBe(200)
-  return ((await response.json()) as { accessToken: string }).accessToken
+  return (await readBody(response, auth.issueServerToken)).accessToken
 }
 
-interface Session {
-  id: string
-  renderingKey: string
-  modelKey: string
-  renderSessions: { rendererType: string; sessionId: string }[]
-}
+type Session = z.infer<typeof ZSession>
 
 async function openSession(token: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Session> {
-  const response = await api('POST', '/configsessions', { token, body, headers })
-  expect(response.status).toBe(200)
-  return (await response.json()) as Session
+  return readBody(await api('POST', '/configsessions', { token, body, headers }), sessions.createSession)
 }
 
 // Everything the matrix needs: one configurator with two applications, a second configurator
@@ -200,8 +195,7 @@ describe('POST /configsessions', () => {
 describe('GET /configsessions/{id}', () => {
   it('answers id, renderingKey, modelKey and one renderSession of the configurator’s renderer type', async () => {
     const response = await api('GET', `/configsessions/${world.applicationSession.id}`, { token: world.anonymous, headers: { 'x-api-key': world.application.key } })
-    expect(response.status).toBe(200)
-    const details = (await response.json()) as Session
+    const details = await readBody(response, sessions.getSession)
     expect(details).toEqual({
       id: world.applicationSession.id,
       renderingKey: expect.any(String),
@@ -217,14 +211,14 @@ describe('GET /configsessions/{id}', () => {
     const configuratorId = await createConfigurator(owner.token, { rendererType: 'headless', extraSettings: { renderers: ['webgl', 'headless'] } })
     await uploadModel(owner.token, configuratorId)
     const opened = await openSession(owner.token, { configuratorId })
-    const details = (await (await api('GET', `/configsessions/${opened.id}`, { token: owner.token })).json()) as Session
+    const details = await readBody(await api('GET', `/configsessions/${opened.id}`, { token: owner.token }), sessions.getSession)
     expect(details.renderSessions.map((renderer) => renderer.rendererType)).toEqual(['headless', 'webgl'])
     expect(new Set(details.renderSessions.map((renderer) => renderer.sessionId)).size).toBe(2)
     expect(details.renderSessions).toEqual(opened.renderSessions)
   })
 
   it('answers keys that open the model of this session only', async () => {
-    const details = (await (await api('GET', `/configsessions/${world.ownerSession.id}`, { token: world.ownerToken })).json()) as Session
+    const details = await readBody(await api('GET', `/configsessions/${world.ownerSession.id}`, { token: world.ownerToken }), sessions.getSession)
     expect((await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.modelKey)}`)).status).toBe(200)
     await expectError(await api('GET', `/configsessions/${world.applicationSession.id}/model?key=${encodeURIComponent(details.modelKey)}`), 403, 'forbidden')
     await expectError(await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.renderingKey)}`), 403, 'forbidden')
@@ -243,16 +237,14 @@ describe('anonymous identities', () => {
 
   async function renew(application: Application, token: string): Promise<string> {
     const response = await api('POST', '/auth/anonymous', { token, headers: { 'x-api-key': application.key } })
-    expect(response.status).toBe(200)
-    return ((await response.json()) as { accessToken: string }).accessToken
+    return (await readBody(response, auth.issueAnonymousToken)).accessToken
   }
 
   async function sessionOf(token: string) {
     const headers = { 'x-api-key': world.application.key }
     const session = await openSession(token, { configuratorId: world.configuratorId }, headers)
     const upload = await api('POST', `/configsessions/${session.id}/files?name=note.txt`, { token, headers, body: 'a note' })
-    expect(upload.status).toBe(201)
-    const { name: fileId } = (await upload.json()) as { name: string }
+    const { name: fileId } = await readBody(upload, sessions.addSessionFile)
     return { session, fileId }
   }
 
@@ -335,9 +327,7 @@ describe('anonymous identities', () => {
     const zip = new Uint8Array(await (await api('GET', `/configsessions/${session.id}/save`, { token: customer, headers })).arrayBuffer())
     const restore = (token: string) =>
       api('POST', `/configsessions?configuratorId=${world.configuratorId}`, { token, headers: { ...headers, 'content-type': 'application/zip' }, body: zip })
-    const response = await restore(customer)
-    expect(response.status).toBe(200)
-    const restored = (await response.json()) as Session
+    const restored = await readBody(await restore(customer), sessions.createSession)
     expect((await api('GET', `/configsessions/${restored.id}/files`, { token: customer, headers })).status).toBe(200)
     await expectError(await api('GET', `/configsessions/${restored.id}/files`, { token: await anonymousToken(world.application), headers }), 404, 'not_found')
   })

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
+import * as operations from '@/lib/capabilities/operations'
+import { api, readBody } from '@/test/api-client'
 import { createConfigurator, expectError, signUp } from '@/test/fixtures'
 
 describe('capabilities', () => {
   it('lists the CAD engines and renderers a configurator may name', async () => {
     const designer = await signUp()
-    const response = await api('GET', '/capabilities', { token: designer.token })
-    expect(response.status).toBe(200)
-    const capabilities = (await response.json()) as { cad: { type: string; versions: string[] }[]; renderers: { type: string; versions: string[] }[] }
+    const capabilities = await readBody(await api('GET', '/capabilities', { token: designer.token }), operations.getCapabilities)
     expect(capabilities.cad).toEqual([{ type: 'openscad', versions: ['2025.07'] }])
     expect(capabilities.renderers.map((renderer) => renderer.type)).toEqual(['webgl', 'headless'])
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
+import * as operations from '@/lib/configurators/operations'
+import { api, readBody } from '@/test/api-client'
 import { createConfigurator, expectError, signUp } from '@/test/fixtures'
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
@@ -83,9 +84,8 @@ describe('configurators', () => {
       token: owner.token,
       body: { name: 'Box', description: '', mainFile: 'main.scad', cadType: 'openscad', cadVersion: '', rendererType: 'webgl', rendererVersion: '', extraSettings: {} },
     })
-    expect(created.status).toBe(201)
-    const { UUID: id } = (await created.json()) as { UUID: string }
-    const details = async () => (await (await api('GET', `/configurators/${id}`, { token: owner.token })).json()) as Record<string, unknown>
+    const { UUID: id } = await readBody(created, operations.createConfigurator)
+    const details = async () => readBody(await api('GET', `/configurators/${id}`, { token: owner.token }), operations.getConfigurator)
     const defaults = await details()
     expect(defaults).toMatchObject({ cadVersion: '2025.07', rendererVersion: expect.stringMatching(/^r\d+$/) })
     const updated = await api('PUT', `/configurators/${id}`, { token: owner.token, body: { name: 'Lidded box', cadVersion: '', rendererVersion: '' } })
