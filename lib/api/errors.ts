@@ -1,6 +1,5 @@
 import type { z } from 'zod'
 import { ERROR_STATUS, type ErrorCode, type FieldError } from '@/lib/api/schemas'
-import { Prisma } from '@/lib/generated/prisma/client'
 
 export type { ErrorCode, FieldError }
 
@@ -47,10 +46,16 @@ export function zodFields(error: z.ZodError, prefix: FieldError['path'] = []): F
 export function toErrorResponse(error: unknown): Response {
   if (error instanceof ValidationError) return errorResponse(error.code, error.message, error.headers, error.fields)
   if (error instanceof AppError) return errorResponse(error.code, error.message, error.headers)
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    if (error.code === 'P2025') return errorResponse('not_found', 'Not found')
-    if (error.code === 'P2002') return errorResponse('conflict', 'Already exists')
-  }
+  const prismaCode = prismaErrorCode(error)
+  if (prismaCode === 'P2025') return errorResponse('not_found', 'Not found')
+  if (prismaCode === 'P2002') return errorResponse('conflict', 'Already exists')
   console.error('paraform: unexpected error:', error instanceof Error ? (error.stack ?? error.message) : error)
   return errorResponse('internal_error', 'Internal server error')
+}
+
+// Recognised by name rather than instanceof: importing the Prisma client here would pull it
+// into the browser through every schema that uses AppError (lib/storage/file-path.ts).
+function prismaErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== 'PrismaClientKnownRequestError' || !('code' in error)) return undefined
+  return typeof error.code === 'string' ? error.code : undefined
 }
