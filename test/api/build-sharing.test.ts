@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
+import * as sessions from '@/lib/sessions/operations'
+import { api, readBody } from '@/test/api-client'
 import { expectError, openSession, registerApplication } from '@/test/fixtures'
 
 // `n` counts (tail recursion: time, no memory): 1e12 never ends within any limit, a few
@@ -52,13 +53,13 @@ describe('a newer PUT of a session supersedes the older one', () => {
     // The runaway build was stopped, not run to its limit and cached as failed.
     expect(await timeLimitBuilds()).toBe(before)
     const info = await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
-    expect(((await info.json()) as { boundingBox: { maxX: number; maxY: number } }).boundingBox).toMatchObject({ maxX: 30, maxY: 40 })
+    expect((await readBody(info, sessions.getObjectInfo)).boundingBox).toMatchObject({ maxX: 30, maxY: 40 })
   })
 
   it('never cancels a build another session waits for', async () => {
     const first = await openSession(`${LOOP}// shared build\n`)
     const opened = await api('POST', '/configsessions', { token: first.token, body: { configuratorId: first.configuratorId } })
-    const second = { ...first, session: (await opened.json()) as Session['session'] }
+    const second = { ...first, session: await readBody(opened, sessions.createSession) }
     expect((await api('GET', `/configsessions/${first.session.id}/parameters`, { token: first.token })).status).toBe(200)
 
     // Both ask for the same state, so they wait for one and the same build.
@@ -69,7 +70,7 @@ describe('a newer PUT of a session supersedes the older one', () => {
     const firstNewer = put(first, { n: 0, width: 25 })
 
     expect(await valuesOf(await secondSlow)).toEqual({ ...slow, depth: 10 })
-    const log = (await (await api('GET', `/configsessions/${second.session.id}/log`, { token: second.token })).json()) as { message: string; error: string }
+    const log = await readBody(await api('GET', `/configsessions/${second.session.id}/log`, { token: second.token }), sessions.getLog)
     expect(log.error).toBe('')
     expect(log.message).toContain('ECHO: 400000')
     expect(await valuesOf(await firstSlow)).toEqual({ n: 0, width: 25, depth: 10 })
@@ -87,8 +88,7 @@ describe('builds are shared fairly between customers', () => {
       const { accessToken } = (await minted.json()) as { accessToken: string }
       const open = async (): Promise<Session> => {
         const opened = await api('POST', '/configsessions', { token: accessToken, headers: { 'x-api-key': key }, body: { configuratorId: shop.configuratorId } })
-        expect(opened.status).toBe(200)
-        return { ...shop, token: accessToken, session: (await opened.json()) as Session['session'] }
+        return { ...shop, token: accessToken, session: await readBody(opened, sessions.createSession) }
       }
       return { open }
     }

@@ -6,7 +6,8 @@ import path from 'node:path'
 import { unzipSync } from 'fflate'
 import { XMLParser } from 'fast-xml-parser'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { api } from '@/test/api-client'
+import * as sessions from '@/lib/sessions/operations'
+import { api, readBody } from '@/test/api-client'
 import { expectError, openSession, registerApplication } from '@/test/fixtures'
 
 // gltf-validator ships no type declarations; this is the part of its API the test uses.
@@ -225,7 +226,7 @@ describe('model keys', () => {
   it("refuses another session's modelKey, even of the same owner and configurator", async () => {
     const owner = await openSession(TWO_PARTS)
     const other = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
-    const { modelKey } = (await other.json()) as { modelKey: string }
+    const { modelKey } = await readBody(other, sessions.createSession)
     for (const resource of ['model', 'finalizedmodel']) {
       await expectError(await api('GET', modelUrl(owner, resource, modelKey)), 403, 'forbidden')
     }
@@ -259,8 +260,7 @@ describe('finalized model', () => {
     const anonymous = await tokenFor(await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } }))
     const server = await tokenFor(await api('POST', '/auth/application', { body: { key, secretKey } }))
     const opened = await api('POST', '/configsessions', { token: anonymous, headers: { 'x-api-key': key }, body: { configuratorId: owner.configuratorId } })
-    expect(opened.status).toBe(200)
-    const session = (await opened.json()) as { id: string; modelKey: string }
+    const session = await readBody(opened, sessions.createSession)
     const call = (resource: string, options: { token?: string; key?: string }) =>
       api('GET', `/configsessions/${session.id}/${resource}${options.key ? `?key=${encodeURIComponent(options.key)}` : ''}`, {
         token: options.token,
@@ -341,7 +341,7 @@ describe('build cache', () => {
     const rowsAfterFirstBuild = await db.cacheEntry.count()
 
     const opened = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
-    const second = { ...owner, session: (await opened.json()) as Session['session'] }
+    const second = { ...owner, session: await readBody(opened, sessions.createSession) }
     expect((await put(second, { width: { value: 50 } })).status).toBe(200)
     expect(await db.cacheEntry.count()).toBe(rowsAfterFirstBuild)
     expect((await put(second, { width: { value: 50 }, depth: { value: 30 } })).status).toBe(200) // the current state again

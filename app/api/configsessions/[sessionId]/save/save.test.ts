@@ -1,6 +1,7 @@
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
+import * as sessions from '@/lib/sessions/operations'
+import { api, readBody } from '@/test/api-client'
 import { expectError, openSession, registerApplication } from '@/test/fixtures'
 
 const SVG_RECTANGLE = `<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><rect x="0" y="0" width="20" height="10"/></svg>`
@@ -38,8 +39,7 @@ async function savedPlate() {
   const opened = await openSession(PLATE)
   const { session, token } = opened
   const upload = await api('POST', `/configsessions/${session.id}/files?name=logo.svg`, { token, body: SVG_RECTANGLE })
-  expect(upload.status).toBe(201)
-  const logo = (await upload.json()) as { name: string }
+  const logo = await readBody(upload, sessions.addSessionFile)
   const put = await api('PUT', `/configsessions/${session.id}/parameters`, { token, body: { width: { value: 55 }, rounded: { value: true }, logo: { value: logo.name } } })
   expect(put.status).toBe(200)
   const save = await api('GET', `/configsessions/${session.id}/save`, { token })
@@ -101,14 +101,13 @@ describe('save', () => {
     const before = await countSessions(configuratorId)
 
     const response = await restore(configuratorId, token, zip)
-    expect(response.status).toBe(200)
-    const restored = (await response.json()) as { id: string; modelKey: string; renderSessions: unknown[] }
+    const restored = await readBody(response, sessions.createSession)
     expect(restored.id).not.toBe(session.id)
     expect(restored.modelKey).toEqual(expect.any(String))
     expect(restored.renderSessions).toHaveLength(session.renderSessions.length)
     expect(await countSessions(configuratorId)).toBe(before + 1)
 
-    const files = (await (await api('GET', `/configsessions/${restored.id}/files`, { token })).json()) as { name: string }[]
+    const files = await readBody(await api('GET', `/configsessions/${restored.id}/files`, { token }), sessions.listSessionFiles)
     expect(files).toEqual([{ name: expect.any(String), ext: 'svg', contentType: 'image/svg+xml' }])
     const original = await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json()
     const copy = await (await api('GET', `/configsessions/${restored.id}/parameters`, { token })).json()
@@ -124,8 +123,7 @@ describe('save', () => {
   it('accepts configuratorUUID in the query and application/x-zip-compressed', async () => {
     const { configuratorId, token, zip } = await savedPlate()
     const response = await api('POST', `/configsessions?configuratorUUID=${configuratorId}`, { token, body: zip, headers: { 'content-type': 'application/x-zip-compressed' } })
-    expect(response.status).toBe(200)
-    const { id } = (await response.json()) as { id: string }
+    const { id } = await readBody(response, sessions.createSession)
     expect((await (await api('GET', `/configsessions/${id}/parameters`, { token })).json()).width.value).toBe(55)
   })
 
@@ -142,8 +140,7 @@ describe('save', () => {
     const { configuratorId, token } = await openSession(PLATE)
     const zip = zipSync({ 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })), 'configurator/main.scad': hostileModel })
     const response = await restore(configuratorId, token, zip)
-    expect(response.status).toBe(200)
-    const { id } = (await response.json()) as { id: string }
+    const { id } = await readBody(response, sessions.createSession)
     const info = await (await api('GET', `/configsessions/${id}/objectinfo`, { token })).json()
     expect(info.boundingBox).toEqual({ minX: 0, maxX: 60, minY: 0, maxY: 30, minZ: 0, maxZ: 2 })
   })
@@ -167,7 +164,7 @@ describe("a customer's save", () => {
     const customer = await tokenOf('/auth/anonymous')
     const server = await tokenOf('/auth/application', { key, secretKey })
     const opened = await api('POST', '/configsessions', { token: customer, headers: { 'x-api-key': key }, body: { configuratorId: shop.configuratorId } })
-    const { id } = (await opened.json()) as { id: string }
+    const { id } = await readBody(opened, sessions.createSession)
     const put = await api('PUT', `/configsessions/${id}/parameters`, { token: customer, headers: { 'x-api-key': key }, body: { width: { value: 61 } } })
     expect(put.status).toBe(200)
     const save = async (token: string, headers: Record<string, string> = { 'x-api-key': key }) => {
@@ -194,8 +191,7 @@ describe("a customer's save", () => {
       headers: { 'x-api-key': key, 'content-type': 'application/zip' },
       body: customerZip,
     })
-    expect(restored.status).toBe(200)
-    const { id } = (await restored.json()) as { id: string }
+    const { id } = await readBody(restored, sessions.createSession)
     const parameters = await api('GET', `/configsessions/${id}/parameters`, { token: customer, headers: { 'x-api-key': key } })
     expect(((await parameters.json()) as { width: { value: number } }).width.value).toBe(61)
   })
