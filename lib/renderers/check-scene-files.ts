@@ -1,6 +1,6 @@
 import type { FieldError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
-import { externalUrlProblem } from '@/lib/render/own-host'
+import { externalUrlProblem } from '@/lib/render/server/own-host'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 
 const RENDERER_ROOT = 'renderer/'

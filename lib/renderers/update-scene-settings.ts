@@ -1,7 +1,7 @@
 import { ValidationError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import type { Prisma, RenderSession } from '@/lib/generated/prisma/client'
-import { ownHostNames } from '@/lib/render/own-host'
+import { ownHostNames } from '@/lib/render/server/own-host'
 import { findMissingSceneFiles, findRefusedExternalTextures } from '@/lib/renderers/check-scene-files'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 
