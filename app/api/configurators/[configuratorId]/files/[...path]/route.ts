@@ -1,10 +1,7 @@
 import { route } from '@/lib/api/route'
 import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
-import { copyConfiguratorFile } from '@/lib/configurators/copy-configurator-file'
-import { deleteConfiguratorFile } from '@/lib/configurators/delete-configurator-file'
-import { findConfiguratorFile } from '@/lib/configurators/find-configurator-file'
+import { copyConfiguratorFile, deleteConfiguratorFile, findConfiguratorFile, uploadConfiguratorFile } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
-import { uploadConfiguratorFile } from '@/lib/configurators/upload-configurator-file'
 import { blobStore } from '@/lib/storage/blob-store'
 import { parseConfiguratorFilePath } from '@/lib/storage/file-path'
 
@@ -31,7 +28,7 @@ export const PUT = route(operations.uploadConfiguratorFile, async ({ request, us
 
 // GET /configurators/{id}/files/{path} - one file's content
 export const GET = route(operations.getConfiguratorFile, async ({ request, user, params }) => {
-  const file = await findConfiguratorFile(params.configuratorId, user.id, filePath(request))
+  const file = await findConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path: filePath(request) })
   return new Response(blobStore.read(file.blobHash), {
     headers: {
       'content-type': file.contentType,
@@ -44,5 +41,5 @@ export const GET = route(operations.getConfiguratorFile, async ({ request, user,
 
 // DELETE /configurators/{id}/files/{path}
 export const DELETE = route(operations.deleteConfiguratorFile, ({ request, user, params }) =>
-  deleteConfiguratorFile(params.configuratorId, user.id, filePath(request)),
+  deleteConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path: filePath(request) }),
 )
