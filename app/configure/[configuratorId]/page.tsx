@@ -2,7 +2,7 @@ import type { Metadata } from 'next'
 import Link from 'next/link'
 import { Configurator } from '@/components/configurator/configurator'
 import { toQueryString, type PageSearchParams } from '@/components/configurator/share-values'
-import { requirePageUser } from '@/lib/auth/require-page-user'
+import { requirePageUser } from '@/lib/auth/page-user'
 import { findPageConfigurator } from '@/lib/configurators/configurators'
 
 export const metadata: Metadata = { title: 'Configure' }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { Configurator } from '@/components/configurator/configurator'
-import { requirePageUser } from '@/lib/auth/require-page-user'
+import { requirePageUser } from '@/lib/auth/page-user'
 import { findPageConfigurator } from '@/lib/configurators/configurators'
 
 export const metadata: Metadata = { title: 'Parameters' }

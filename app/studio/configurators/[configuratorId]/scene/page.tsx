@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { SceneEditor } from '@/components/scene-editor/scene-editor'
-import { requirePageUser } from '@/lib/auth/require-page-user'
+import { requirePageUser } from '@/lib/auth/page-user'
 import { findPageConfigurator } from '@/lib/configurators/configurators'
 
 export const metadata: Metadata = { title: 'Scene' }
