@@ -1,8 +1,11 @@
 import type { Mesh } from '@/lib/cad/mesh/mesh'
-import type { ModelFile } from '@/lib/cad/openscad/openscad-job'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 
-export type { ModelFile }
+/** A file as the model sees it, relative to the model's root directory. */
+export interface ModelFile {
+  path: string
+  data: Uint8Array
+}
 
 export type ParameterValue = number | string | boolean
 

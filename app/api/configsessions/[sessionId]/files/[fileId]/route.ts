@@ -1,24 +1,16 @@
 import { attachment } from '@/lib/api/content-disposition'
 import { route } from '@/lib/api/route'
-import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
+import { storedFileResponse } from '@/lib/api/untrusted-content'
 import { db } from '@/lib/db'
 import { findSession } from '@/lib/sessions/find-session'
 import { findSessionFile } from '@/lib/sessions/find-session-file'
 import * as operations from '@/lib/sessions/operations'
-import { blobStore } from '@/lib/storage/blob-store'
 
 // GET /configsessions/{id}/files/{fileId} - download
 export const GET = route(operations.getSessionFile, async ({ params, principal }) => {
   const session = await findSession(params.sessionId, principal)
   const file = await findSessionFile(session.id, params.fileId)
-  return new Response(blobStore.read(file.blobHash), {
-    headers: {
-      'content-type': file.contentType,
-      'content-length': String(file.size),
-      'content-disposition': attachment(file.name),
-      ...UNTRUSTED_CONTENT_HEADERS,
-    },
-  })
+  return storedFileResponse(file, { 'content-disposition': attachment(file.name) })
 })
 
 // DELETE /configsessions/{id}/files/{fileId}

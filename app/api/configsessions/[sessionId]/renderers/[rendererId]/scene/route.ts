@@ -1,8 +1,6 @@
 import { route } from '@/lib/api/route'
-import { findRenderer } from '@/lib/renderers/find-renderer'
 import * as operations from '@/lib/renderers/operations'
-import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
-import { updateSceneSettings } from '@/lib/renderers/update-scene-settings'
+import { findRenderer, readSceneSettings, updateSceneSettings } from '@/lib/renderers/renderers'
 import { findSession } from '@/lib/sessions/find-session'
 
 // GET /configsessions/{id}/renderers/{rid}/scene - this renderer's scene settings

@@ -1,9 +1,10 @@
+import 'server-only'
 import dns from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
 import net, { type LookupFunction } from 'node:net'
-import { isPublicAddress } from '@/lib/render/is-public-address'
-import { isOwnAddress } from '@/lib/render/own-host'
+import { isPublicAddress } from '@/lib/render/server/is-public-address'
+import { isOwnAddress } from '@/lib/render/server/own-host'
 
 export class PublicUrlError extends Error {
   constructor(message: string) {

@@ -1,7 +1,8 @@
+import 'server-only'
 import net from 'node:net'
 import os from 'node:os'
 import { env } from '@/lib/env'
-import { isPublicAddress } from '@/lib/render/is-public-address'
+import { isPublicAddress } from '@/lib/render/server/is-public-address'
 
 /** Whether an IP address is one of this machine's interface addresses (public ones too). */
 export function isOwnAddress(address: string): boolean {

@@ -1,3 +1,4 @@
+import 'server-only'
 import { chromium, type Browser } from 'playwright-core'
 import { env } from '@/lib/env'
 

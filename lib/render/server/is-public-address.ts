@@ -1,3 +1,4 @@
+import 'server-only'
 import net from 'node:net'
 
 // IANA special-purpose IPv4 blocks: nothing in them is a public web server.
