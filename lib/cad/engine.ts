@@ -4,7 +4,7 @@ import type { Scheduling } from '@/lib/cad/worker-pool'
 
 export type { ModelFile }
 
-export type ParameterValue = number | string | boolean
+export type ParameterValue = number | string | boolean | number[]
 
 interface ParameterBase {
   key: string
@@ -16,6 +16,8 @@ interface ParameterBase {
 export type ParameterDefinition = ParameterBase &
   (
     | { kind: 'number'; default: number; min: number | null; max: number | null; step: number | null }
+    /** 1 to 4 numbers; min, max and step apply to each. */
+    | { kind: 'vector'; default: number[]; min: number | null; max: number | null; step: number | null }
     | { kind: 'choice'; default: number | string; options: { value: number | string; label: string }[] }
     | { kind: 'bool'; default: boolean }
     | { kind: 'string'; default: string; maxLength: number | null }

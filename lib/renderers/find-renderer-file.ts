@@ -1,7 +1,7 @@
 import { AppError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import { findRenderer } from '@/lib/renderers/find-renderer'
-import type { LoadedSession } from '@/lib/sessions/find-session'
+import type { LoadedSession } from '@/lib/sessions/sessions'
 
 export interface FindRendererFileOptions {
   session: LoadedSession

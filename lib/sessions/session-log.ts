@@ -1,8 +1,8 @@
 import type { EngineLog } from '@/lib/cad/engine'
 import { db } from '@/lib/db'
 import type { RenderSession } from '@/lib/generated/prisma/client'
-import type { LoadedSession } from '@/lib/sessions/find-session'
-import { buildStoredState } from '@/lib/sessions/get-session-model'
+import type { LoadedSession } from '@/lib/sessions/sessions'
+import { buildStoredModel } from '@/lib/sessions/session-model'
 
 /**
  * The log of the last configuration: the CAD run's output, then, in `error`, what each
@@ -15,7 +15,7 @@ export function composeSessionLog(build: EngineLog, renderers: Pick<RenderSessio
 
 export async function getSessionLog(session: LoadedSession) {
   const [{ build }, renderers] = await Promise.all([
-    buildStoredState(session, 'preview'),
+    buildStoredModel(session, 'preview'),
     db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
   ])
   return { ...composeSessionLog(build.log, renderers), timestamp: session.configuredAt.getTime() }

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route'
-import { findSession } from '@/lib/sessions/find-session'
+import { findSession } from '@/lib/sessions/sessions'
 import * as operations from '@/lib/sessions/operations'
 import { getSessionLog } from '@/lib/sessions/session-log'
 

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route'
-import { modelResponse } from '@/lib/sessions/model-response'
+import { modelResponse } from '@/lib/sessions/session-model'
 import * as operations from '@/lib/sessions/operations'
 
 // GET /configsessions/{id}/model - the current state at preview quality

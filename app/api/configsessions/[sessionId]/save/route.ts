@@ -1,6 +1,6 @@
 import { attachment } from '@/lib/api/content-disposition'
 import { route } from '@/lib/api/route'
-import { findSession } from '@/lib/sessions/find-session'
+import { findSession } from '@/lib/sessions/sessions'
 import * as operations from '@/lib/sessions/operations'
 import { saveSession } from '@/lib/sessions/save-session'
 

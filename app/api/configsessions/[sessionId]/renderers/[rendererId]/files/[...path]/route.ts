@@ -3,7 +3,7 @@ import { route } from '@/lib/api/route'
 import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
 import { findRendererFile } from '@/lib/renderers/find-renderer-file'
 import * as operations from '@/lib/renderers/operations'
-import { findSessionByKeyOrPrincipal } from '@/lib/sessions/find-session'
+import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 import { parseEncodedPath } from '@/lib/storage/file-path'
 
