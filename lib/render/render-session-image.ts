@@ -6,8 +6,8 @@ import { isRendererRequest, renderImage } from '@/lib/render/image-renderer'
 import type { ImageQuery } from '@/lib/render/schemas'
 import { findRenderer } from '@/lib/renderers/find-renderer'
 import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
-import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
 import { signSessionKey } from '@/lib/sessions/session-keys'
+import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
 
 export interface RenderSessionImageOptions {
   sessionId: string

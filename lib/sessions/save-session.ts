@@ -3,9 +3,8 @@ import { exportMesh } from '@/lib/cad/mesh/export-mesh'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
+import { buildStoredModel, composeSessionLog, readExtraSettings, toParameterSet } from '@/lib/sessions/session-model'
 import type { LoadedSession } from '@/lib/sessions/sessions'
-import { composeSessionLog } from '@/lib/sessions/session-log'
-import { buildStoredModel, readExtraSettings, toParameterSet } from '@/lib/sessions/session-model'
 import { blobStore } from '@/lib/storage/blob-store'
 
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`)

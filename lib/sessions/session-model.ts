@@ -10,10 +10,10 @@ import type { Scheduling } from '@/lib/cad/worker-pool'
 import { ZExtraSettings, type ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
-import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
-import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
-import type { ParameterSet } from '@/lib/sessions/schemas'
+import type { Configurator, Prisma, RenderSession } from '@/lib/generated/prisma/client'
+import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
 import { runSessionBuild, schedulingOf } from '@/lib/sessions/session-scheduling'
+import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
 // A session's model: the files it is made of, the parameters the engine reads from them, the
@@ -165,7 +165,7 @@ function checkValue(definition: ParameterDefinition, value: unknown, sessionFile
 }
 
 /** The values to store from a set-parameters body: 422 naming every bad key, and nothing stored. */
-export function validateValues(definitions: ParameterDefinition[], body: Record<string, { value: unknown }>, sessionFileIds: ReadonlySet<string>): Values {
+function validateValues(definitions: ParameterDefinition[], body: Record<string, { value: unknown }>, sessionFileIds: ReadonlySet<string>): Values {
   const byKey = new Map(definitions.map((definition) => [definition.key, definition]))
   const problems: FieldError[] = []
   const values: Values = {}
@@ -189,7 +189,7 @@ function effectiveValues({ definitions, inputs }: ModelSource, stored: Readonly<
   const sessionFileIds = new Set(inputs.sessionFileNames.keys())
   return Object.fromEntries(
     definitions.map((definition) => {
-      const checked = definition.key in stored ? checkValue(definition, stored[definition.key], sessionFileIds) : null
+      const checked = Object.hasOwn(stored, definition.key) ? checkValue(definition, stored[definition.key], sessionFileIds) : null
       return [definition.key, checked && 'value' in checked ? checked.value : definition.default]
     }),
   )
@@ -210,27 +210,9 @@ export function toParameterSet(definitions: ParameterDefinition[], values: Value
   return Object.fromEntries(definitions.map((definition) => [definition.key, toParameter(definition, values[definition.key])]))
 }
 
-// Values come checked from effectiveValues; the fallbacks only narrow their type to the kind.
-function toParameter(definition: ParameterDefinition, value: ParameterValue | undefined): ParameterSet[string] {
-  const common = { name: displayName(definition.key), group: definition.group, caption: definition.caption }
-  switch (definition.kind) {
-    case 'number': {
-      const { min, max, step } = definition
-      return { ...common, type: 'float', min, default: definition.default, max, value: typeof value === 'number' ? value : definition.default, step }
-    }
-    case 'vector': {
-      const { min, max, step } = definition
-      return { ...common, type: 'vector', min, default: definition.default, max, value: Array.isArray(value) ? value : definition.default, step }
-    }
-    case 'choice':
-      return { ...common, type: 'choice', default: definition.default, value: typeof value === 'number' || typeof value === 'string' ? value : definition.default, options: definition.options }
-    case 'bool':
-      return { ...common, type: 'bool', default: definition.default, value: typeof value === 'boolean' ? value : definition.default }
-    case 'string':
-      return { ...common, type: 'string', default: definition.default, value: typeof value === 'string' ? value : definition.default, maxLength: definition.maxLength }
-    case 'file':
-      return { ...common, type: 'file', default: definition.default, value: typeof value === 'string' ? value : definition.default }
-  }
+/** The parameter as clients see it; parsed, since the kinds' fields and values are checked apart. */
+function toParameter({ key, kind, ...fields }: ParameterDefinition, value: ParameterValue | undefined) {
+  return ZParameter.parse({ name: displayName(key), type: kind === 'number' ? 'float' : kind, ...fields, value: value ?? fields.default })
 }
 
 /** What a session's model is made of: its inputs and the parameters read from them. */
@@ -302,6 +284,23 @@ function builtOrConflict(session: LoadedSession, build: CachedBuild) {
 export async function getParameters(session: LoadedSession): Promise<ParameterSet> {
   const source = await readModelSource(session)
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(session.values)))
+}
+
+/**
+ * The log of the last configuration: the CAD run's output, then, in `error`, what each
+ * renderer's last image could not draw as asked, each line naming its renderer.
+ */
+export function composeSessionLog(build: EngineLog, renderers: Pick<RenderSession, 'id' | 'renderLog'>[]): EngineLog {
+  const rendererLines = renderers.flatMap(({ id, renderLog }) => (renderLog ? renderLog.split('\n').map((line) => `renderer ${id}: ${line}`) : []))
+  return { message: build.message, error: [build.error, ...rendererLines].filter(Boolean).join('\n') }
+}
+
+export async function getSessionLog(session: LoadedSession) {
+  const [{ build }, renderers] = await Promise.all([
+    buildStoredModel(session, 'preview'),
+    db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
+  ])
+  return { ...composeSessionLog(build.log, renderers), timestamp: session.configuredAt.getTime() }
 }
 
 const MAX_ATTEMPTS = 5
