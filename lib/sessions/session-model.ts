@@ -19,13 +19,13 @@ import { blobStore } from '@/lib/storage/blob-store'
 // A session's model: the files it is made of, the parameters the engine reads from them, the
 // values the session sets, and the build of those values. Each request reads each once.
 
-export type Values = Record<string, ParameterValue>
-export type Quality = 'preview' | 'final'
+type Values = Record<string, ParameterValue>
+type Quality = 'preview' | 'final'
 
 const CONFIGURATOR_ROOT = 'configurator/'
 
 /** Everything a CAD run of a session depends on, by content hash, without reading any file. */
-export interface ModelInputs {
+interface ModelInputs {
   cadType: string
   cadVersion: string
   mainFile: string
@@ -82,7 +82,7 @@ function readModelFiles(inputs: ModelInputs) {
   return Promise.all(inputs.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
 }
 
-export interface ModelParameters {
+interface ModelParameters {
   definitions: ParameterDefinition[]
   log: EngineLog
   /** Where this answer came from: `read` means the engine ran for it. */
@@ -258,14 +258,8 @@ async function buildModel({ session, inputs, definitions }: ModelSource, values:
   )
 }
 
-export interface SessionModel {
-  definitions: ParameterDefinition[]
-  values: Values
-  build: CachedBuild
-}
-
 /** The model of the session's stored state. */
-export async function buildStoredModel(session: LoadedSession, quality: Quality): Promise<SessionModel> {
+export async function buildStoredModel(session: LoadedSession, quality: Quality) {
   const source = await readModelSource(session)
   const values = effectiveValues(source, storedValuesOf(session.values))
   return { definitions: source.definitions, values, build: await buildModel(source, values, quality) }

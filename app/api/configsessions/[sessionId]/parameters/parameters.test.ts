@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
-import { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
+import { ZObjectInfo, ZParameterSet, ZSession } from '@/lib/sessions/schemas'
 import { api } from '@/test/api-client'
 import { expectError, openSession } from '@/test/fixtures'
 
@@ -33,6 +33,16 @@ describe('vector parameters', () => {
     expect(ZParameterSet.parse(await response.json()).size?.value).toEqual([30, 12.5, 4])
     expect((await getParameters(opened)).size?.value).toEqual([30, 12.5, 4])
     expect((await objectInfo(opened)).boundingBox).toMatchObject({ maxX: 30, maxY: 12.5, maxZ: 4 })
+  })
+
+  it('survive a save and restore', async () => {
+    const opened = await openSession(VECTORS('save'))
+    expect((await put(opened, { grid: { value: [7, 3] } })).status).toBe(200)
+    const zip = new Uint8Array(await (await api('GET', `/configsessions/${opened.session.id}/save`, { token: opened.token })).arrayBuffer())
+    const restored = await api('POST', `/configsessions?configuratorId=${opened.configuratorId}`, { token: opened.token, body: zip, headers: { 'content-type': 'application/zip' } })
+    expect(restored.status).toBe(200)
+    const { id } = ZSession.parse(await restored.json())
+    expect((await getParameters({ ...opened, session: { ...opened.session, id } })).grid?.value).toEqual([7, 3])
   })
 
   it.each([
