@@ -97,7 +97,8 @@ const parameterReads = new Map<string, Promise<ModelParameters>>()
  */
 export async function readParameters(inputs: ModelInputs, scheduling: Scheduling): Promise<ModelParameters> {
   // The limits belong to the key: a read stopped by a short limit may succeed under a longer one.
-  const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits })}`
+  // `format` changes when the definitions read from the engine do (2: vectors are parameters).
+  const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 2 })}`
   const known = parameterReads.get(key)
   if (known) return { ...(await known), source: 'memory' }
   const result = loadParameters(key, inputs, scheduling)
