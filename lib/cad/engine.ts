@@ -7,7 +7,7 @@ export interface ModelFile {
   data: Uint8Array
 }
 
-export type ParameterValue = number | string | boolean
+export type ParameterValue = number | string | boolean | number[]
 
 interface ParameterBase {
   key: string
@@ -19,6 +19,8 @@ interface ParameterBase {
 export type ParameterDefinition = ParameterBase &
   (
     | { kind: 'number'; default: number; min: number | null; max: number | null; step: number | null }
+    /** 1 to 4 numbers; min, max and step apply to each. */
+    | { kind: 'vector'; default: number[]; min: number | null; max: number | null; step: number | null }
     | { kind: 'choice'; default: number | string; options: { value: number | string; label: string }[] }
     | { kind: 'bool'; default: boolean }
     | { kind: 'string'; default: string; maxLength: number | null }

@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation'
 import { AppError } from '@/lib/api/errors'
 import { CAD_ENGINES } from '@/lib/cad/engines'
-import { ZConfiguratorId, type ConfiguratorDto, type CreateConfiguratorInput, type UpdateConfiguratorInput } from '@/lib/configurators/schemas'
+import { ZConfiguratorId, ZExtraSettings, type ConfiguratorDto, type CreateConfiguratorInput, type ExtraSettings, type UpdateConfiguratorInput } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
@@ -82,4 +82,10 @@ export function toConfiguratorDto(configurator: Configurator): ConfiguratorDto {
     createdAt: formatDateTime(configurator.createdAt),
     updatedAt: formatDateTime(configurator.updatedAt),
   }
+}
+
+/** The configurator's extra settings; the keys the server reads were checked when they were stored. */
+export function readExtraSettings(configurator: Configurator): ExtraSettings {
+  const result = ZExtraSettings.safeParse(configurator.extraSettings)
+  return result.success ? result.data : {}
 }

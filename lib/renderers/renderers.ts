@@ -3,7 +3,7 @@ import { db } from '@/lib/db'
 import type { Prisma, RenderSession } from '@/lib/generated/prisma/client'
 import { externalUrlProblem, ownHostNames } from '@/lib/render/server/own-host'
 import { ZSceneSettings, type SceneSettings } from '@/lib/renderers/schemas'
-import type { LoadedSession } from '@/lib/sessions/find-session'
+import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
 const RENDERER_ROOT = 'renderer/'

@@ -6,8 +6,8 @@ import type { Vec3 } from '@/lib/render/camera'
 import { isRendererRequest, renderImage } from '@/lib/render/server/image-renderer'
 import type { ImageQuery } from '@/lib/render/schemas'
 import { findRenderer, readSceneSettings } from '@/lib/renderers/renderers'
-import { findSessionByKeyOrPrincipal } from '@/lib/sessions/find-session'
 import { signSessionKey } from '@/lib/sessions/session-keys'
+import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
 
 export interface RenderSessionImageOptions {
   sessionId: string

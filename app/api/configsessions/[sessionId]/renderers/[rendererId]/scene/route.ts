@@ -1,7 +1,7 @@
 import { route } from '@/lib/api/route'
 import * as operations from '@/lib/renderers/operations'
 import { findRenderer, readSceneSettings, updateSceneSettings } from '@/lib/renderers/renderers'
-import { findSession } from '@/lib/sessions/find-session'
+import { findSession } from '@/lib/sessions/sessions'
 
 // GET /configsessions/{id}/renderers/{rid}/scene - this renderer's scene settings
 export const GET = route(operations.getScene, async ({ params, principal }) => {

@@ -3,7 +3,7 @@ import { route } from '@/lib/api/route'
 import { storedFileResponse } from '@/lib/api/untrusted-content'
 import * as operations from '@/lib/renderers/operations'
 import { findRendererFile } from '@/lib/renderers/renderers'
-import { findSessionByKeyOrPrincipal } from '@/lib/sessions/find-session'
+import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
 import { rawPathAfter } from '@/lib/storage/file-path'
 
 // GET /configsessions/{id}/renderers/{rid}/files/{path} - a shader or texture of the renderer directory

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
+import { attachment } from '@/lib/api/content-disposition'
 import { AppError } from '@/lib/api/errors'
+import { storedFileResponse } from '@/lib/api/untrusted-content'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import { configuratorNames } from '@/lib/sessions/session-model'
 import { blobStore } from '@/lib/storage/blob-store'
-import { configuratorNames } from '@/lib/sessions/model-inputs'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { pathProblem } from '@/lib/storage/file-path'
 
@@ -69,4 +71,30 @@ export function checkSessionFileQuota(sizes: number[]): void {
 
 export function toSessionFileEntry(file: { id: string; name: string; contentType: string }) {
   return { name: file.id, ext: path.extname(file.name).slice(1).toLowerCase(), contentType: file.contentType }
+}
+
+export async function listSessionFiles({ sessionId }: { sessionId: string }) {
+  const files = await db.sessionFile.findMany({ where: { sessionId }, orderBy: { createdAt: 'asc' } })
+  return files.map(toSessionFileEntry)
+}
+
+export interface SessionFileOptions {
+  sessionId: string
+  fileId: string
+}
+
+async function findSessionFile({ sessionId, fileId }: SessionFileOptions) {
+  const file = await db.sessionFile.findFirst({ where: { id: fileId, sessionId } })
+  if (!file) throw new AppError('not_found', `File ${fileId} not found in this session`)
+  return file
+}
+
+/** The file as a download, with the headers for content a customer uploaded. */
+export async function sessionFileResponse(options: SessionFileOptions): Promise<Response> {
+  const file = await findSessionFile(options)
+  return storedFileResponse(file, { 'content-disposition': attachment(file.name) })
+}
+
+export async function deleteSessionFile(options: SessionFileOptions): Promise<void> {
+  await db.sessionFile.delete({ where: { id: (await findSessionFile(options)).id } })
 }
