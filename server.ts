@@ -27,7 +27,7 @@ async function main() {
   const handle = app.getRequestHandler()
   const { rawPathProblem } = await import('./lib/api/raw-path')
   const { isSceneUpdateByGet } = await import('./lib/renderers/is-scene-update-by-get')
-  const { findEmbedApplication } = await import('./lib/applications/find-embed-application')
+  const { findEmbedApplication } = await import('./lib/applications/applications')
   const { frameAncestors } = await import('./lib/applications/frame-ancestors')
   const { CLIENT_ADDRESS_HEADER, clientAddressOf } = await import('./lib/api/client-address')
   const server = createServer(async (request, response) => {

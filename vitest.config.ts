@@ -14,7 +14,8 @@ const apiEnv = {
 }
 
 export default defineConfig({
-  resolve: { alias: { '@': import.meta.dirname } },
+  // Next resolves server-only with the react-server condition in route handlers; tests import those modules directly.
+  resolve: { alias: { '@': import.meta.dirname, 'server-only': `${import.meta.dirname}/node_modules/server-only/empty.js` } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
-import { launchBrowser } from '@/lib/render/launch-browser'
+import { launchBrowser } from '@/lib/render/server/launch-browser'
 import { signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
 import { describe, ms } from './stats'
 

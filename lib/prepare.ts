@@ -5,7 +5,7 @@ import { db, getDatabase } from '@/lib/db'
 import { seedDemoContent } from '@/lib/demo/seed-demo-content'
 import { env } from '@/lib/env'
 import { applyMigrations } from '@/lib/migrations'
-import { createUser } from '@/lib/users/create-user'
+import { createUser } from '@/lib/users/users'
 
 function describeDatabase(): string {
   if (!env.DATABASE_URL) return 'the embedded database'

@@ -10,7 +10,7 @@ export const PASSWORD = 'correct horse battery staple'
 
 /** A new user of its own (unique email) and a fresh token for it. */
 export async function signUp(role: 'admin' | 'designer' = 'designer') {
-  const { createUser } = await import('@/lib/users/create-user')
+  const { createUser } = await import('@/lib/users/users')
   const email = uniqueEmail()
   const user = await createUser({ email, password: PASSWORD, role })
   const { accessToken } = await readBody(await api('POST', '/auth/login', { body: { email, password: PASSWORD } }), auth.login)

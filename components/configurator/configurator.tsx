@@ -17,7 +17,7 @@ import { Viewer } from '@/components/viewer/viewer'
 import type { ViewerStatus } from '@/components/viewer/model-viewer'
 import { apiJson, ApiError } from '@/lib/client/api-client'
 import type { ModelPart } from '@/lib/render/list-parts'
-import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 import type { ZSessionFileEntry } from '@/lib/sessions/schemas'
 
 export interface SidePanelContext {

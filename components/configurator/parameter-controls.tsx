@@ -1,7 +1,7 @@
 'use client'
 
-import { useEffect, useState } from 'react'
-import { Field, Input, Select } from '@/components/ui/field'
+import { type InputHTMLAttributes, useEffect, useId, useState } from 'react'
+import { describedByIds, Field, FieldNotes, Input, Select } from '@/components/ui/field'
 import { FOCUS_RING } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import type { Values } from '@/components/configurator/share-values'
@@ -9,6 +9,7 @@ import type { ParameterValue } from '@/lib/cad/engine'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 
 type Parameter = ParameterSet[string]
+type Range = Pick<Extract<Parameter, { type: 'float' | 'vector' }>, 'min' | 'max' | 'step'>
 
 interface ParameterControlsProps {
   parameters: ParameterSet
@@ -64,10 +65,12 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
   switch (parameter.type) {
     case 'float':
       return <NumberControl parameter={parameter} value={typeof value === 'number' ? value : Number(value)} error={error} onChange={onChange} onCommit={onCommit} />
+    case 'vector':
+      return <VectorControl parameter={parameter} value={Array.isArray(value) ? value : parameter.value} error={error} onChange={onChange} />
     case 'bool':
       return <Checkbox label={parameter.name} hint={hint} checked={value === true} error={error} onChange={(event) => onChange(event.target.checked)} />
     case 'choice': {
-      const options = parameter.options ?? []
+      const { options } = parameter
       const index = options.findIndex((option) => option.value === value)
       return (
         <Field label={parameter.name} hint={hint} error={error}>
@@ -96,7 +99,7 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
 }
 
 interface NumberControlProps {
-  parameter: Parameter
+  parameter: Extract<Parameter, { type: 'float' }>
   value: number
   error: string | null
   onChange: (value: number) => void
@@ -104,11 +107,6 @@ interface NumberControlProps {
 }
 
 function NumberControl({ parameter, value, error, onChange, onCommit }: NumberControlProps) {
-  const [text, setText] = useState(String(value))
-  useEffect(() => {
-    setText((current) => (Number(current) === value && current.trim() !== '' ? current : String(value)))
-  }, [value])
-  const step = parameter.step ?? 'any'
   const hasRange = typeof parameter.min === 'number' && typeof parameter.max === 'number'
   return (
     <Field label={parameter.name} hint={parameter.caption || undefined} error={error}>
@@ -121,36 +119,72 @@ function NumberControl({ parameter, value, error, onChange, onCommit }: NumberCo
               aria-describedby={control['aria-describedby']}
               min={parameter.min ?? undefined}
               max={parameter.max ?? undefined}
-              step={step}
+              step={parameter.step ?? 'any'}
               value={Number.isFinite(value) ? value : (parameter.min ?? 0)}
-              onChange={(event) => {
-                setText(event.target.value)
-                onChange(event.target.valueAsNumber)
-              }}
+              onChange={(event) => onChange(event.target.valueAsNumber)}
               onPointerUp={onCommit}
               onKeyUp={onCommit}
               className={`h-2 flex-1 cursor-pointer accent-stone-900 ${FOCUS_RING}`}
             />
           )}
           <div className={hasRange ? 'w-24 flex-none' : 'flex-1'}>
-            <Input
-              {...control}
-              type="number"
-              inputMode="decimal"
-              min={parameter.min ?? undefined}
-              max={parameter.max ?? undefined}
-              step={step}
-              value={text}
-              onChange={(event) => {
-                setText(event.target.value)
-                if (event.target.value.trim() !== '' && Number.isFinite(event.target.valueAsNumber)) onChange(event.target.valueAsNumber)
-              }}
-              className="tabular-nums"
-            />
+            <NumberInput {...control} range={parameter} value={value} onChange={onChange} />
           </div>
         </div>
       )}
     </Field>
+  )
+}
+
+/** One labelled number input per element, each within the parameter's range. */
+function VectorControl({ parameter, value, error, onChange }: { parameter: Extract<Parameter, { type: 'vector' }>; value: number[]; error: string | null; onChange: (value: number[]) => void }) {
+  const id = useId()
+  const hint = parameter.caption || undefined
+  return (
+    <fieldset className="flex flex-col gap-1">
+      <legend className="mb-1 text-sm font-medium text-stone-800">{parameter.name}</legend>
+      <div className="flex gap-2">
+        {value.map((element, index) => (
+          <label key={index} className="flex flex-1 flex-col gap-1 text-xs text-stone-600">
+            {`${parameter.name} ${index + 1}`}
+            <NumberInput
+              aria-describedby={describedByIds(id, hint, error)}
+              aria-invalid={error ? true : undefined}
+              range={parameter}
+              value={element}
+              onChange={(changed) => onChange(value.map((old, oldIndex) => (oldIndex === index ? changed : old)))}
+            />
+          </label>
+        ))}
+      </div>
+      <FieldNotes id={id} hint={hint} error={error} />
+    </fieldset>
+  )
+}
+
+type NumberInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & { range: Range; value: number; onChange: (value: number) => void }
+
+/** A number field that lets a half-typed number ("", "-") stand until it is one. */
+function NumberInput({ range, value, onChange, ...control }: NumberInputProps) {
+  const [text, setText] = useState(String(value))
+  useEffect(() => {
+    setText((current) => (Number(current) === value && current.trim() !== '' ? current : String(value)))
+  }, [value])
+  return (
+    <Input
+      {...control}
+      type="number"
+      inputMode="decimal"
+      min={range.min ?? undefined}
+      max={range.max ?? undefined}
+      step={range.step ?? 'any'}
+      value={text}
+      onChange={(event) => {
+        setText(event.target.value)
+        if (event.target.value.trim() !== '' && Number.isFinite(event.target.valueAsNumber)) onChange(event.target.valueAsNumber)
+      }}
+      className="tabular-nums"
+    />
   )
 }
 

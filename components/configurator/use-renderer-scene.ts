@@ -5,8 +5,7 @@ import { useMemo } from 'react'
 import type { ConfigSession } from '@/components/configurator/use-config-session'
 import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
 import type { RendererFiles } from '@/lib/render/load-scene-files'
-import type { SceneSettings } from '@/lib/render/scene-settings'
-import type { ZSceneSettings } from '@/lib/renderers/schemas'
+import type { SceneSettings, ZSceneSettings } from '@/lib/renderers/schemas'
 
 const NO_MATERIALS: SceneSettings = { materials: {} }
 

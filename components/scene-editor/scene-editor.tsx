@@ -10,10 +10,9 @@ import { Field, Select } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
 import { apiRequest } from '@/lib/client/api-client'
 import { useConfiguratorFiles } from '@/lib/client/studio-queries'
-import type { SceneSettings as StoredScene } from '@/lib/renderers/schemas'
-import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 
-type Material = StoredScene['materials'][string]
+type Material = SceneSettings['materials'][string]
 
 const PREVIEW_DELAY_MS = 300
 const SHADER = /\.(vert|frag|glsl|vs|fs)$/i
@@ -21,7 +20,7 @@ const IMAGE = /\.(png|jpe?g|webp|gif)$/i
 
 /** The studio's scene editor: materials per part, previewed live on the configurator's model. */
 export function SceneEditor({ configuratorId, productName }: { configuratorId: string; productName: string }) {
-  const [draft, setDraft] = useState<StoredScene | null>(null)
+  const [draft, setDraft] = useState<SceneSettings | null>(null)
   const [preview, setPreview] = useState<SceneSettings | undefined>(undefined)
   useEffect(() => {
     if (!draft) return
@@ -44,22 +43,22 @@ export function SceneEditor({ configuratorId, productName }: { configuratorId: s
 interface SceneEditorPanelProps {
   configuratorId: string
   context: SidePanelContext
-  draft: StoredScene | null
-  onChange: (draft: StoredScene) => void
+  draft: SceneSettings | null
+  onChange: (draft: SceneSettings) => void
 }
 
 function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEditorPanelProps) {
   const { sessionId, rendererId, settings, parts } = context
   useEffect(() => {
     // The stored settings passed validation when they were saved.
-    if (!draft && settings) onChange(structuredClone(settings) as StoredScene)
+    if (!draft && settings) onChange(structuredClone(settings))
   }, [draft, settings, onChange])
   const files = useConfiguratorFiles(configuratorId)
   const rendererFiles = (files.data ?? []).map((file) => file.path).filter((path) => path.startsWith('renderer/')).map((path) => path.slice('renderer/'.length))
   const shaders = rendererFiles.filter((path) => SHADER.test(path))
   const textures = rendererFiles.filter((path) => IMAGE.test(path))
   const save = useMutation({
-    mutationFn: async (scene: StoredScene) => {
+    mutationFn: async (scene: SceneSettings) => {
       await apiRequest(`/configsessions/${sessionId}/renderers/${rendererId}/scene`, { method: 'PUT', json: scene })
       // Sessions opened from now on start from the configurator's renderer/scene.json.
       await apiRequest(`/configurators/${configuratorId}/files/renderer/scene.json`, {

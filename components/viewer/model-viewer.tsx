@@ -13,7 +13,7 @@ import { createSceneLoaders, errorMessage, type RendererFiles } from '@/lib/rend
 import { listParts, type ModelPart } from '@/lib/render/list-parts'
 import { parseGlb } from '@/lib/render/parse-glb'
 import { isSoftwareRenderer } from '@/components/viewer/is-software-renderer'
-import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 
 /** `modelVersion`: the version the status is about. */
 export type ViewerStatus =

@@ -4,6 +4,7 @@ import { hashPassword, verifyPassword } from '@/lib/auth/password'
 import { issueToken } from '@/lib/auth/tokens'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import type { User } from '@/lib/generated/prisma/client'
 
 // Verifying against a real hash when the email is unknown keeps both answers equally slow.
 const unknownUserHash = hashPassword('no user has this password')
@@ -37,4 +38,9 @@ export async function login({ email, password, clientAddress }: LoginOptions) {
   await Promise.all([limits.loginByAccount.reset(account), limits.loginByAddress.forgive(clientAddress)])
   const grant = await issueToken({ kind: 'user', userId: user.id, ttlSeconds: env.USER_TOKEN_TTL_SECONDS })
   return { user, grant }
+}
+
+/** The signed-in user as the browser UI's session endpoints answer it. */
+export function toSessionUser({ id, email, role }: User) {
+  return { user: { id, email, role } }
 }

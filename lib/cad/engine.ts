@@ -1,10 +1,13 @@
 import type { Mesh } from '@/lib/cad/mesh/mesh'
-import type { ModelFile } from '@/lib/cad/openscad/openscad-job'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 
-export type { ModelFile }
+/** A file as the model sees it, relative to the model's root directory. */
+export interface ModelFile {
+  path: string
+  data: Uint8Array
+}
 
-export type ParameterValue = number | string | boolean
+export type ParameterValue = number | string | boolean | number[]
 
 interface ParameterBase {
   key: string
@@ -16,6 +19,8 @@ interface ParameterBase {
 export type ParameterDefinition = ParameterBase &
   (
     | { kind: 'number'; default: number; min: number | null; max: number | null; step: number | null }
+    /** 1 to 4 numbers; min, max and step apply to each. */
+    | { kind: 'vector'; default: number[]; min: number | null; max: number | null; step: number | null }
     | { kind: 'choice'; default: number | string; options: { value: number | string; label: string }[] }
     | { kind: 'bool'; default: boolean }
     | { kind: 'string'; default: string; maxLength: number | null }

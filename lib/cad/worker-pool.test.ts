@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { type Fairness, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 
 interface Job {
@@ -15,15 +15,8 @@ interface Ran {
 }
 
 const SCRIPT = path.join(process.cwd(), 'test/workers/sleep-worker.ts')
-const pools: WorkerPool<Job, Ran>[] = []
-
-afterEach(async () => {
-  await Promise.all(pools.splice(0).map((pool) => pool.close()))
-})
-
 function createPool(size: number) {
   const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, maxHeapMb: 64 })
-  pools.push(pool)
   const started: string[] = []
   const ran: (Ran & { keys: string[] })[] = []
   const run = (name: string, fairness: Fairness, options: { ms?: number; signal?: AbortSignal } = {}) =>
@@ -120,8 +113,7 @@ describe('WorkerPool', () => {
 
   it('stops a task past its time limit and goes on with the next on the spare worker booted before', async () => {
     const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size: 1, maxHeapMb: 64 })
-    pools.push(pool)
-    const fairness = customer('a', 'a')
+      const fairness = customer('a', 'a')
     const slow = pool.run({ name: 'slow', ms: 60_000 }, { timeLimitMs: 200, fairness })
     await expect(slow).rejects.toBeInstanceOf(TimeLimitError)
     const stopped = process.hrtime.bigint()

@@ -78,7 +78,6 @@ export class WorkerPool<Job, Result> {
   /** Turn key → when it was last served (a dispatch counter). */
   private readonly servedAt = new Map<string, number>()
   private dispatches = 0
-  private isClosed = false
 
   constructor(private readonly options: WorkerPoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn())
@@ -86,7 +85,6 @@ export class WorkerPool<Job, Result> {
   }
 
   run(job: Job, options: RunOptions): Promise<Result> {
-    if (this.isClosed) return Promise.reject(new Error('worker pool is closed'))
     return new Promise((resolve, reject) => {
       const { signal } = options
       if (signal?.aborted) return reject(signal.reason as Error)
@@ -102,12 +100,6 @@ export class WorkerPool<Job, Result> {
       this.queue.push(task)
       this.dispatch()
     })
-  }
-
-  async close(): Promise<void> {
-    this.isClosed = true
-    for (const task of this.queue.splice(0)) task.reject(new Error('worker pool is closed'))
-    await Promise.all([...this.slots, this.spare].map((slot) => slot.worker.terminate()))
   }
 
   private spawn(): Slot<Job, Result> {
@@ -189,15 +181,11 @@ export class WorkerPool<Job, Result> {
     slot.worker.removeAllListeners()
     void slot.worker.terminate()
     if (isSpare) {
-      if (!this.isClosed) this.spare = this.spawn()
+      this.spare = this.spawn()
       return
     }
-    if (this.isClosed) {
-      this.slots.splice(index, 1)
-    } else {
-      this.slots[index] = this.spare
-      this.spare = this.spawn()
-    }
+    this.slots[index] = this.spare
+    this.spare = this.spawn()
     this.finish(slot, (task) => task.reject(error))
   }
 }

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
-import { registerApplication } from '@/lib/applications/register-application'
-import { createConfigurator } from '@/lib/configurators/create-configurator'
+import { registerApplication } from '@/lib/applications/applications'
+import { uploadConfiguratorFile } from '@/lib/configurators/configurator-files'
+import { createConfigurator } from '@/lib/configurators/configurators'
 import { ZExtraSettings } from '@/lib/configurators/schemas'
-import { uploadConfiguratorFile } from '@/lib/configurators/upload-configurator-file'
 import { db } from '@/lib/db'
 
 const DEMO_DIR = path.join(process.cwd(), 'demo')

@@ -5,7 +5,7 @@ import { BOX_AND_CUBE_OFF } from '@/lib/cad/mesh/test-meshes'
 import { writeGlb } from '@/lib/cad/mesh/write-glb'
 import { buildScene } from '@/lib/render/build-scene'
 import { parseGlb } from '@/lib/render/parse-glb'
-import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 
 // A red 10x20x5 box (part 0) and an uncoloured 3 mm cube at x = 20 (part 1).
 async function loadModel(): Promise<Object3D> {
@@ -94,7 +94,8 @@ describe('buildScene', () => {
   })
 
   it('keeps the part colour and warns when a shader file is missing, and blanks a missing texture', async () => {
-    const settings: SceneSettings = {
+    // Uniforms the schema refuses: scene building treats every value as untrusted all the same.
+    const settings = {
       materials: {
         '0': { vertexShader: 'pass.vert', fragmentShader: 'gone.frag' },
         '1': {
@@ -107,7 +108,7 @@ describe('buildScene', () => {
           },
         },
       },
-    }
+    } as unknown as SceneSettings
     const { scene, warnings } = await buildScene({ model: await loadModel(), settings, ...loaders })
     const [box, cube] = parts(scene)
     expect(box!.material).toBeInstanceOf(MeshStandardMaterial)

@@ -1,7 +1,7 @@
 import { AmbientLight, Box3, HemisphereLight, Mesh, Scene, Sphere, type Object3D } from 'three'
 import { createDefaultMaterial } from '@/lib/render/create-default-material'
 import { createShaderMaterial, type SceneLoaders } from '@/lib/render/create-shader-material'
-import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 
 export interface BuildSceneOptions extends SceneLoaders {
   /** The parsed model GLB (parse-glb.ts): meshes carry `userData.partIndex`. */

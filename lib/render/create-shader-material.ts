@@ -1,5 +1,8 @@
 import { Color, DataTexture, GLSL3, RepeatWrapping, ShaderMaterial, Vector2, Vector3, Vector4, type IUniform, type Texture } from 'three'
-import type { MaterialSetting, SamplerValue, UniformSetting } from '@/lib/render/scene-settings'
+import type { Material, Uniform } from '@/lib/renderers/schemas'
+
+/** A sampler2d uniform's value: a path in the configurator's `renderer` directory, or an external http(s) URL. */
+export type SamplerValue = Extract<Uniform, { type: 'sampler2d' }>['value']
 
 /** How scene building reaches the configurator's renderer files and textures. */
 export interface SceneLoaders {
@@ -21,7 +24,7 @@ export function materialMarker(key: string): string {
  * one material setting. Missing shader files reject; a bad uniform or texture is skipped with a
  * warning so that the rest of the material still renders.
  */
-export async function createShaderMaterial(key: string, setting: MaterialSetting, loaders: SceneLoaders, warnings: string[]): Promise<ShaderMaterial> {
+export async function createShaderMaterial(key: string, setting: Material, loaders: SceneLoaders, warnings: string[]): Promise<ShaderMaterial> {
   const [vertexSource, fragmentSource] = await Promise.all([loaders.loadText(setting.vertexShader), loaders.loadText(setting.fragmentShader)])
   // three adds `#version 300 es` itself; shaders written for GLSL ES 3 say so on their first line.
   const isGlsl3 = GLSL3_DIRECTIVE.test(fragmentSource) || GLSL3_DIRECTIVE.test(vertexSource)
@@ -47,7 +50,7 @@ export async function createShaderMaterial(key: string, setting: MaterialSetting
 
 type UniformValue = number | boolean | Vector2 | Vector3 | Vector4 | Color | Texture
 
-async function toUniformValue({ type, value }: UniformSetting, loaders: SceneLoaders): Promise<UniformValue> {
+async function toUniformValue({ type, value }: Uniform, loaders: SceneLoaders): Promise<UniformValue> {
   switch (type) {
     case 'float':
       return finiteNumber(value)

@@ -2,7 +2,7 @@
 // exchange: plain JSON both ways, through Playwright's page.evaluate.
 import type { CameraParameters } from '@/lib/render/camera'
 import type { RendererFiles } from '@/lib/render/load-scene-files'
-import type { SceneSettings } from '@/lib/render/scene-settings'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
 export type ImageType = (typeof IMAGE_TYPES)[number]

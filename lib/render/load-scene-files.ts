@@ -1,7 +1,7 @@
 import { TextureLoader, type Texture } from 'three'
 import { parseApiError } from '@/lib/client/api-client'
 import type { SceneLoaders } from '@/lib/render/create-shader-material'
-import type { SamplerValue } from '@/lib/render/scene-settings'
+import type { SamplerValue } from '@/lib/render/create-shader-material'
 
 /** Where a renderer's files are served: a file's URL is prefix + its path (each segment encoded) + query (the renderingKey). */
 export interface RendererFiles {

@@ -2,8 +2,8 @@ import { AppError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import { env } from '@/lib/env'
 import { forwardRequest } from '@/lib/services/forward-request'
-import { addSessionFile, toSessionFileEntry } from '@/lib/sessions/add-session-file'
-import { findSession } from '@/lib/sessions/find-session'
+import { addSessionFile, toSessionFileEntry } from '@/lib/sessions/session-files'
+import { findSession } from '@/lib/sessions/sessions'
 
 export interface CallServiceOptions {
   request: Request

@@ -3,12 +3,12 @@ import { ValidationError, zodFields } from '@/lib/api/errors'
 import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
-import { addSessionFile, checkSessionFileQuota } from '@/lib/sessions/add-session-file'
-import { createSession } from '@/lib/sessions/create-session'
-import { setParameters } from '@/lib/sessions/set-parameters'
+import { addSessionFile, checkSessionFileQuota } from '@/lib/sessions/session-files'
+import { setParameters } from '@/lib/sessions/session-model'
+import { createSession } from '@/lib/sessions/sessions'
 import { readZip } from '@/lib/storage/read-zip'
 
-const ZSavedParameters = z.record(z.string(), z.looseObject({ type: z.string().optional(), value: z.union([z.number(), z.string(), z.boolean()]) }))
+const ZSavedParameters = z.record(z.string(), z.looseObject({ type: z.string().optional(), value: z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]) }))
 const SESSION_FILE = /^files\/([A-Za-z0-9_-]{1,32})\/([^/]+)$/
 
 export interface RestoreSessionOptions {

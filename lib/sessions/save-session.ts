@@ -2,12 +2,10 @@ import { zipSync, type Zippable } from 'fflate'
 import { exportMesh } from '@/lib/cad/mesh/export-mesh'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
-import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
-import type { LoadedSession } from '@/lib/sessions/find-session'
-import { buildStoredState } from '@/lib/sessions/get-session-model'
-import { readExtraSettings } from '@/lib/sessions/model-inputs'
-import { composeSessionLog } from '@/lib/sessions/session-log'
-import { toParameterSet } from '@/lib/sessions/parameter-values'
+import { readExtraSettings } from '@/lib/configurators/configurators'
+import { readSceneSettings } from '@/lib/renderers/renderers'
+import { buildStoredModel, composeSessionLog, toParameterSet } from '@/lib/sessions/session-model'
+import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`)
@@ -21,7 +19,7 @@ const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'st
 export async function saveSession(session: LoadedSession, principal: Principal): Promise<Uint8Array> {
   const isSourceShared = principal.kind !== 'anonymous' || readExtraSettings(session.configurator).shareSourceWithCustomers === true
   const [model, configuratorFiles, sessionFiles, renderers] = await Promise.all([
-    buildStoredState(session, 'preview'),
+    buildStoredModel(session, 'preview'),
     isSourceShared ? db.configuratorFile.findMany({ where: { configuratorId: session.configuratorId } }) : [],
     db.sessionFile.findMany({ where: { sessionId: session.id } }),
     db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),

@@ -17,21 +17,19 @@ export const ZSession = z.object({
   renderSessions: z.array(z.object({ rendererType: z.string(), sessionId: z.uuid() })),
 })
 
-const ZValue = z.union([z.number(), z.string(), z.boolean()])
+const ZCommon = { name: z.string().describe('display name'), group: z.string(), caption: z.string() }
+const ZRange = { min: z.number().nullable().describe('null when the model sets no bound'), max: z.number().nullable(), step: z.number().nullable() }
+const ZVector = z.array(z.number()).min(1).max(4)
+const ZOptionValue = z.union([z.number(), z.string()])
 
-export const ZParameter = z.object({
-  name: z.string().describe('display name'),
-  type: z.enum(['float', 'choice', 'bool', 'string', 'file']),
-  min: z.number().nullable().optional().describe('numbers only; null when the model sets no bound'),
-  max: z.number().nullable().optional(),
-  step: z.number().nullable().optional(),
-  default: ZValue,
-  value: ZValue,
-  options: z.array(z.object({ value: z.union([z.number(), z.string()]), label: z.string() })).optional(),
-  maxLength: z.number().nullable().optional(),
-  group: z.string(),
-  caption: z.string(),
-})
+export const ZParameter = z.discriminatedUnion('type', [
+  z.object({ ...ZCommon, type: z.literal('float'), ...ZRange, default: z.number(), value: z.number() }),
+  z.object({ ...ZCommon, type: z.literal('vector').describe('min, max and step apply to each element'), ...ZRange, default: ZVector, value: ZVector }),
+  z.object({ ...ZCommon, type: z.literal('choice'), default: ZOptionValue, value: ZOptionValue, options: z.array(z.object({ value: ZOptionValue, label: z.string() })) }),
+  z.object({ ...ZCommon, type: z.literal('bool'), default: z.boolean(), value: z.boolean() }),
+  z.object({ ...ZCommon, type: z.literal('string'), default: z.string(), value: z.string(), maxLength: z.number().nullable() }),
+  z.object({ ...ZCommon, type: z.literal('file'), default: z.string(), value: z.string().describe('a session file id, or ""') }),
+])
 export const ZParameterSet = z.record(z.string(), ZParameter)
 export type ParameterSet = z.infer<typeof ZParameterSet>
 

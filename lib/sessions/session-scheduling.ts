@@ -1,6 +1,6 @@
 import { limits } from '@/lib/api/rate-limit'
 import type { Scheduling } from '@/lib/cad/worker-pool'
-import type { LoadedSession } from '@/lib/sessions/find-session'
+import type { LoadedSession } from '@/lib/sessions/sessions'
 
 /**
  * How a session's CAD runs share the workers: one at a time per session and per anonymous

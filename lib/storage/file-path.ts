@@ -51,9 +51,20 @@ export function parseEncodedPath(encoded: string): string[] {
   return segments
 }
 
+/**
+ * The checked segments of the request path after `prefix` (e.g. `/files/`), taken from the raw
+ * URL rather than Next's decoded params, so that an encoded separator (%2F, %5C) or dot segment
+ * (%2e%2e) is seen and refused rather than resolved.
+ */
+export function rawPathAfter(request: Request, prefix: string): string[] {
+  const { pathname } = new URL(request.url)
+  const at = pathname.indexOf(prefix)
+  const rest = at < 0 ? '' : pathname.slice(at + prefix.length)
+  return rest === '' ? [] : parseEncodedPath(rest)
+}
+
 /** `{root}/{subDir...}/{fileName}` as the upload rules require: a known root and at least one directory. */
-export function parseConfiguratorFilePath(encoded: string): { root: FileRoot; path: string } {
-  const segments = parseEncodedPath(encoded)
+export function parseConfiguratorFilePath(segments: string[]): { root: FileRoot; path: string } {
   const [root] = segments
   if (!FILE_ROOTS.includes(root as FileRoot)) {
     throw new AppError('bad_request', `File path must start with ${FILE_ROOTS.join(' or ')}`)

@@ -47,8 +47,8 @@ describe('property: random requests never cause a server error', () => {
           })
           expect(response.status, `${method} ${path}`).toBeLessThan(500)
           if (response.status >= 400 && response.status !== 405) {
-            const error: unknown = await response.json()
-            expect(ZErrorBody.parse(error), `${method} ${path}`).toStrictEqual(error)
+            const { error } = ZErrorBody.strict().parse(await response.json())
+            expect(error.fields !== undefined, `${method} ${path}: fields on a 422 only`).toBe(response.status === 422)
           }
         },
       ),

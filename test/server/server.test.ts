@@ -238,7 +238,9 @@ describe('embedded database', () => {
     expect(await readScene(headless!)).toEqual({ materials: {}, background: '#000000' })
     const invalid = await requestWithBody(`${server.url}${headless}`, 'GET', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ materials: { x: {} } }))
     expect(invalid.status).toBe(422)
-    expect(JSON.parse(invalid.body)).toEqual({ error: { code: 'unprocessable_entity', message: expect.stringMatching(/^materials\.x: /) } })
+    expect(JSON.parse(invalid.body)).toEqual({
+      error: { code: 'unprocessable_entity', message: expect.stringMatching(/^materials\.x: /), fields: [expect.objectContaining({ path: ['materials', 'x'] })] },
+    })
     expect(await readScene(headless!)).toEqual({ materials: {}, background: '#000000' })
 
     // The viewer loads the shaders with the renderingKey alone; a raw dot segment never reaches them.

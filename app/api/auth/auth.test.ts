@@ -17,7 +17,7 @@ describe('login', () => {
   })
 
   it('lets a user on a single-label domain sign in, as the default admin@localhost; a malformed address is 422', async () => {
-    const { createUser } = await import('@/lib/users/create-user')
+    const { createUser } = await import('@/lib/users/users')
     const email = `admin-${randomUUID()}@localhost`
     await createUser({ email, password: PASSWORD, role: 'admin' })
     expect((await api('POST', '/auth/login', { body: { email, password: PASSWORD } })).status).toBe(200)

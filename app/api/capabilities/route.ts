@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route'
-import { getCapabilities } from '@/lib/capabilities/get-capabilities'
+import { getCapabilities } from '@/lib/capabilities/capabilities'
 import * as operations from '@/lib/capabilities/operations'
 
 // GET /capabilities - CAD engines and renderers the studio may choose from

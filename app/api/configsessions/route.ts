@@ -2,12 +2,11 @@ import { ValidationError } from '@/lib/api/errors'
 import { readLimitedBytes } from '@/lib/api/read-body'
 import { parseJsonBody, route } from '@/lib/api/route'
 import { env } from '@/lib/env'
-import { buildStoredState } from '@/lib/sessions/get-session-model'
-import { createSession } from '@/lib/sessions/create-session'
 import * as operations from '@/lib/sessions/operations'
 import { restoreSession } from '@/lib/sessions/restore-session'
 import { ZCreateSession } from '@/lib/sessions/schemas'
-import { toSessionDto } from '@/lib/sessions/to-session-dto'
+import { buildStoredModel } from '@/lib/sessions/session-model'
+import { createSession, getSessionDetails } from '@/lib/sessions/sessions'
 
 // POST /configsessions - open a session, or restore one from a saved zip
 export const POST = route(operations.createSession, async ({ request, query, principal }) => {
@@ -16,11 +15,11 @@ export const POST = route(operations.createSession, async ({ request, query, pri
     if (!configuratorId) throw new ValidationError([{ path: ['query', 'configuratorId'], message: 'required to restore a saved session' }])
     const zip = await readLimitedBytes(request, env.MAX_UPLOAD_BYTES)
     const session = await restoreSession({ configuratorId, principal, zip })
-    return toSessionDto(session.id, session.renderers)
+    return getSessionDetails({ sessionId: session.id, renderers: session.renderers })
   }
   const body = (await parseJsonBody(ZCreateSession, request)) as { configuratorId?: string; configuratorUUID?: string }
   const session = await createSession({ configuratorId: (body.configuratorId ?? body.configuratorUUID)!, principal })
   // The first build starts now, so it is usually done by the time the viewer asks for it.
-  void buildStoredState(session, 'preview').catch(() => {})
-  return toSessionDto(session.id, session.renderers)
+  void buildStoredModel(session, 'preview').catch(() => {})
+  return getSessionDetails({ sessionId: session.id, renderers: session.renderers })
 })

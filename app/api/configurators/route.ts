@@ -1,12 +1,10 @@
 import { route } from '@/lib/api/route'
-import { createConfigurator } from '@/lib/configurators/create-configurator'
-import { listConfigurators } from '@/lib/configurators/list-configurators'
+import { createConfigurator, listConfigurators, toConfiguratorDto } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
-import { toConfiguratorDto } from '@/lib/configurators/to-configurator-dto'
 
 // GET /configurators - the caller's configurators
 export const GET = route(operations.listConfigurators, async ({ user }) =>
-  (await listConfigurators(user.id)).map(toConfiguratorDto),
+  (await listConfigurators({ userId: user.id })).map(toConfiguratorDto),
 )
 
 // POST /configurators - create one

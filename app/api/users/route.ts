@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route'
-import { createUser } from '@/lib/users/create-user'
+import { createUser } from '@/lib/users/users'
 import * as operations from '@/lib/users/operations'
 
 // POST /users - admins create users

@@ -2,8 +2,8 @@ import type { Metadata } from 'next'
 import Link from 'next/link'
 import { Configurator } from '@/components/configurator/configurator'
 import { toQueryString, type PageSearchParams } from '@/components/configurator/share-values'
-import { requirePageUser } from '@/lib/auth/require-page-user'
-import { findPageConfigurator } from '@/lib/configurators/find-page-configurator'
+import { requirePageUser } from '@/lib/auth/page-user'
+import { findPageConfigurator } from '@/lib/configurators/configurators'
 
 export const metadata: Metadata = { title: 'Configure' }
 
@@ -17,7 +17,7 @@ export default async function ConfigurePage({ params, searchParams }: ConfigureP
   const { configuratorId } = await params
   const initialQuery = toQueryString(await searchParams)
   const user = await requirePageUser()
-  const configurator = await findPageConfigurator(configuratorId, user.id)
+  const configurator = await findPageConfigurator({ configuratorId, userId: user.id })
   return (
     <main className="flex h-screen flex-col">
       <Configurator

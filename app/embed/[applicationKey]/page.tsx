@@ -2,7 +2,7 @@ import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 import { Configurator } from '@/components/configurator/configurator'
 import { toQueryString, type PageSearchParams } from '@/components/configurator/share-values'
-import { findEmbedApplication } from '@/lib/applications/find-embed-application'
+import { findEmbedApplication } from '@/lib/applications/applications'
 
 interface EmbedPageProps {
   params: Promise<{ applicationKey: string }>

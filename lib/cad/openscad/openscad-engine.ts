@@ -8,12 +8,12 @@ import { env } from '@/lib/env'
 
 const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
 
-/** OpenSCAD source for a value given with -D: numbers and booleans as they are, strings quoted. */
+/** OpenSCAD source for a value given with -D: numbers, booleans and vectors as they are, strings quoted. */
 export function toDefine(key: string, value: ParameterValue): string {
   if (!IDENTIFIER.test(key)) throw new Error(`not an OpenSCAD variable name: ${key}`)
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new Error(`${key} must be a finite number`)
-  // JSON string escapes (\" \\ \n \uXXXX) are also OpenSCAD's.
-  return `${key}=${typeof value === 'string' ? JSON.stringify(value) : String(value)}`
+  if ([value].flat().some((item) => typeof item === 'number' && !Number.isFinite(item))) throw new Error(`${key} must be finite numbers`)
+  // A vector's JSON (`[42,42,7]`) is OpenSCAD's. JSON string escapes (\" \\ \n \uXXXX) are also OpenSCAD's.
+  return `${key}=${typeof value === 'boolean' || typeof value === 'number' ? String(value) : JSON.stringify(value)}`
 }
 
 const globalForPool = globalThis as unknown as { paraformOpenscadPool?: WorkerPool<OpenscadJob, OpenscadJobResult> }

@@ -1,11 +1,5 @@
-import type { EngineLog } from '../engine'
+import type { EngineLog, ModelFile } from '../engine'
 import type { Mesh } from '../mesh/mesh'
-
-/** A file as the model sees it, relative to the model's root directory. */
-export interface ModelFile {
-  path: string
-  data: Uint8Array
-}
 
 export interface OpenscadJob {
   kind: 'parameters' | 'build'

@@ -35,9 +35,10 @@ function toDefinition(parameter: Exported): ParameterDefinition | null {
   }
   if (typeof initial === 'boolean') return { ...base, kind: 'bool', default: initial }
   if (typeof initial === 'string') return { ...base, kind: 'string', default: initial, maxLength: parameter.maxLength ?? null }
-  // Vectors (`[1, 2, 3]`) have no control of their own yet: left as the model sets them.
-  if (typeof initial !== 'number') return null
-  return { ...base, kind: 'number', default: initial, min: parameter.min ?? null, max: parameter.max ?? null, step: parameter.step ?? null }
+  if (typeof initial !== 'number' && (initial.length === 0 || initial.length > 4)) return null
+  const range = { min: parameter.min ?? null, max: parameter.max ?? null, step: parameter.step ?? null }
+  // OpenSCAD exports vectors of 1 to 4 numbers (`size = [42, 42, 7]; // [0:100]`), the range for each.
+  return typeof initial === 'number' ? { ...base, kind: 'number', default: initial, ...range } : { ...base, kind: 'vector', default: initial, ...range }
 }
 
 /** Customizer parameters from OpenSCAD's JSON; special variables such as `$fn` are left out. */

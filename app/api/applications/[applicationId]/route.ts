@@ -1,15 +1,13 @@
-import { deleteApplication } from '@/lib/applications/delete-application'
-import { findOwnedApplication } from '@/lib/applications/find-owned-application'
+import { deleteApplication, findOwnedApplication, toApplicationDto } from '@/lib/applications/applications'
 import * as operations from '@/lib/applications/operations'
-import { toApplicationDto } from '@/lib/applications/to-application-dto'
 import { route } from '@/lib/api/route'
 
 // GET /applications/{id} - details with key and secretKey, for the owner only
 export const GET = route(operations.getApplication, async ({ user, params }) =>
-  toApplicationDto(await findOwnedApplication(params.applicationId, user.id)),
+  toApplicationDto(await findOwnedApplication({ applicationId: params.applicationId, userId: user.id })),
 )
 
 // DELETE /applications/{id}
 export const DELETE = route(operations.deleteApplication, ({ user, params }) =>
-  deleteApplication(params.applicationId, user.id),
+  deleteApplication({ applicationId: params.applicationId, userId: user.id }),
 )

@@ -1,12 +1,9 @@
 import { readClientAddress } from '@/lib/api/client-address'
 import { route } from '@/lib/api/route'
-import { login } from '@/lib/auth/login'
+import { login, toSessionUser } from '@/lib/auth/login'
 import * as operations from '@/lib/auth/operations'
 import { clearedSessionCookie, sessionCookie } from '@/lib/auth/session-cookie'
 import { revokeToken } from '@/lib/auth/tokens'
-import type { User } from '@/lib/generated/prisma/client'
-
-const toSessionUser = ({ id, email, role }: User) => ({ user: { id, email, role } })
 
 // POST /auth/session - sign a browser in: the user token goes into an httpOnly cookie
 export const POST = route(operations.signIn, async ({ request, body, responseHeaders }) => {

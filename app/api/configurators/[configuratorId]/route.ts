@@ -1,13 +1,10 @@
 import { route } from '@/lib/api/route'
-import { deleteConfigurator } from '@/lib/configurators/delete-configurator'
-import { findOwnedConfigurator } from '@/lib/configurators/find-owned-configurator'
+import { deleteConfigurator, findOwnedConfigurator, toConfiguratorDto, updateConfigurator } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
-import { toConfiguratorDto } from '@/lib/configurators/to-configurator-dto'
-import { updateConfigurator } from '@/lib/configurators/update-configurator'
 
 // GET /configurators/{id} - details
 export const GET = route(operations.getConfigurator, async ({ user, params }) =>
-  toConfiguratorDto(await findOwnedConfigurator(params.configuratorId, user.id)),
+  toConfiguratorDto(await findOwnedConfigurator({ configuratorId: params.configuratorId, userId: user.id })),
 )
 
 // PUT /configurators/{id} - update the fields sent
@@ -18,5 +15,5 @@ export const PUT = route(operations.updateConfigurator, async ({ user, params, b
 
 // DELETE /configurators/{id}
 export const DELETE = route(operations.deleteConfigurator, ({ user, params }) =>
-  deleteConfigurator(params.configuratorId, user.id),
+  deleteConfigurator({ configuratorId: params.configuratorId, userId: user.id }),
 )

@@ -1,6 +1,6 @@
 import { route } from '@/lib/api/route'
-import { modelResponse } from '@/lib/sessions/model-response'
 import * as operations from '@/lib/sessions/operations'
+import { modelResponse } from '@/lib/sessions/session-model'
 
 // GET /configsessions/{id}/finalizedmodel - the current state at final quality
 export const GET = route(operations.getFinalizedModel, ({ params, principal, query }) =>

@@ -29,10 +29,12 @@ cube([width, depth, 5]);
 `
 
 // Counts to n: the build takes time in proportion to n (a few seconds for 400000), reading its parameters none.
+// n steps of pure evaluation, kept in no list: no recursion for OpenSCAD to stop, no memory to run out.
 const LOOP = `
 n = 0; // [0:1:1e12]
-function count(i) = i >= n ? i : count(i + 1);
-echo(count(0));
+// (OpenSCAD refuses a range of more than a million elements: three nested ranges make the n.)
+steps = [for (i = [0:n / 1e8]) for (j = [0:min(n, 1e4)]) for (k = [0:min(n, 1e4)]) if (k < 0) k];
+echo(len(steps));
 cube(1);
 `
 

@@ -1,6 +1,6 @@
 import { route } from '@/lib/api/route'
-import { modelResponse } from '@/lib/sessions/model-response'
 import * as operations from '@/lib/sessions/operations'
+import { modelResponse } from '@/lib/sessions/session-model'
 
 // GET /configsessions/{id}/model - the current state at preview quality
 export const GET = route(operations.getModel, ({ params, principal, query }) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { db } from '@/lib/db'
-import { describeModelInputs } from '@/lib/sessions/model-inputs'
+import { describeModelInputs } from '@/lib/sessions/session-model'
 import { api } from '@/test/api-client'
 import { createConfigurator, openSession, signUp } from '@/test/fixtures'
 
@@ -26,7 +26,7 @@ async function runawayInputs() {
 
 describe('parameter reads that fail', () => {
   it('are cached by content and limits: the engine runs once, a longer limit reads again', async () => {
-    const { readParameters } = await import('@/lib/sessions/read-parameters')
+    const { readParameters } = await import('@/lib/sessions/session-model')
     const inputs = await runawayInputs()
 
     const first = await readParameters(inputs, SCHEDULING)
@@ -37,7 +37,7 @@ describe('parameter reads that fail', () => {
 
     // A fresh instance (no memory cache) finds the failed read stored.
     vi.resetModules()
-    const fresh = await import('@/lib/sessions/read-parameters')
+    const fresh = await import('@/lib/sessions/session-model')
     const stored = await fresh.readParameters(inputs, SCHEDULING)
     expect(stored.source).toBe('stored')
     expect(stored.log).toEqual(first.log)
@@ -51,7 +51,7 @@ describe('parameter reads that fail', () => {
     const { token, session } = await openSession(RUNAWAY, LIMITS)
     const response = await api('GET', `/configsessions/${session.id}/parameters`, { token })
     expect(response.status).toBe(200)
-    const { readParameters } = await import('@/lib/sessions/read-parameters')
+    const { readParameters } = await import('@/lib/sessions/session-model')
     const configurator = await db.configurator.findFirstOrThrow({ where: { sessions: { some: { id: session.id } } } })
     expect((await readParameters(await describeModelInputs(configurator, null), SCHEDULING)).source).toBe('memory')
   })

@@ -1,16 +1,10 @@
 import { route } from '@/lib/api/route'
-import { findSession } from '@/lib/sessions/find-session'
-import { resolveSessionState } from '@/lib/sessions/build-session-model'
 import * as operations from '@/lib/sessions/operations'
-import { toParameterSet, type Values } from '@/lib/sessions/parameter-values'
-import { setParameters } from '@/lib/sessions/set-parameters'
+import { getParameters, setParameters } from '@/lib/sessions/session-model'
+import { findSession } from '@/lib/sessions/sessions'
 
 // GET /configsessions/{id}/parameters - every parameter with its current value
-export const GET = route(operations.getParameters, async ({ params, principal }) => {
-  const session = await findSession(params.sessionId, principal)
-  const { definitions, values } = await resolveSessionState({ session, storedValues: session.values as Values })
-  return toParameterSet(definitions, values)
-})
+export const GET = route(operations.getParameters, async ({ params, principal }) => getParameters(await findSession(params.sessionId, principal)))
 
 // PUT /configsessions/{id}/parameters - validate, rebuild, store; answers the new full state
 export const PUT = route(operations.setParameters, async ({ params, principal, body }) =>

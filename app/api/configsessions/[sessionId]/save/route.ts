@@ -1,8 +1,8 @@
 import { attachment } from '@/lib/api/content-disposition'
 import { route } from '@/lib/api/route'
-import { findSession } from '@/lib/sessions/find-session'
 import * as operations from '@/lib/sessions/operations'
 import { saveSession } from '@/lib/sessions/save-session'
+import { findSession } from '@/lib/sessions/sessions'
 
 // GET /configsessions/{id}/save - the whole session as a zip
 export const GET = route(operations.saveSession, async ({ params, principal }) => {

@@ -1,7 +1,5 @@
+import { listApplications, registerApplication, toApplicationDto } from '@/lib/applications/applications'
 import * as operations from '@/lib/applications/operations'
-import { listApplications } from '@/lib/applications/list-applications'
-import { registerApplication } from '@/lib/applications/register-application'
-import { toApplicationDto } from '@/lib/applications/to-application-dto'
 import { route } from '@/lib/api/route'
 
 // POST /configurators/{id}/applications - register an application
@@ -12,7 +10,7 @@ export const POST = route(operations.registerApplication, async ({ user, params,
 
 // GET /configurators/{id}/applications - its applications, secret keys left out
 export const GET = route(operations.listApplications, async ({ user, params }) =>
-  (await listApplications(params.configuratorId, user.id)).map((application) => {
+  (await listApplications({ configuratorId: params.configuratorId, userId: user.id })).map((application) => {
     const { secretKey: _secretKey, ...summary } = toApplicationDto(application)
     return summary
   }),

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { FileManager } from '@/components/studio/file-manager'
-import { requirePageUser } from '@/lib/auth/require-page-user'
+import { requirePageUser } from '@/lib/auth/page-user'
 
 export const metadata: Metadata = { title: 'Files' }
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { Configurator } from '@/components/configurator/configurator'
-import { requirePageUser } from '@/lib/auth/require-page-user'
-import { findPageConfigurator } from '@/lib/configurators/find-page-configurator'
+import { requirePageUser } from '@/lib/auth/page-user'
+import { findPageConfigurator } from '@/lib/configurators/configurators'
 
 export const metadata: Metadata = { title: 'Parameters' }
 
@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: 'Parameters' }
 export default async function ConfiguratorParametersPage({ params }: { params: Promise<{ configuratorId: string }> }) {
   const { configuratorId } = await params
   const user = await requirePageUser()
-  const configurator = await findPageConfigurator(configuratorId, user.id)
+  const configurator = await findPageConfigurator({ configuratorId, userId: user.id })
   return (
     <div className="flex h-[75vh] min-h-[36rem] flex-col overflow-hidden rounded-lg border border-stone-200 bg-white">
       <Configurator

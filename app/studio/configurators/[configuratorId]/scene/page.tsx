@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { SceneEditor } from '@/components/scene-editor/scene-editor'
-import { requirePageUser } from '@/lib/auth/require-page-user'
-import { findPageConfigurator } from '@/lib/configurators/find-page-configurator'
+import { requirePageUser } from '@/lib/auth/page-user'
+import { findPageConfigurator } from '@/lib/configurators/configurators'
 
 export const metadata: Metadata = { title: 'Scene' }
 
@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: 'Scene' }
 export default async function ConfiguratorScenePage({ params }: { params: Promise<{ configuratorId: string }> }) {
   const { configuratorId } = await params
   const user = await requirePageUser()
-  const configurator = await findPageConfigurator(configuratorId, user.id)
+  const configurator = await findPageConfigurator({ configuratorId, userId: user.id })
   return (
     <div className="flex h-[75vh] min-h-[36rem] flex-col overflow-hidden rounded-lg border border-stone-200 bg-white">
       <SceneEditor configuratorId={configurator.id} productName={configurator.name} />

@@ -1,29 +1,14 @@
-import { attachment } from '@/lib/api/content-disposition'
 import { route } from '@/lib/api/route'
-import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
-import { db } from '@/lib/db'
-import { findSession } from '@/lib/sessions/find-session'
-import { findSessionFile } from '@/lib/sessions/find-session-file'
 import * as operations from '@/lib/sessions/operations'
-import { blobStore } from '@/lib/storage/blob-store'
+import { deleteSessionFile, sessionFileResponse } from '@/lib/sessions/session-files'
+import { findSession } from '@/lib/sessions/sessions'
 
 // GET /configsessions/{id}/files/{fileId} - download
-export const GET = route(operations.getSessionFile, async ({ params, principal }) => {
-  const session = await findSession(params.sessionId, principal)
-  const file = await findSessionFile(session.id, params.fileId)
-  return new Response(blobStore.read(file.blobHash), {
-    headers: {
-      'content-type': file.contentType,
-      'content-length': String(file.size),
-      'content-disposition': attachment(file.name),
-      ...UNTRUSTED_CONTENT_HEADERS,
-    },
-  })
-})
+export const GET = route(operations.getSessionFile, async ({ params, principal }) =>
+  sessionFileResponse({ sessionId: (await findSession(params.sessionId, principal)).id, fileId: params.fileId }),
+)
 
 // DELETE /configsessions/{id}/files/{fileId}
-export const DELETE = route(operations.deleteSessionFile, async ({ params, principal }) => {
-  const session = await findSession(params.sessionId, principal)
-  await findSessionFile(session.id, params.fileId)
-  await db.sessionFile.delete({ where: { id: params.fileId } })
-})
+export const DELETE = route(operations.deleteSessionFile, async ({ params, principal }) =>
+  deleteSessionFile({ sessionId: (await findSession(params.sessionId, principal)).id, fileId: params.fileId }),
+)

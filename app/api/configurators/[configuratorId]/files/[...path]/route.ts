@@ -1,18 +1,11 @@
 import { route } from '@/lib/api/route'
-import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
-import { copyConfiguratorFile } from '@/lib/configurators/copy-configurator-file'
-import { deleteConfiguratorFile } from '@/lib/configurators/delete-configurator-file'
-import { findConfiguratorFile } from '@/lib/configurators/find-configurator-file'
+import { storedFileResponse } from '@/lib/api/untrusted-content'
+import { copyConfiguratorFile, deleteConfiguratorFile, findConfiguratorFile, uploadConfiguratorFile } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
-import { uploadConfiguratorFile } from '@/lib/configurators/upload-configurator-file'
-import { blobStore } from '@/lib/storage/blob-store'
-import { parseConfiguratorFilePath } from '@/lib/storage/file-path'
+import { parseConfiguratorFilePath, rawPathAfter } from '@/lib/storage/file-path'
 
-// The path is taken from the raw URL, not Next's decoded params, so that an encoded
-// separator (%2F, %5C) or dot segment (%2e%2e) is seen and refused rather than resolved.
 function filePath(request: Request): string {
-  const { pathname } = new URL(request.url)
-  return parseConfiguratorFilePath(pathname.slice(pathname.indexOf('/files/') + '/files/'.length)).path
+  return parseConfiguratorFilePath(rawPathAfter(request, '/files/')).path
 }
 
 // PUT /configurators/{id}/files/{subDir}/{fileName} - upload the raw body or copy service-copy-source
@@ -30,18 +23,11 @@ export const PUT = route(operations.uploadConfiguratorFile, async ({ request, us
 
 // GET /configurators/{id}/files/{path} - one file's content
 export const GET = route(operations.getConfiguratorFile, async ({ request, user, params }) => {
-  const file = await findConfiguratorFile(params.configuratorId, user.id, filePath(request))
-  return new Response(blobStore.read(file.blobHash), {
-    headers: {
-      'content-type': file.contentType,
-      'content-length': String(file.size),
-      etag: `"${file.blobHash}"`,
-      ...UNTRUSTED_CONTENT_HEADERS,
-    },
-  })
+  const file = await findConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path: filePath(request) })
+  return storedFileResponse(file, { etag: `"${file.blobHash}"` })
 })
 
 // DELETE /configurators/{id}/files/{path}
 export const DELETE = route(operations.deleteConfiguratorFile, ({ request, user, params }) =>
-  deleteConfiguratorFile(params.configuratorId, user.id, filePath(request)),
+  deleteConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path: filePath(request) }),
 )

@@ -1,6 +1,6 @@
 import { route } from '@/lib/api/route'
 import * as operations from '@/lib/renderers/operations'
-import { renderSessionImage } from '@/lib/render/render-session-image'
+import { renderSessionImage } from '@/lib/render/server/render-session-image'
 
 // GET /configsessions/{id}/renderers/{rid}/image - a server-side image of a headless renderer's scene
 export const GET = route(operations.getRendererImage, ({ request, params, principal, query }) =>

@@ -1,9 +1,7 @@
 import { route } from '@/lib/api/route'
-import { findRenderer } from '@/lib/renderers/find-renderer'
 import * as operations from '@/lib/renderers/operations'
-import { readSceneSettings } from '@/lib/renderers/read-scene-settings'
-import { updateSceneSettings } from '@/lib/renderers/update-scene-settings'
-import { findSession } from '@/lib/sessions/find-session'
+import { findRenderer, readSceneSettings, updateSceneSettings } from '@/lib/renderers/renderers'
+import { findSession } from '@/lib/sessions/sessions'
 
 // GET /configsessions/{id}/renderers/{rid}/scene - this renderer's scene settings
 export const GET = route(operations.getScene, async ({ params, principal }) => {

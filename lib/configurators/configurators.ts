@@ -1,0 +1,91 @@
+import { notFound } from 'next/navigation'
+import { AppError } from '@/lib/api/errors'
+import { CAD_ENGINES } from '@/lib/cad/engines'
+import { ZConfiguratorId, ZExtraSettings, type ConfiguratorDto, type CreateConfiguratorInput, type ExtraSettings, type UpdateConfiguratorInput } from '@/lib/configurators/schemas'
+import { db } from '@/lib/db'
+import { formatDateTime } from '@/lib/format-date'
+import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
+import { RENDERER_VERSIONS } from '@/lib/render/renderers'
+
+/** A configurator of the user's. */
+export interface OwnedConfiguratorOptions {
+  configuratorId: string
+  userId: string
+}
+
+export async function createConfigurator({ userId, input }: { userId: string; input: CreateConfiguratorInput }) {
+  const cadType = input.cadType ?? 'openscad'
+  return db.configurator.create({
+    data: {
+      userId,
+      name: input.name,
+      description: input.description ?? '',
+      mainFile: input.mainFile,
+      cadType,
+      cadVersion: input.cadVersion ?? CAD_ENGINES[cadType].at(-1)!,
+      rendererType: input.rendererType ?? 'webgl',
+      rendererVersion: input.rendererVersion ?? RENDERER_VERSIONS[0],
+      extraSettings: (input.extraSettings ?? {}) as Prisma.InputJsonObject,
+    },
+  })
+}
+
+export function listConfigurators({ userId }: { userId: string }) {
+  return db.configurator.findMany({ where: { userId }, orderBy: { createdAt: 'desc' } })
+}
+
+/** A configurator the user owns; anyone else's is answered exactly like a missing one. */
+export async function findOwnedConfigurator({ configuratorId, userId }: OwnedConfiguratorOptions) {
+  const configurator = await db.configurator.findFirst({ where: { id: configuratorId, userId } })
+  if (!configurator) throw new AppError('not_found', `Configurator ${configuratorId} not found`)
+  return configurator
+}
+
+/** For pages: the user's configurator, or Next's 404 page (someone else's looks exactly like a missing one). */
+export async function findPageConfigurator(options: OwnedConfiguratorOptions) {
+  if (!ZConfiguratorId.safeParse(options.configuratorId).success) notFound()
+  try {
+    return await findOwnedConfigurator(options)
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') notFound()
+    throw error
+  }
+}
+
+/** Changes only the fields sent. */
+export async function updateConfigurator({ input, ...owned }: OwnedConfiguratorOptions & { input: UpdateConfiguratorInput }) {
+  await findOwnedConfigurator(owned)
+  const { extraSettings, ...fields } = input
+  return db.configurator.update({
+    where: { id: owned.configuratorId },
+    data: { ...fields, ...(extraSettings && { extraSettings: extraSettings as Prisma.InputJsonObject }) },
+  })
+}
+
+export async function deleteConfigurator(options: OwnedConfiguratorOptions): Promise<void> {
+  await findOwnedConfigurator(options)
+  await db.configurator.delete({ where: { id: options.configuratorId } })
+}
+
+export function toConfiguratorDto(configurator: Configurator): ConfiguratorDto {
+  return {
+    UUID: configurator.id,
+    name: configurator.name,
+    userUUID: configurator.userId,
+    description: configurator.description,
+    mainFile: configurator.mainFile,
+    cadType: configurator.cadType,
+    cadVersion: configurator.cadVersion,
+    rendererType: configurator.rendererType,
+    rendererVersion: configurator.rendererVersion,
+    extraSettings: configurator.extraSettings as Record<string, unknown>,
+    createdAt: formatDateTime(configurator.createdAt),
+    updatedAt: formatDateTime(configurator.updatedAt),
+  }
+}
+
+/** The configurator's extra settings; the keys the server reads were checked when they were stored. */
+export function readExtraSettings(configurator: Configurator): ExtraSettings {
+  const result = ZExtraSettings.safeParse(configurator.extraSettings)
+  return result.success ? result.data : {}
+}

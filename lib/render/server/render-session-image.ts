@@ -1,0 +1,79 @@
+import 'server-only'
+import { AppError } from '@/lib/api/errors'
+import type { Principal } from '@/lib/auth/authenticate'
+import { db } from '@/lib/db'
+import type { Vec3 } from '@/lib/render/camera'
+import { isRendererRequest, renderImage } from '@/lib/render/server/image-renderer'
+import type { ImageQuery } from '@/lib/render/schemas'
+import { findRenderer, readSceneSettings } from '@/lib/renderers/renderers'
+import { signSessionKey } from '@/lib/sessions/session-keys'
+import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
+
+export interface RenderSessionImageOptions {
+  sessionId: string
+  rendererId: string
+  principal: Principal | null
+  query: ImageQuery
+  request: Request
+}
+
+const WARNINGS_HEADER_LIMIT = 4000
+
+/** The image of a headless renderer's scene of the session's current model (preview quality). */
+export async function renderSessionImage({ sessionId, rendererId, principal, query, request }: RenderSessionImageOptions): Promise<Response> {
+  // A scene's texture that leads back here (past the checks of its URL) would render for ever.
+  if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
+  const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'rendering')
+  const renderer = await findRenderer(session.id, rendererId)
+  if (renderer.rendererType !== 'headless') {
+    throw new AppError(
+      'conflict',
+      `Renderer ${rendererId} is a ${renderer.rendererType} renderer: it draws in the customer's browser and has no server-side image. ` +
+        "Images come from a headless renderer (the configurator's rendererType 'headless', or 'headless' in extraSettings.renderers)",
+    )
+  }
+  // Keys for the headless page only: it fetches the model and the renderer's files like a viewer would.
+  const [modelKey, renderingKey] = await Promise.all([signSessionKey(session.id, 'model'), signSessionKey(session.id, 'rendering')])
+  const base = `/api/configsessions/${session.id}`
+  const { bytes, warnings, timings, count } = await renderImage(
+    {
+    modelUrl: `${base}/model?type=glb&key=${encodeURIComponent(modelKey)}`,
+    files: { prefix: `${base}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
+    settings: await readSceneSettings(renderer, session.configuratorId),
+    width: query.w,
+    height: query.h,
+    type: query.type,
+    camera: {
+      position: vector(query.px, query.py, query.pz),
+      view: vector(query.vx, query.vy, query.vz),
+      top: vector(query.tx, query.ty, query.tz),
+      right: vector(query.rx, query.ry, query.rz),
+      angle: query.a,
+    },
+      lightScale: query.s,
+    },
+    request.signal,
+  )
+  // What could not be drawn goes to the session log too, where a designer looks for it.
+  const renderLog = warnings.join('\n')
+  if (renderLog !== renderer.renderLog) await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      'content-type': `image/${query.type}`,
+      'content-length': String(bytes.byteLength),
+      'cache-control': 'private, no-store',
+      'server-timing': [...Object.entries(timings).map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`), `renders;desc="${count}"`].join(', '),
+      ...(warnings.length > 0 && { 'x-render-warnings': headerValue(warnings) }),
+    },
+  })
+}
+
+function vector(x: number | undefined, y: number | undefined, z: number | undefined): Vec3 | undefined {
+  return x === undefined || y === undefined || z === undefined ? undefined : [x, y, z]
+}
+
+/** One header line: printable ASCII, warnings separated by " | ", cut at a sane length. */
+function headerValue(warnings: string[]): string {
+  const text = warnings.join(' | ').replace(/[^\x20-\x7e]+/g, ' ')
+  return text.length > WARNINGS_HEADER_LIMIT ? `${text.slice(0, WARNINGS_HEADER_LIMIT - 3)}...` : text
+}

@@ -1,0 +1,390 @@
+import { createHash } from 'node:crypto'
+import { attachment } from '@/lib/api/content-disposition'
+import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
+import type { Principal } from '@/lib/auth/authenticate'
+import { type CachedBuild, getCachedBuild } from '@/lib/cad/build-cache'
+import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
+import { getEngine } from '@/lib/cad/get-engine'
+import { exportMesh, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import type { Scheduling } from '@/lib/cad/worker-pool'
+import { readExtraSettings } from '@/lib/configurators/configurators'
+import type { ExtraSettings } from '@/lib/configurators/schemas'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+import type { Configurator, Prisma, RenderSession } from '@/lib/generated/prisma/client'
+import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
+import { runSessionBuild, schedulingOf } from '@/lib/sessions/session-scheduling'
+import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
+import { blobStore } from '@/lib/storage/blob-store'
+
+// A session's model: the files it is made of, the parameters the engine reads from them, the
+// values the session sets, and the build of those values. Each request reads each once.
+
+type Values = Record<string, ParameterValue>
+type Quality = 'preview' | 'final'
+
+const CONFIGURATOR_ROOT = 'configurator/'
+
+/** Everything a CAD run of a session depends on, by content hash, without reading any file. */
+interface ModelInputs {
+  cadType: string
+  cadVersion: string
+  mainFile: string
+  /** Paths as the model sees them: the configurator directory, with the session's files beside. */
+  files: { path: string; blobHash: string }[]
+  /** Session file id → the name the model sees it under. */
+  sessionFileNames: Map<string, string>
+  settings: ExtraSettings
+  limits: EngineLimits
+  /** Hash of engine, main file and all file contents. */
+  sourceHash: string
+}
+
+export async function describeModelInputs(configurator: Configurator, sessionId: string | null): Promise<ModelInputs> {
+  const [configuratorFiles, sessionFiles] = await Promise.all([
+    db.configuratorFile.findMany({ where: { configuratorId: configurator.id, path: { startsWith: CONFIGURATOR_ROOT } } }),
+    sessionId ? db.sessionFile.findMany({ where: { sessionId } }) : [],
+  ])
+  const byPath = new Map(configuratorFiles.map((file) => [file.path.slice(CONFIGURATOR_ROOT.length), file.blobHash]))
+  const taken = configuratorNames(configuratorFiles.map((file) => file.path))
+  // A customer's file never replaces the designer's: names the configurator uses stay its own.
+  for (const file of sessionFiles) if (!taken.has(file.name)) byPath.set(file.name, file.blobHash)
+  const files = [...byPath].map(([path, blobHash]) => ({ path, blobHash })).sort((a, b) => a.path.localeCompare(b.path))
+  const settings = readExtraSettings(configurator)
+  const buildSeconds = Math.min(settings.limits?.buildSeconds ?? env.BUILD_TIME_LIMIT_SECONDS, env.BUILD_TIME_LIMIT_SECONDS)
+  const { cadType, cadVersion, mainFile } = configurator
+  return {
+    cadType,
+    cadVersion,
+    mainFile,
+    files,
+    sessionFileNames: new Map(sessionFiles.map((file) => [file.id, file.name])),
+    settings,
+    limits: { timeLimitMs: buildSeconds * 1000, memoryLimitBytes: env.BUILD_MEMORY_LIMIT_MB * 1024 * 1024 },
+    sourceHash: hashOf({ cadType, cadVersion, mainFile, files }),
+  }
+}
+
+/** Every top-level name (file or folder) the configurator directory uses. */
+export function configuratorNames(paths: string[]): Set<string> {
+  return new Set(paths.filter((path) => path.startsWith(CONFIGURATOR_ROOT)).map((path) => path.slice(CONFIGURATOR_ROOT.length).split('/')[0]!))
+}
+
+function hashOf(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex')
+}
+
+function readModelFiles(inputs: ModelInputs) {
+  return Promise.all(inputs.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
+}
+
+interface ModelParameters {
+  definitions: ParameterDefinition[]
+  log: EngineLog
+  /** Where this answer came from: `read` means the engine ran for it. */
+  source: 'memory' | 'stored' | 'read'
+}
+
+const parameterReads = new Map<string, Promise<ModelParameters>>()
+
+/**
+ * The model's parameters, read by the engine once per distinct source and limits, and cached
+ * like builds: also when the read failed, so a runaway model costs its time limit once.
+ */
+export async function readParameters(inputs: ModelInputs, scheduling: Scheduling): Promise<ModelParameters> {
+  // The limits belong to the key: a read stopped by a short limit may succeed under a longer one.
+  // `format` changes when the definitions read from the engine do (2: vectors are parameters).
+  const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 2 })}`
+  const known = parameterReads.get(key)
+  if (known) return { ...(await known), source: 'memory' }
+  const result = loadParameters(key, inputs, scheduling)
+  result.catch(() => parameterReads.delete(key))
+  parameterReads.set(key, result)
+  return result
+}
+
+async function loadParameters(key: string, inputs: ModelInputs, scheduling: Scheduling): Promise<ModelParameters> {
+  const cached = await db.cacheEntry.findUnique({ where: { key } })
+  if (cached) {
+    const definitions = cached.data as unknown as ParameterDefinition[]
+    return { definitions, log: { message: cached.logMessage, error: cached.logError }, source: 'stored' }
+  }
+  const { ok, parameters, log } = await getEngine(inputs.cadType).readParameters({
+    files: await readModelFiles(inputs),
+    mainFile: inputs.mainFile,
+    ...inputs.limits,
+    scheduling,
+  })
+  const data = { ok, data: parameters as object, logMessage: log.message, logError: log.error, sizeBytes: 0 }
+  await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: data })
+  return { definitions: parameters, log, source: 'read' }
+}
+
+/** A value that fits its parameter, or why not: each problem with its path below the value. */
+type CheckedValue = { value: ParameterValue } | { problems: { path: number[]; message: string }[] }
+
+function rangeProblem({ min, max }: { min: number | null; max: number | null }, value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number'
+  if (min !== null && value < min) return `must be at least ${min}`
+  if (max !== null && value > max) return `must be at most ${max}`
+  return null
+}
+
+function checkValue(definition: ParameterDefinition, value: unknown, sessionFileIds: ReadonlySet<string>): CheckedValue {
+  const refuse = (message: string): CheckedValue => ({ problems: [{ path: [], message }] })
+  switch (definition.kind) {
+    case 'number': {
+      const problem = rangeProblem(definition, value)
+      return problem === null && typeof value === 'number' ? { value } : refuse(problem ?? 'must be a number')
+    }
+    case 'vector': {
+      const { length } = definition.default
+      if (!Array.isArray(value) || value.length !== length) return refuse(`must be a list of ${length} numbers`)
+      const numbers = value.filter((element): element is number => typeof element === 'number')
+      const problems = value.flatMap((element, index) => {
+        const problem = rangeProblem(definition, element)
+        return problem ? [{ path: [index], message: `element ${index + 1} ${problem}` }] : []
+      })
+      return problems.length === 0 ? { value: numbers } : { problems }
+    }
+    case 'choice': {
+      const option = definition.options.find((candidate) => candidate.value === value)
+      return option ? { value: option.value } : refuse(`must be one of ${definition.options.map((candidate) => JSON.stringify(candidate.value)).join(', ')}`)
+    }
+    case 'bool':
+      return typeof value === 'boolean' ? { value } : refuse('must be true or false')
+    case 'string':
+      if (typeof value !== 'string') return refuse('must be a string')
+      return definition.maxLength !== null && value.length > definition.maxLength ? refuse(`must be at most ${definition.maxLength} characters`) : { value }
+    case 'file':
+      return typeof value === 'string' && (value === '' || sessionFileIds.has(value)) ? { value } : refuse('must be the id of a file of this session, or ""')
+  }
+}
+
+/** The values to store from a set-parameters body: 422 naming every bad key, and nothing stored. */
+function validateValues(definitions: ParameterDefinition[], body: Record<string, { value: unknown }>, sessionFileIds: ReadonlySet<string>): Values {
+  const byKey = new Map(definitions.map((definition) => [definition.key, definition]))
+  const problems: FieldError[] = []
+  const values: Values = {}
+  for (const [key, { value }] of Object.entries(body)) {
+    const definition = byKey.get(key)
+    if (!definition) {
+      problems.push({ path: [key], message: 'is not a parameter of this model' })
+      continue
+    }
+    const checked = checkValue(definition, value, sessionFileIds)
+    if ('value' in checked) values[key] = checked.value
+    else problems.push(...checked.problems.map(({ path, message }) => ({ path: [key, 'value', ...path], message })))
+  }
+  // The sentence names each parameter by its key alone, as it always has.
+  if (problems.length > 0) throw new ValidationError(problems, problems.map(({ path, message }) => `${path[0]}: ${message}`).join('; '))
+  return values
+}
+
+/** Defaults overlaid with the stored values that still fit the (possibly changed) model. */
+function effectiveValues({ definitions, inputs }: ModelSource, stored: Readonly<Record<string, unknown>>): Values {
+  const sessionFileIds = new Set(inputs.sessionFileNames.keys())
+  return Object.fromEntries(
+    definitions.map((definition) => {
+      const checked = Object.hasOwn(stored, definition.key) ? checkValue(definition, stored[definition.key], sessionFileIds) : null
+      return [definition.key, checked && 'value' in checked ? checked.value : definition.default]
+    }),
+  )
+}
+
+/** The values a session row stores (only those set); anything but an object stores none. */
+function storedValuesOf(json: Prisma.JsonValue): Prisma.JsonObject {
+  return json !== null && typeof json === 'object' && !Array.isArray(json) ? json : {}
+}
+
+/** `wall_thickness` and `wallThickness` both read "Wall thickness". */
+function displayName(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').trim().toLowerCase()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+export function toParameterSet(definitions: ParameterDefinition[], values: Values): ParameterSet {
+  return Object.fromEntries(definitions.map((definition) => [definition.key, toParameter(definition, values[definition.key])]))
+}
+
+/** The parameter as clients see it; parsed, since the kinds' fields and values are checked apart. */
+function toParameter({ key, kind, ...fields }: ParameterDefinition, value: ParameterValue | undefined) {
+  return ZParameter.parse({ name: displayName(key), type: kind === 'number' ? 'float' : kind, ...fields, value: value ?? fields.default })
+}
+
+/** What a session's model is made of: its inputs and the parameters read from them. */
+interface ModelSource {
+  session: LoadedSession
+  inputs: ModelInputs
+  definitions: ParameterDefinition[]
+}
+
+async function readModelSource(session: LoadedSession): Promise<ModelSource> {
+  const inputs = await describeModelInputs(session.configurator, session.id)
+  const { definitions } = await readParameters(inputs, schedulingOf(session))
+  return { session, inputs, definitions }
+}
+
+/**
+ * The model of these values at this quality: from the cache when any session built the same
+ * inputs before, otherwise built once in the worker pool. Aborting stops waiting for the
+ * build, and stops the build when nobody else waits for it.
+ */
+async function buildModel({ session, inputs, definitions }: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
+  const overrides = inputs.settings.quality?.[quality] ?? {}
+  // File parameters hold a session file id; the model sees the file under its name.
+  const engineValues = Object.fromEntries(
+    definitions
+      .map((definition): [string, ParameterValue] => {
+        const value = values[definition.key] ?? definition.default
+        return [definition.key, definition.kind === 'file' ? (inputs.sessionFileNames.get(String(value)) ?? '') : value]
+      })
+      .sort(([a], [b]) => a.localeCompare(b)),
+  )
+  // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
+  const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits })
+  return getCachedBuild(
+    key,
+    async (buildSignal) => {
+      const files = await readModelFiles(inputs)
+      return runSessionBuild(session, buildSignal, (scheduling) =>
+        getEngine(inputs.cadType).build({ files, mainFile: inputs.mainFile, values: engineValues, overrides, ...inputs.limits, scheduling }),
+      )
+    },
+    signal,
+  )
+}
+
+/** The model of the session's stored state. */
+export async function buildStoredModel(session: LoadedSession, quality: Quality) {
+  const source = await readModelSource(session)
+  const values = effectiveValues(source, storedValuesOf(session.values))
+  return { definitions: source.definitions, values, build: await buildModel(source, values, quality) }
+}
+
+/** Bounding box and volume of the session's current model; 409 when it did not build. */
+export async function getObjectInfo(session: LoadedSession) {
+  return builtOrConflict(session, (await buildStoredModel(session, 'preview')).build).objectInfo
+}
+
+function builtOrConflict(session: LoadedSession, build: CachedBuild) {
+  if (!build.mesh || !build.objectInfo) throw new AppError('conflict', `The model did not build; GET /api/configsessions/${session.id}/log says why`)
+  return { mesh: build.mesh, objectInfo: build.objectInfo }
+}
+
+export async function getParameters(session: LoadedSession): Promise<ParameterSet> {
+  const source = await readModelSource(session)
+  return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(session.values)))
+}
+
+/**
+ * The log of the last configuration: the CAD run's output, then, in `error`, what each
+ * renderer's last image could not draw as asked, each line naming its renderer.
+ */
+export function composeSessionLog(build: EngineLog, renderers: Pick<RenderSession, 'id' | 'renderLog'>[]): EngineLog {
+  const rendererLines = renderers.flatMap(({ id, renderLog }) => (renderLog ? renderLog.split('\n').map((line) => `renderer ${id}: ${line}`) : []))
+  return { message: build.message, error: [build.error, ...rendererLines].filter(Boolean).join('\n') }
+}
+
+export async function getSessionLog(session: LoadedSession) {
+  const [{ build }, renderers] = await Promise.all([
+    buildStoredModel(session, 'preview'),
+    db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
+  ])
+  return { ...composeSessionLog(build.log, renderers), timestamp: session.configuredAt.getTime() }
+}
+
+const MAX_ATTEMPTS = 5
+
+class SupersededError extends Error {
+  constructor() {
+    super('superseded by a newer change of the session')
+  }
+}
+
+interface Update {
+  /** What this update sets: its own changes over those of the update it superseded. */
+  changes: Values
+  controller: AbortController
+  stored: Promise<ParameterSet>
+  /** The update that took over from this one. */
+  next?: Update
+}
+
+// The newest unfinished update of each session in this process. A newer PUT takes over: the
+// older one's build is cancelled (unless another session waits for it too) and its request
+// answers the newest state. Across processes the version check in storeValues() makes a PUT
+// that lost a race start over on the newer values.
+const updates = new Map<string, Update>()
+
+/**
+ * Validates, builds and stores new values; answers the full parameter set of the newest
+ * stored state. Values and the state `model`/`objectinfo`/`log` describe are written in one
+ * row update, after the build, so readers never see values without their build.
+ */
+export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
+  const source = await readModelSource(session)
+  const previous = updates.get(session.id)
+  const changes = { ...previous?.changes, ...validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())) }
+  const controller = new AbortController()
+  const update: Update = { changes, controller, stored: storeValues(source, changes, controller.signal) }
+  updates.set(session.id, update)
+  void update.stored.catch(() => {}).finally(() => updates.get(session.id) === update && updates.delete(session.id))
+  if (previous) {
+    previous.next = update
+    previous.controller.abort(new SupersededError())
+  }
+  return answer(update)
+}
+
+/** The state `update` stored, or, once a newer update took over, the state that one stores. */
+async function answer(update: Update): Promise<ParameterSet> {
+  const state = await update.stored.catch((error: unknown) => {
+    if (!update.next) throw error
+  })
+  return update.next ? answer(update.next) : state!
+}
+
+async function storeValues(source: ModelSource, changes: Values, signal: AbortSignal): Promise<ParameterSet> {
+  const { id } = source.session
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await db.configSession.findUniqueOrThrow({ where: { id }, select: { values: true, version: true } })
+    const storedValues = { ...storedValuesOf(current.values), ...changes }
+    const values = effectiveValues(source, storedValues)
+    await buildModel(source, values, 'preview', signal)
+    signal.throwIfAborted()
+    const { count } = await db.configSession.updateMany({
+      where: { id, version: current.version },
+      data: { values: storedValues, version: { increment: 1 }, configuredAt: new Date() },
+    })
+    if (count === 1) return toParameterSet(source.definitions, values)
+  }
+  throw new AppError('conflict', 'The session changed too often at once; try again')
+}
+
+export interface ModelResponseOptions {
+  sessionId: string
+  principal: Principal | null
+  query: { type: MeshFormat; filename?: string; key?: string }
+  quality: Quality
+}
+
+/** The model of the session's current state as a file; 409 when it did not build. */
+export async function modelResponse({ sessionId, principal, query, quality }: ModelResponseOptions): Promise<Response> {
+  const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'model')
+  // secureModel: only the shop's back end (server token) or the owner fetches the final model.
+  if (quality === 'final' && session.application?.secureModel && (principal === null || principal.kind === 'anonymous')) {
+    throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
+  }
+  const { build } = await buildStoredModel(session, quality)
+  const { bytes, contentType } = exportMesh(builtOrConflict(session, build).mesh, query.type)
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      'content-type': contentType,
+      'content-length': String(bytes.byteLength),
+      'content-disposition': attachment(query.filename ?? `model.${query.type}`),
+      'cache-control': 'private, no-store',
+      'x-build-cache': build.source,
+    },
+  })
+}
