@@ -3,15 +3,11 @@
 // each asking for a build that runs to its time limit.
 import { describe, ms } from './stats'
 import { api } from '../test/api-client'
+import { COUNT_TO_N } from '../test/models'
 
 const RUNS = 12
 const ATTACKER_SESSIONS = 3
-const RUNAWAY = `
-n = 0; // [0:1:1e12]
-function count(i) = i >= n ? i : count(i + 1);
-echo(count(0));
-cube(1);
-`
+const RUNAWAY = `${COUNT_TO_N}cube(1);\n`
 
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)

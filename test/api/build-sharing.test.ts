@@ -2,15 +2,11 @@ import { describe, expect, it } from 'vitest'
 import * as sessions from '@/lib/sessions/operations'
 import { api, readBody } from '@/test/api-client'
 import { expectError, openSession, registerApplication } from '@/test/fixtures'
+import { COUNT_TO_N } from '@/test/models'
 
-// `n` counts (tail recursion: time, no memory): 1e12 never ends within any limit, a few
-// hundred thousand take a few seconds.
-const LOOP = `
-n = 0; // [0:1:1e12]
+const LOOP = `${COUNT_TO_N}
 width = 10; // [1:1:100]
 depth = 10; // [1:1:100]
-function count(i) = i >= n ? i : count(i + 1);
-echo(count(0));
 cube([width, depth, 1]);
 `
 const RUNAWAY = 1e12

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import * as sessions from '@/lib/sessions/operations'
 import { api, readBody } from '@/test/api-client'
 import { expectError, openSession, registerApplication } from '@/test/fixtures'
+import { COUNT_TO_N } from '@/test/models'
 
 // gltf-validator ships no type declarations; this is the part of its API the test uses.
 const validator = createRequire(import.meta.url)('gltf-validator') as {
@@ -29,14 +30,7 @@ cube([width, depth, 5]);
 `
 
 // Counts to n: the build takes time in proportion to n (a few seconds for 400000), reading its parameters none.
-// n steps of pure evaluation, kept in no list: no recursion for OpenSCAD to stop, no memory to run out.
-const LOOP = `
-n = 0; // [0:1:1e12]
-// (OpenSCAD refuses a range of more than a million elements: three nested ranges make the n.)
-steps = [for (i = [0:n / 1e8]) for (j = [0:min(n, 1e4)]) for (k = [0:min(n, 1e4)]) if (k < 0) k];
-echo(len(steps));
-cube(1);
-`
+const LOOP = `${COUNT_TO_N}cube(1);\n`
 
 // Models below declare a parameter even when they need none: a model without any Customizer
 // parameter trips the bug shown in 'a model without Customizer parameters'.

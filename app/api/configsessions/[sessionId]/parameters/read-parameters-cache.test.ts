@@ -3,12 +3,11 @@ import { db } from '@/lib/db'
 import { describeModelInputs } from '@/lib/sessions/session-model'
 import { api } from '@/test/api-client'
 import { createConfigurator, openSession, signUp } from '@/test/fixtures'
+import { COUNT_TO_N } from '@/test/models'
 
-// A loop OpenSCAD cannot finish: tail recursion runs in constant stack until the time limit.
-const RUNAWAY = `
-function spin(i) = i == 0 ? 0 : spin(i - 1);
+// A loop OpenSCAD cannot finish within the time limit: n is 1e12 already in the source.
+const RUNAWAY = `${COUNT_TO_N.replace('n = 0;', 'n = 1e12;')}
 width = 40; // [10:1:100]
-turns = spin(1e12);
 cube(width);
 `
 
