@@ -42,6 +42,11 @@ const ZEnv = z.object({
   CUSTOMER_BUILD_SECONDS: z.coerce.number().positive().default(300),
   CUSTOMER_BUILD_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
   BUILD_CACHE_MB: z.coerce.number().int().min(1).default(1024),
+  // An S3-compatible bucket for files and built meshes, shared by every instance; else DATA_DIR.
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** Demo configurators on first start; by default only on the embedded database. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   SERVICE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),

@@ -11,8 +11,8 @@ export const UNTRUSTED_CONTENT_HEADERS = {
 } as const
 
 /** A stored file's content with its declared type and length, as content this server did not write. */
-export function storedFileResponse(file: { blobHash: string; contentType: string; size: number }, headers: Record<string, string> = {}): Response {
-  return new Response(blobStore.read(file.blobHash), {
+export async function storedFileResponse(file: { blobHash: string; contentType: string; size: number }, headers: Record<string, string> = {}): Promise<Response> {
+  return new Response(await blobStore.read(file.blobHash), {
     headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size), ...UNTRUSTED_CONTENT_HEADERS },
   })
 }

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises'
-import path from 'node:path'
 import type { BuildOutput, EngineLog } from '@/lib/cad/engine'
 import type { BoundingBox, Mesh } from '@/lib/cad/mesh/mesh'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
@@ -7,6 +5,7 @@ import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import type { Prisma } from '@/lib/generated/prisma/client'
+import { storage } from '@/lib/storage/object-storage'
 
 export interface CachedBuild {
   key: string
@@ -17,7 +16,6 @@ export interface CachedBuild {
   objectInfo: { boundingBox: BoundingBox; volume: number } | null
 }
 
-const CACHE_DIR = path.join(env.DATA_DIR, 'cache')
 const MEMORY_ENTRIES = 32
 
 // Recently used meshes stay in memory so a cached answer costs no disk read.
@@ -44,8 +42,8 @@ function touch(key: string): void {
   void db.cacheEntry.updateMany({ where: { key }, data: { lastUsedAt: new Date(now) } }).catch(() => {})
 }
 
-function meshPath(key: string): string {
-  return path.join(CACHE_DIR, `${key}.mesh`)
+function meshKey(key: string): string {
+  return `cache/${key}.mesh`
 }
 
 async function load(key: string): Promise<CachedBuild | null> {
@@ -54,7 +52,7 @@ async function load(key: string): Promise<CachedBuild | null> {
   let mesh: Mesh | null = null
   if (entry.ok) {
     try {
-      mesh = deserializeMesh(await fs.readFile(meshPath(key)))
+      mesh = deserializeMesh(await storage.readBuffer(meshKey(key)))
     } catch {
       return null
     }
@@ -67,12 +65,7 @@ async function load(key: string): Promise<CachedBuild | null> {
 async function store(key: string, mesh: Mesh | null, log: EngineLog): Promise<CachedBuild> {
   const objectInfo = mesh ? measureMesh(mesh) : null
   const bytes = mesh ? serializeMesh(mesh) : null
-  if (bytes) {
-    await fs.mkdir(CACHE_DIR, { recursive: true })
-    const tmp = `${meshPath(key)}.${process.pid}.tmp`
-    await fs.writeFile(tmp, bytes)
-    await fs.rename(tmp, meshPath(key))
-  }
+  if (bytes) await storage.put(meshKey(key), bytes)
   const data = { ok: mesh !== null, data: objectInfo as unknown as Prisma.InputJsonValue, logMessage: log.message, logError: log.error, sizeBytes: bytes?.byteLength ?? 0 }
   await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: { ...data, lastUsedAt: new Date() } })
   await evict()
@@ -89,7 +82,7 @@ async function evict(): Promise<void> {
   for (const entry of oldest) {
     if (excess <= 0) break
     await db.cacheEntry.delete({ where: { key: entry.key } }).catch(() => {})
-    await fs.rm(meshPath(entry.key), { force: true })
+    await storage.delete(meshKey(entry.key))
     memory.delete(entry.key)
     touched.delete(entry.key)
     excess -= entry.sizeBytes
@@ -107,7 +100,7 @@ const inFlight = new Map<string, Flight>()
 
 /**
  * The build for `key` (a hash of everything that determines it): from memory, from the
- * cache on disk, or by running `build` once however many callers ask at the same time.
+ * stored cache, or by running `build` once however many callers ask at the same time.
  * A caller whose `signal` aborts stops waiting (rejected with its reason); the build itself
  * stops only when no caller is left, so a build another session waits for goes on.
  */

@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { env } from '@/lib/env'
 import { tooLarge } from '@/lib/api/read-body'
+import { env } from '@/lib/env'
+import { storage, type ObjectStorage } from '@/lib/storage/object-storage'
 
 export interface StoredBlob {
   hash: string
@@ -24,15 +25,22 @@ export interface BlobStore {
   put(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StoredBlob>
   /** As `put`, but the content is stored only on `commit`, so a caller may still refuse it. */
   stage(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StagedBlob>
-  read(hash: string): ReadableStream<Uint8Array>
+  read(hash: string): Promise<ReadableStream<Uint8Array>>
   readBuffer(hash: string): Promise<Buffer>
 }
 
-class DiskBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+/**
+ * Blobs in the object storage. An upload is spooled to a local temporary file while its size
+ * is checked and its hash computed, and stored under its hash only once it is whole and allowed.
+ */
+class StoredBlobStore implements BlobStore {
+  constructor(
+    private readonly objects: ObjectStorage,
+    private readonly tmpDir: string,
+  ) {}
 
-  private blobPath(hash: string): string {
-    return path.join(this.root, 'blobs', hash.slice(0, 2), hash)
+  private keyOf(hash: string): string {
+    return `blobs/${hash.slice(0, 2)}/${hash}`
   }
 
   async put(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StoredBlob> {
@@ -42,9 +50,8 @@ class DiskBlobStore implements BlobStore {
   }
 
   async stage(body: ReadableStream<Uint8Array> | null, limit: number): Promise<StagedBlob> {
-    const tmpDir = path.join(this.root, 'tmp')
-    await fs.mkdir(tmpDir, { recursive: true })
-    const tmpPath = path.join(tmpDir, randomUUID())
+    await fs.mkdir(this.tmpDir, { recursive: true })
+    const tmpPath = path.join(this.tmpDir, randomUUID())
     const hash = createHash('sha256')
     let size = 0
     const meter = new Transform({
@@ -64,26 +71,26 @@ class DiskBlobStore implements BlobStore {
       throw error
     }
     const digest = hash.digest('hex')
-    const target = this.blobPath(digest)
     return {
       hash: digest,
       size,
-      commit: async () => {
-        await fs.mkdir(path.dirname(target), { recursive: true })
-        // Same name means same content, so replacing an existing blob is harmless.
-        await fs.rename(tmpPath, target)
-      },
+      // Same key means same content, so replacing an existing blob is harmless.
+      commit: () => this.objects.putFile(this.keyOf(digest), tmpPath).finally(discard),
       discard,
     }
   }
 
-  read(hash: string): ReadableStream<Uint8Array> {
-    return Readable.toWeb(createReadStream(this.blobPath(hash))) as ReadableStream<Uint8Array>
+  read(hash: string): Promise<ReadableStream<Uint8Array>> {
+    return this.objects.read(this.keyOf(hash))
   }
 
   readBuffer(hash: string): Promise<Buffer> {
-    return fs.readFile(this.blobPath(hash))
+    return this.objects.readBuffer(this.keyOf(hash))
   }
 }
 
-export const blobStore: BlobStore = new DiskBlobStore(env.DATA_DIR)
+export function createBlobStore(objects: ObjectStorage, tmpDir: string): BlobStore {
+  return new StoredBlobStore(objects, tmpDir)
+}
+
+export const blobStore: BlobStore = createBlobStore(storage, path.join(env.DATA_DIR, 'tmp'))

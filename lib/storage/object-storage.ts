@@ -1,0 +1,132 @@
+import { createReadStream } from 'node:fs'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { env } from '@/lib/env'
+
+/**
+ * Where everything but database rows is kept (uploaded and session files, built meshes): a
+ * folder on this machine, or an S3-compatible bucket that every instance shares. Keys are
+ * this server's own (`blobs/ab/ab12...`, `cache/<key>.mesh`), never a client's.
+ */
+export interface ObjectStorage {
+  /** Where the objects are, for start-up checks and health: a folder or `s3://bucket`. */
+  readonly location: string
+  /** Stores the local file at `localPath` under `key` and removes the local file. */
+  putFile(key: string, localPath: string): Promise<void>
+  put(key: string, data: Uint8Array): Promise<void>
+  /** Streams the object; rejects with MissingObjectError when there is none. */
+  read(key: string): Promise<ReadableStream<Uint8Array>>
+  readBuffer(key: string): Promise<Buffer>
+  /** Removes the object; a missing one is fine. */
+  delete(key: string): Promise<void>
+}
+
+export class MissingObjectError extends Error {
+  constructor(readonly key: string) {
+    super(`No stored object ${key}`)
+    this.name = 'MissingObjectError'
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT'
+}
+
+export class DiskStorage implements ObjectStorage {
+  constructor(private readonly root: string) {}
+
+  get location(): string {
+    return this.root
+  }
+
+  private pathOf(key: string): string {
+    return path.join(this.root, key)
+  }
+
+  async putFile(key: string, localPath: string): Promise<void> {
+    await fs.mkdir(path.dirname(this.pathOf(key)), { recursive: true })
+    // One rename: readers see the whole object or none.
+    await fs.rename(localPath, this.pathOf(key))
+  }
+
+  async put(key: string, data: Uint8Array): Promise<void> {
+    const tmp = `${this.pathOf(key)}.${process.pid}.${Date.now()}.tmp`
+    await fs.mkdir(path.dirname(tmp), { recursive: true })
+    await fs.writeFile(tmp, data)
+    await fs.rename(tmp, this.pathOf(key))
+  }
+
+  async read(key: string): Promise<ReadableStream<Uint8Array>> {
+    const handle = await fs.open(this.pathOf(key)).catch((error: unknown) => Promise.reject(isMissing(error) ? new MissingObjectError(key) : error))
+    return Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>
+  }
+
+  readBuffer(key: string): Promise<Buffer> {
+    return fs.readFile(this.pathOf(key)).catch((error: unknown) => Promise.reject(isMissing(error) ? new MissingObjectError(key) : error))
+  }
+
+  delete(key: string): Promise<void> {
+    return fs.rm(this.pathOf(key), { force: true })
+  }
+}
+
+export interface S3StorageOptions {
+  bucket: string
+  endpoint?: string
+  region: string
+  forcePathStyle: boolean
+}
+
+/** Any S3-compatible store; credentials come the SDK's standard way (AWS_ACCESS_KEY_ID, ...). */
+export class S3Storage implements ObjectStorage {
+  private readonly client: S3Client
+  private readonly bucket: string
+
+  constructor({ bucket, endpoint, region, forcePathStyle }: S3StorageOptions) {
+    this.bucket = bucket
+    // Checksums only where S3 requires them: with the SDK's default, streamed bodies go out
+    // aws-chunked with a checksum trailer, which S3-compatible stores such as s3rver store verbatim.
+    this.client = new S3Client({ region, forcePathStyle, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', ...(endpoint && { endpoint }) })
+  }
+
+  get location(): string {
+    return `s3://${this.bucket}`
+  }
+
+  async putFile(key: string, localPath: string): Promise<void> {
+    const { size } = await fs.stat(localPath)
+    // One PUT with a known length: no multipart upload is ever left open.
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size }))
+    await fs.rm(localPath, { force: true })
+  }
+
+  async put(key: string, data: Uint8Array): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength }))
+  }
+
+  private async get(key: string) {
+    const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })).catch((error: unknown) => {
+      throw error instanceof NoSuchKey ? new MissingObjectError(key) : error
+    })
+    if (!Body) throw new MissingObjectError(key)
+    return Body
+  }
+
+  async read(key: string): Promise<ReadableStream<Uint8Array>> {
+    return (await this.get(key)).transformToWebStream() as ReadableStream<Uint8Array>
+  }
+
+  async readBuffer(key: string): Promise<Buffer> {
+    return Buffer.from(await (await this.get(key)).transformToByteArray())
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+  }
+}
+
+export const storage: ObjectStorage = env.S3_BUCKET
+  ? new S3Storage({ bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION, forcePathStyle: env.S3_FORCE_PATH_STYLE })
+  : new DiskStorage(env.DATA_DIR)
