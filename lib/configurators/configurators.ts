@@ -1,7 +1,6 @@
-import { notFound } from 'next/navigation'
 import { AppError } from '@/lib/api/errors'
 import { CAD_ENGINES } from '@/lib/cad/engines'
-import { ZConfiguratorId, ZExtraSettings, type ConfiguratorDto, type CreateConfiguratorInput, type ExtraSettings, type UpdateConfiguratorInput } from '@/lib/configurators/schemas'
+import { ZExtraSettings, type ConfiguratorDto, type CreateConfiguratorInput, type ExtraSettings, type UpdateConfiguratorInput } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
@@ -39,17 +38,6 @@ export async function findOwnedConfigurator({ configuratorId, userId }: OwnedCon
   const configurator = await db.configurator.findFirst({ where: { id: configuratorId, userId } })
   if (!configurator) throw new AppError('not_found', `Configurator ${configuratorId} not found`)
   return configurator
-}
-
-/** For pages: the user's configurator, or Next's 404 page (someone else's looks exactly like a missing one). */
-export async function findPageConfigurator(options: OwnedConfiguratorOptions) {
-  if (!ZConfiguratorId.safeParse(options.configuratorId).success) notFound()
-  try {
-    return await findOwnedConfigurator(options)
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'not_found') notFound()
-    throw error
-  }
 }
 
 /** Changes only the fields sent. */

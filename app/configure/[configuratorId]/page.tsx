@@ -3,7 +3,7 @@ import Link from 'next/link'
 import { Configurator } from '@/components/configurator/configurator'
 import { toQueryString, type PageSearchParams } from '@/components/configurator/share-values'
 import { requirePageUser } from '@/lib/auth/page-user'
-import { findPageConfigurator } from '@/lib/configurators/configurators'
+import { findPageConfigurator } from '@/lib/auth/page-user'
 
 export const metadata: Metadata = { title: 'Configure' }
 

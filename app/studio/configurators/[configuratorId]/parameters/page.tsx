@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { Configurator } from '@/components/configurator/configurator'
 import { requirePageUser } from '@/lib/auth/page-user'
-import { findPageConfigurator } from '@/lib/configurators/configurators'
+import { findPageConfigurator } from '@/lib/auth/page-user'
 
 export const metadata: Metadata = { title: 'Parameters' }
 
