@@ -44,3 +44,4 @@ export const ZErrorBody = z.object({
     fields: z.array(ZFieldError).optional().describe('on 422: each field that is wrong'),
   }),
 })
+export type ErrorBody = z.infer<typeof ZErrorBody>
