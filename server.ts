@@ -1,13 +1,9 @@
 // Custom server: start-up checks and migrations before Next.js serves anything.
 import { createServer } from 'node:http'
 import next from 'next'
+import { failStartUp as fail } from './lib/start-up'
 
 const isDev = process.argv.includes('--dev')
-
-function fail(message: string): never {
-  console.error(`paraform: ${message.replace(/\s+/g, ' ').trim()}`)
-  process.exit(1)
-}
 
 async function main() {
   // Loaded only after the environment and DATA_DIR are known good, so that a bad setting
@@ -20,7 +16,9 @@ async function main() {
   if (migrations.length > 0) console.log(`paraform: applied migrations ${migrations.join(', ')}`)
   if (demos.length > 0) console.log(`paraform: added ${demos.length} demo configurators`)
   const { warmUpOpenscad } = await import('./lib/cad/openscad/openscad-engine')
-  warmUpOpenscad()
+  if (env.BUILD_WORKERS > 0) warmUpOpenscad()
+  // With PostgreSQL builds are jobs on the queue; this process runs BUILD_WORKERS of them.
+  if (env.DATABASE_URL) await (await import('./lib/queue/build-worker')).ensureBuildWorker()
 
   const app = next({ dev: isDev, dir: import.meta.dirname })
   await app.prepare()

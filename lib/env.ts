@@ -35,7 +35,8 @@ const ZEnv = z.object({
   ANONYMOUS_TOKENS_PER_MINUTE_PER_KEY: z.coerce.number().int().min(1).default(1200),
   ANONYMOUS_TOKENS_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(120),
   SESSION_KEY_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
-  BUILD_WORKERS: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
+  /** CAD builds this process runs at once; 0 (with DATABASE_URL) leaves them to `npm run worker` processes. */
+  BUILD_WORKERS: z.coerce.number().int().min(0).max(64).default(os.availableParallelism()),
   BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
   /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */
@@ -68,6 +69,9 @@ const ZEnv = z.object({
       context.addIssue({ code: 'custom', message: 'must be a JSON object of service name to http(s) base URL' })
       return z.NEVER
     }),
+}).refine((settings) => settings.BUILD_WORKERS > 0 || settings.DATABASE_URL !== undefined, {
+  path: ['BUILD_WORKERS'],
+  message: 'may be 0 only with DATABASE_URL, where `npm run worker` processes build',
 })
 
 function isProxyList(entries: string[]): boolean {

@@ -5,6 +5,7 @@ import { db, getDatabase } from '@/lib/db'
 import { seedDemoContent } from '@/lib/demo/seed-demo-content'
 import { env } from '@/lib/env'
 import { applyMigrations } from '@/lib/migrations'
+import { migrateQueue } from '@/lib/queue/build-queue'
 import { createUser } from '@/lib/users/users'
 
 function describeDatabase(): string {
@@ -13,19 +14,25 @@ function describeDatabase(): string {
   return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`
 }
 
-/** Applies pending migrations, loads the token key and creates the first admin. */
-export async function prepareDatabase(): Promise<{ migrations: string[]; demos: string[] }> {
-  let migrations: string[]
+/** Applies pending migrations: the app's, and with PostgreSQL the build queue's. */
+export async function migrateDatabase(): Promise<string[]> {
   try {
     const sql = await getDatabase().connect()
     try {
-      migrations = await applyMigrations(sql)
+      const migrations = await applyMigrations(sql)
+      if (env.DATABASE_URL) await migrateQueue()
+      return migrations
     } finally {
       await sql.close()
     }
   } catch (error) {
     throw new Error(`cannot prepare ${describeDatabase()}: ${(error as Error).message}`)
   }
+}
+
+/** Applies pending migrations, loads the token key and creates the first admin. */
+export async function prepareDatabase(): Promise<{ migrations: string[]; demos: string[] }> {
+  const migrations = await migrateDatabase()
   await loadSigningKey()
   await bootstrapAdmin()
   const shouldSeed = (env.SEED_DEMO ?? (env.DATABASE_URL ? 'false' : 'true')) === 'true'

@@ -1,15 +1,8 @@
-import type { TestProject } from 'vitest/node'
-import { createTestDatabase, dropTestDatabase } from './postgres'
+import { randomBytes } from 'node:crypto'
+import { dropTestDatabases } from './postgres'
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseUrl: string
-  }
-}
-
-/** One fresh PostgreSQL database for the whole run; dropped afterwards. */
-export default async function setup(project: TestProject) {
-  const databaseUrl = await createTestDatabase()
-  project.provide('databaseUrl', databaseUrl)
-  return () => dropTestDatabase(databaseUrl)
+/** Names this run's PostgreSQL test databases (inherited by the test processes) and drops them afterwards. */
+export default function setup() {
+  process.env.PARAFORM_TEST_RUN = randomBytes(4).toString('hex')
+  return () => dropTestDatabases()
 }

@@ -14,9 +14,13 @@ async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
-/** A new, empty database; answers its URL. */
+function runPrefix(): string {
+  return `paraform_test_${process.env.PARAFORM_TEST_RUN ?? 'adhoc'}_`
+}
+
+/** A new, empty database of this test run; answers its URL. */
 export async function createTestDatabase(): Promise<string> {
-  const name = `paraform_test_${randomBytes(6).toString('hex')}`
+  const name = `${runPrefix()}${randomBytes(6).toString('hex')}`
   await withAdmin((client) => client.query(`CREATE DATABASE ${name}`))
   const url = new URL(ADMIN_DATABASE_URL)
   url.pathname = `/${name}`
@@ -26,4 +30,12 @@ export async function createTestDatabase(): Promise<string> {
 export async function dropTestDatabase(databaseUrl: string): Promise<void> {
   const name = new URL(databaseUrl).pathname.slice(1)
   await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+}
+
+/** Drops every database this test run created. */
+export async function dropTestDatabases(): Promise<void> {
+  await withAdmin(async (client) => {
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [runPrefix()])
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+  })
 }

@@ -49,9 +49,13 @@ export function toErrorResponse(error: unknown): Response {
   const prismaCode = prismaErrorCode(error)
   if (prismaCode === 'P2025') return errorResponse('not_found', 'Not found')
   if (prismaCode === 'P2002') return errorResponse('conflict', 'Already exists')
+  if (prismaCode !== undefined && DATABASE_UNREACHABLE.has(prismaCode)) return errorResponse('service_unavailable', 'The database cannot be reached; try again later')
   console.error('paraform: unexpected error:', error instanceof Error ? (error.stack ?? error.message) : error)
   return errorResponse('internal_error', 'Internal server error')
 }
+
+// Prisma's codes for a database that cannot be reached, dropped the connection, or has no free one.
+const DATABASE_UNREACHABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024'])
 
 // Recognised by name rather than instanceof: importing the Prisma client here would pull it
 // into the browser through every schema that uses AppError (lib/storage/file-path.ts).

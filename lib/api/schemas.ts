@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   too_many_requests: 429,
   internal_error: 500,
   bad_gateway: 502,
+  service_unavailable: 503,
   gateway_timeout: 504,
 } as const
 

@@ -1,4 +1,4 @@
-import type { BuildOutput, EngineLog } from '@/lib/cad/engine'
+import type { EngineLog } from '@/lib/cad/engine'
 import type { BoundingBox, Mesh } from '@/lib/cad/mesh/mesh'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
@@ -46,7 +46,7 @@ function meshKey(key: string): string {
   return `cache/${key}.mesh`
 }
 
-async function load(key: string): Promise<CachedBuild | null> {
+export async function loadBuild(key: string): Promise<CachedBuild | null> {
   const entry = await db.cacheEntry.findUnique({ where: { key } })
   if (!entry) return null
   let mesh: Mesh | null = null
@@ -62,7 +62,7 @@ async function load(key: string): Promise<CachedBuild | null> {
   return { key, source: 'stored', mesh, log, objectInfo: entry.data as CachedBuild['objectInfo'] }
 }
 
-async function store(key: string, mesh: Mesh | null, log: EngineLog): Promise<CachedBuild> {
+export async function storeBuild(key: string, mesh: Mesh | null, log: EngineLog): Promise<CachedBuild> {
   const objectInfo = mesh ? measureMesh(mesh) : null
   const bytes = mesh ? serializeMesh(mesh) : null
   if (bytes) await storage.put(meshKey(key), bytes)
@@ -100,17 +100,18 @@ const inFlight = new Map<string, Flight>()
 
 /**
  * The build for `key` (a hash of everything that determines it): from memory, from the
- * stored cache, or by running `build` once however many callers ask at the same time.
+ * stored cache, or by calling `produce` (which builds and stores it) once however many callers
+ * in this process ask at the same time.
  * A caller whose `signal` aborts stops waiting (rejected with its reason); the build itself
  * stops only when no caller is left, so a build another session waits for goes on.
  */
-export async function getCachedBuild(key: string, build: (signal: AbortSignal) => Promise<BuildOutput>, signal?: AbortSignal): Promise<CachedBuild> {
+export async function getCachedBuild(key: string, produce: (signal: AbortSignal) => Promise<CachedBuild>, signal?: AbortSignal): Promise<CachedBuild> {
   const hot = memory.get(key)
   if (hot) {
     touch(key)
     return { ...remember(hot), source: 'memory' }
   }
-  const flight = inFlight.get(key) ?? startFlight(key, build)
+  const flight = inFlight.get(key) ?? startFlight(key, produce)
   flight.waiters++
   if (!signal) return flight.promise
   return new Promise((resolve, reject) => {
@@ -127,14 +128,9 @@ export async function getCachedBuild(key: string, build: (signal: AbortSignal) =
   })
 }
 
-function startFlight(key: string, build: (signal: AbortSignal) => Promise<BuildOutput>): Flight {
+function startFlight(key: string, produce: (signal: AbortSignal) => Promise<CachedBuild>): Flight {
   const controller = new AbortController()
-  const promise = (async (): Promise<CachedBuild> => {
-    const cached = await load(key)
-    if (cached) return remember(cached)
-    const { mesh, log } = await build(controller.signal)
-    return remember(await store(key, mesh, log))
-  })()
+  const promise = (async (): Promise<CachedBuild> => remember((await loadBuild(key)) ?? (await produce(controller.signal))))()
   const flight: Flight = { promise, waiters: 0, controller }
   // A build every caller left rejects with nobody listening.
   promise.catch(() => {}).finally(() => inFlight.get(key) === flight && inFlight.delete(key))

@@ -2,20 +2,19 @@ import { createHash } from 'node:crypto'
 import { attachment } from '@/lib/api/content-disposition'
 import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
-import { type CachedBuild, getCachedBuild } from '@/lib/cad/build-cache'
+import { type CachedBuild, getCachedBuild, loadBuild } from '@/lib/cad/build-cache'
+import { type CadJob, runBuildJob, runParametersJob } from '@/lib/cad/cad-job'
 import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
-import { getEngine } from '@/lib/cad/get-engine'
 import { exportMesh, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
-import type { Scheduling } from '@/lib/cad/worker-pool'
+import { loadParameters, type ReadParameters } from '@/lib/cad/parameter-cache'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import type { Configurator, Prisma, RenderSession } from '@/lib/generated/prisma/client'
 import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
-import { runSessionBuild, schedulingOf } from '@/lib/sessions/session-scheduling'
+import { runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
 import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
-import { blobStore } from '@/lib/storage/blob-store'
 
 // A session's model: the files it is made of, the parameters the engine reads from them, the
 // values the session sets, and the build of those values. Each request reads each once.
@@ -74,50 +73,28 @@ function hashOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex')
 }
 
-function readModelFiles(inputs: ModelInputs) {
-  return Promise.all(inputs.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
+function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}): CadJob {
+  const { cadType, mainFile, files, limits } = inputs
+  return { kind, key, cadType, mainFile, files, limits, values, overrides }
 }
 
-interface ModelParameters {
-  definitions: ParameterDefinition[]
-  log: EngineLog
-  /** Where this answer came from: `read` means the engine ran for it. */
-  source: 'memory' | 'stored' | 'read'
-}
-
-const parameterReads = new Map<string, Promise<ModelParameters>>()
+const parameterReads = new Map<string, Promise<ReadParameters>>()
 
 /**
  * The model's parameters, read by the engine once per distinct source and limits, and cached
  * like builds: also when the read failed, so a runaway model costs its time limit once.
  */
-export async function readParameters(inputs: ModelInputs, scheduling: Scheduling): Promise<ModelParameters> {
+export async function readParameters(inputs: ModelInputs, session: SessionRef): Promise<ReadParameters> {
   // The limits belong to the key: a read stopped by a short limit may succeed under a longer one.
   // `format` changes when the definitions read from the engine do (2: vectors are parameters).
   const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 2 })}`
   const known = parameterReads.get(key)
   if (known) return { ...(await known), source: 'memory' }
-  const result = loadParameters(key, inputs, scheduling)
+  const job = cadJob(inputs, 'parameters', key)
+  const result = (async () => (await loadParameters(key)) ?? runSessionJob(session, { job, ranSource: 'read', run: runParametersJob, load: loadParameters }))()
   result.catch(() => parameterReads.delete(key))
   parameterReads.set(key, result)
   return result
-}
-
-async function loadParameters(key: string, inputs: ModelInputs, scheduling: Scheduling): Promise<ModelParameters> {
-  const cached = await db.cacheEntry.findUnique({ where: { key } })
-  if (cached) {
-    const definitions = cached.data as unknown as ParameterDefinition[]
-    return { definitions, log: { message: cached.logMessage, error: cached.logError }, source: 'stored' }
-  }
-  const { ok, parameters, log } = await getEngine(inputs.cadType).readParameters({
-    files: await readModelFiles(inputs),
-    mainFile: inputs.mainFile,
-    ...inputs.limits,
-    scheduling,
-  })
-  const data = { ok, data: parameters as object, logMessage: log.message, logError: log.error, sizeBytes: 0 }
-  await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: data })
-  return { definitions: parameters, log, source: 'read' }
 }
 
 /** A value that fits its parameter, or why not: each problem with its path below the value. */
@@ -221,13 +198,13 @@ interface ModelSource {
 
 async function readModelSource(session: LoadedSession): Promise<ModelSource> {
   const inputs = await describeModelInputs(session.configurator, session.id)
-  const { definitions } = await readParameters(inputs, schedulingOf(session))
+  const { definitions } = await readParameters(inputs, session)
   return { session, inputs, definitions }
 }
 
 /**
  * The model of these values at this quality: from the cache when any session built the same
- * inputs before, otherwise built once in the worker pool. Aborting stops waiting for the
+ * inputs before, otherwise built once, here or on the build queue. Aborting stops waiting for the
  * build, and stops the build when nobody else waits for it.
  */
 async function buildModel({ session, inputs, definitions }: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
@@ -243,16 +220,8 @@ async function buildModel({ session, inputs, definitions }: ModelSource, values:
   )
   // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
   const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits })
-  return getCachedBuild(
-    key,
-    async (buildSignal) => {
-      const files = await readModelFiles(inputs)
-      return runSessionBuild(session, buildSignal, (scheduling) =>
-        getEngine(inputs.cadType).build({ files, mainFile: inputs.mainFile, values: engineValues, overrides, ...inputs.limits, scheduling }),
-      )
-    },
-    signal,
-  )
+  const job = cadJob(inputs, 'build', key, engineValues, overrides)
+  return getCachedBuild(key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), signal)
 }
 
 /** The model of the session's stored state. */

@@ -1,14 +1,23 @@
+import { AppError } from '@/lib/api/errors'
 import { limits } from '@/lib/api/rate-limit'
+import type { CadJob } from '@/lib/cad/cad-job'
 import type { Scheduling } from '@/lib/cad/worker-pool'
+import { env } from '@/lib/env'
+import { type JobOwner, runQueued } from '@/lib/queue/build-queue'
+import { ensureBuildWorker } from '@/lib/queue/build-worker'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
+/** What scheduling needs of a session. */
+export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configuratorId' | 'applicationId'>
+
 /**
- * How a session's CAD runs share the workers: one at a time per session and per anonymous
- * customer (all sessions of one identity), at most half of the workers per application and
- * per configurator while others wait, and turns taken between customers (or sessions, for the
- * owner's and the shop's server's).
+ * How a session's CAD runs share this process's workers: one at a time per session and per
+ * anonymous customer (all sessions of one identity), at most half of the workers per
+ * application and per configurator while others wait, and turns taken between customers (or
+ * sessions, for the owner's and the shop's server's). The build queue keeps the same rules
+ * across machines (lib/queue).
  */
-export function schedulingOf(session: LoadedSession, signal?: AbortSignal): Scheduling {
+export function schedulingOf(session: SessionRef, signal?: AbortSignal): Scheduling {
   const customer = session.identityId ? `customer:${session.identityId}` : null
   const sessionKey = `session:${session.id}`
   return {
@@ -21,17 +30,39 @@ export function schedulingOf(session: LoadedSession, signal?: AbortSignal): Sche
   }
 }
 
+function ownerOf(session: SessionRef): JobOwner {
+  return { sessionId: session.id, customerId: session.identityId, configuratorId: session.configuratorId, applicationId: session.applicationId }
+}
+
+export interface SessionJob<T extends { source: string }> {
+  job: CadJob
+  /** The `source` of a result the engine ran for. */
+  ranSource: T['source']
+  /** Runs the job on this process's workers and stores its result. */
+  run: (job: CadJob, scheduling: Scheduling) => Promise<T>
+  /** The job's stored result. */
+  load: (key: string) => Promise<T | null>
+}
+
 /**
- * Runs a build of the session on the shared workers. An anonymous customer's time on them
- * counts against its budget (CUSTOMER_BUILD_SECONDS a window): once used up, 429 until the
- * window ends. Cancelled and timed-out builds count for the time they ran.
+ * Runs a CAD job of the session: on the build queue when the database is PostgreSQL, where any
+ * worker of any machine may take it, else on this process's workers. An anonymous customer's
+ * time on them counts against its budget (CUSTOMER_BUILD_SECONDS a window): once used up, 429
+ * until the window ends. Cancelled and timed-out builds count for the time they ran.
  */
-export async function runSessionBuild<T>(session: LoadedSession, signal: AbortSignal, build: (scheduling: Scheduling) => Promise<T>): Promise<T> {
+export async function runSessionJob<T extends { source: string }>(session: SessionRef, { job, ranSource, run, load }: SessionJob<T>, signal?: AbortSignal): Promise<T> {
   const customer = session.identityId
   if (customer) await limits.customerBuildTime.check(customer)
+  if (env.DATABASE_URL) {
+    await ensureBuildWorker()
+    const ran = await runQueued({ job, owner: ownerOf(session) }, signal)
+    const result = await load(job.key)
+    if (!result) throw new AppError('service_unavailable', 'The build finished but its result left the cache at once; try again')
+    return ran ? { ...result, source: ranSource } : result
+  }
   let startedAt: number | undefined
   try {
-    return await build({ ...schedulingOf(session, signal), onStart: () => (startedAt = performance.now()) })
+    return await run(job, { ...schedulingOf(session, signal), onStart: () => (startedAt = performance.now()) })
   } finally {
     if (customer && startedAt !== undefined) await limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt))
   }

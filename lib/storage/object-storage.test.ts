@@ -3,25 +3,23 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
-import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBlobStore } from '@/lib/storage/blob-store'
 import { DiskStorage, MissingObjectError, S3Storage, type ObjectStorage } from '@/lib/storage/object-storage'
+import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/s3rver'
 
 // The same contract, run against the disk and against a real S3-compatible server on loopback.
 const BUCKET = 'paraform-test'
 let root: string
-let s3rver: S3rver
+let s3rver: StartedS3rver
 let endpoint: string
 
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'paraform-storage-'))
-  s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(root, 's3rver'), configureBuckets: [{ name: BUCKET, configs: [] }] })
-  const { port } = await s3rver.run()
-  endpoint = `http://127.0.0.1:${port}`
+  s3rver = await startS3rver(root, BUCKET)
+  endpoint = s3rver.endpoint
   // s3rver's own account; the SDK reads credentials the standard way.
-  process.env.AWS_ACCESS_KEY_ID = 'S3RVER'
-  process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER'
+  Object.assign(process.env, S3RVER_CREDENTIALS)
 })
 
 afterAll(async () => {

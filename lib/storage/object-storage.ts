@@ -3,6 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { AppError } from '@/lib/api/errors'
 import { env } from '@/lib/env'
 
 /**
@@ -72,6 +73,11 @@ export class DiskStorage implements ObjectStorage {
   }
 }
 
+/** A store that fails a request is out of reach for now (down, refusing, misconfigured): 503. */
+function unavailable(error: unknown): never {
+  throw new AppError('service_unavailable', `The file store cannot be reached (${(error as Error).name}: ${(error as Error).message}); try again later`)
+}
+
 export interface S3StorageOptions {
   bucket: string
   endpoint?: string
@@ -98,17 +104,18 @@ export class S3Storage implements ObjectStorage {
   async putFile(key: string, localPath: string): Promise<void> {
     const { size } = await fs.stat(localPath)
     // One PUT with a known length: no multipart upload is ever left open.
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size }))
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size })).catch(unavailable)
     await fs.rm(localPath, { force: true })
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength }))
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength })).catch(unavailable)
   }
 
   private async get(key: string) {
     const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })).catch((error: unknown) => {
-      throw error instanceof NoSuchKey ? new MissingObjectError(key) : error
+      if (error instanceof NoSuchKey) throw new MissingObjectError(key)
+      return unavailable(error)
     })
     if (!Body) throw new MissingObjectError(key)
     return Body
@@ -123,7 +130,7 @@ export class S3Storage implements ObjectStorage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(unavailable)
   }
 }
 

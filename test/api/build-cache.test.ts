@@ -16,7 +16,7 @@ function meshOfSize(bytes: number, seed: number): Mesh {
 describe.runIf(process.env.TEST_DB === 'pglite')('build cache', () => {
   it('stays within BUILD_CACHE_MB by evicting the least recently used builds, which rebuild when asked again', async () => {
     const { env } = await import('@/lib/env')
-    const { getCachedBuild } = await import('@/lib/cad/build-cache')
+    const { getCachedBuild, storeBuild } = await import('@/lib/cad/build-cache')
     const { db } = await import('@/lib/db')
     const limit = env.BUILD_CACHE_MB
     env.BUILD_CACHE_MB = 1
@@ -24,7 +24,7 @@ describe.runIf(process.env.TEST_DB === 'pglite')('build cache', () => {
       let builds = 0
       const build = (seed: number) => async () => {
         builds++
-        return { mesh: meshOfSize(400_000, seed), log: { message: `build ${seed}`, error: '' } }
+        return storeBuild(keys[seed - 1]!, meshOfSize(400_000, seed), { message: `build ${seed}`, error: '' })
       }
       const keys = [1, 2, 3].map((seed) => `test-eviction-${seed}-${Date.now()}`)
       await getCachedBuild(keys[0]!, build(1))

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { db } from '@/lib/db'
 import { describeModelInputs } from '@/lib/sessions/session-model'
@@ -12,7 +13,6 @@ cube(width);
 `
 
 const LIMITS = { extraSettings: { limits: { buildSeconds: 0.5 } } }
-const SCHEDULING = { fairness: { turn: 'test', exclusive: [], shared: [] } }
 
 /** A configurator of the runaway model, without a session (which would start reading at once). */
 async function runawayInputs() {
@@ -20,28 +20,33 @@ async function runawayInputs() {
   const configuratorId = await createConfigurator(owner.token, LIMITS)
   expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: RUNAWAY })).status).toBe(202)
   const configurator = await db.configurator.findUniqueOrThrow({ where: { id: configuratorId } })
-  return describeModelInputs(configurator, null)
+  return { inputs: await describeModelInputs(configurator, null), reader: readerOf(configuratorId) }
+}
+
+/** Who reads, as the scheduling sees it: a session of the configurator nobody opened. */
+function readerOf(configuratorId: string) {
+  return { id: randomUUID(), identityId: null, configuratorId, applicationId: null }
 }
 
 describe('parameter reads that fail', () => {
   it('are cached by content and limits: the engine runs once, a longer limit reads again', async () => {
     const { readParameters } = await import('@/lib/sessions/session-model')
-    const inputs = await runawayInputs()
+    const { inputs, reader } = await runawayInputs()
 
-    const first = await readParameters(inputs, SCHEDULING)
+    const first = await readParameters(inputs, reader)
     expect(first.source).toBe('read')
     expect(first.definitions).toEqual([])
     expect(first.log.error).toMatch(/time limit of 0\.5 s/)
-    expect((await readParameters(inputs, SCHEDULING)).source).toBe('memory')
+    expect((await readParameters(inputs, reader)).source).toBe('memory')
 
     // A fresh instance (no memory cache) finds the failed read stored.
     vi.resetModules()
     const fresh = await import('@/lib/sessions/session-model')
-    const stored = await fresh.readParameters(inputs, SCHEDULING)
+    const stored = await fresh.readParameters(inputs, reader)
     expect(stored.source).toBe('stored')
     expect(stored.log).toEqual(first.log)
 
-    const longer = await fresh.readParameters({ ...inputs, limits: { ...inputs.limits, timeLimitMs: 700 } }, SCHEDULING)
+    const longer = await fresh.readParameters({ ...inputs, limits: { ...inputs.limits, timeLimitMs: 700 } }, reader)
     expect(longer.source).toBe('read')
     expect(longer.log.error).toMatch(/time limit of 0\.7 s/)
   })
@@ -52,6 +57,6 @@ describe('parameter reads that fail', () => {
     expect(response.status).toBe(200)
     const { readParameters } = await import('@/lib/sessions/session-model')
     const configurator = await db.configurator.findFirstOrThrow({ where: { sessions: { some: { id: session.id } } } })
-    expect((await readParameters(await describeModelInputs(configurator, null), SCHEDULING)).source).toBe('memory')
+    expect((await readParameters(await describeModelInputs(configurator, null), readerOf(configurator.id))).source).toBe('memory')
   })
 })

@@ -1,0 +1,42 @@
+import { type CachedBuild, storeBuild } from '@/lib/cad/build-cache'
+import type { EngineLimits, ParameterValue } from '@/lib/cad/engine'
+import { getEngine } from '@/lib/cad/get-engine'
+import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
+import type { Scheduling } from '@/lib/cad/worker-pool'
+import { blobStore } from '@/lib/storage/blob-store'
+
+/**
+ * One run of a CAD engine, described by content hashes only, so that any process sharing the
+ * database and the storage can run it: in the web process that asked, or on the build queue.
+ * Its result goes to the cache under `key`.
+ */
+export interface CadJob {
+  kind: 'build' | 'parameters'
+  /** The cache key: a hash of everything below. */
+  key: string
+  cadType: string
+  mainFile: string
+  files: { path: string; blobHash: string }[]
+  limits: EngineLimits
+  /** Of a build: the parameter values and the quality's engine variables. */
+  values: Record<string, ParameterValue>
+  overrides: Record<string, ParameterValue>
+}
+
+function readFiles(job: CadJob) {
+  return Promise.all(job.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
+}
+
+export async function runBuildJob(job: CadJob, scheduling: Scheduling): Promise<CachedBuild> {
+  const { mesh, log } = await getEngine(job.cadType).build({ files: await readFiles(job), mainFile: job.mainFile, values: job.values, overrides: job.overrides, ...job.limits, scheduling })
+  return storeBuild(job.key, mesh, log)
+}
+
+export async function runParametersJob(job: CadJob, scheduling: Scheduling): Promise<ReadParameters> {
+  const { ok, parameters, log } = await getEngine(job.cadType).readParameters({ files: await readFiles(job), mainFile: job.mainFile, ...job.limits, scheduling })
+  return storeParameters(job.key, ok, parameters, log)
+}
+
+export function runCadJob(job: CadJob, scheduling: Scheduling): Promise<unknown> {
+  return job.kind === 'build' ? runBuildJob(job, scheduling) : runParametersJob(job, scheduling)
+}

@@ -1,0 +1,150 @@
+import { Logger, makeWorkerUtils, runMigrations, type WorkerUtils } from 'graphile-worker'
+import { AppError } from '@/lib/api/errors'
+import type { CadJob } from '@/lib/cad/cad-job'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+import { listen, notify, onReconnect } from '@/lib/queue/notifications'
+import { liveWorkers } from '@/lib/queue/worker-heartbeat'
+
+// CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
+// docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
+
+export const CAD_TASK = 'cad'
+/** A worker says a job ended: `{key, outcome, message?}`. */
+export const DONE_CHANNEL = 'paraform_cad_done'
+/** A web instance says nobody waits for a build any more: the key. */
+export const CANCEL_CHANNEL = 'paraform_cad_cancel'
+
+/** Whose job it is, for the fair-share rules and the customer's build time. */
+export interface JobOwner {
+  sessionId: string
+  /** The anonymous customer (all its sessions share one turn and one budget). */
+  customerId: string | null
+  configuratorId: string
+  applicationId: string | null
+}
+
+export interface CadJobPayload {
+  job: CadJob
+  owner: JobOwner
+}
+
+/** graphile-worker's log without its line per job: warnings and errors only. */
+export const queueLogger = new Logger(() => (level, message) => {
+  if (level === 'error' || level === 'warning') console.warn(`paraform: queue ${level}: ${message}`)
+})
+
+export type JobOutcome = { key: string; outcome: 'done' | 'cancelled' } | { key: string; outcome: 'failed'; message: string }
+
+/** Keys a configurator or application may hold at most half of all workers' slots with. */
+export function sharedFlags(owner: JobOwner): string[] {
+  return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : [])]
+}
+
+/** One at a time per anonymous customer (so per session too), else per session. */
+function queueNameOf(owner: JobOwner): string {
+  return owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
+}
+
+interface Waiter {
+  key: string
+  settle: (outcome: JobOutcome) => void
+}
+
+interface Queue {
+  utils: Promise<WorkerUtils>
+  waiters: Set<Waiter>
+  listening: Promise<void>
+}
+
+const globalForQueue = globalThis as unknown as { paraformBuildQueue?: Queue }
+
+function queue(): Queue {
+  if (globalForQueue.paraformBuildQueue) return globalForQueue.paraformBuildQueue
+  const waiters = new Set<Waiter>()
+  const settle = (outcome: JobOutcome) => waiters.forEach((waiter) => waiter.key === outcome.key && waiter.settle(outcome))
+  const created: Queue = {
+    utils: makeWorkerUtils({ connectionString: env.DATABASE_URL, maxPoolSize: 4, logger: queueLogger }),
+    waiters,
+    listening: listen(DONE_CHANNEL, (payload) => settle(JSON.parse(payload) as JobOutcome)),
+  }
+  // Outcomes sent while the connection was down are lost: whatever got built meanwhile is cached.
+  onReconnect(() => void Promise.all([...waiters].map(async ({ key }) => (await isCached(key)) && settle({ key, outcome: 'done' }))))
+  globalForQueue.paraformBuildQueue = created
+  return created
+}
+
+export function workerUtils(): Promise<WorkerUtils> {
+  return queue().utils
+}
+
+export async function isCached(key: string): Promise<boolean> {
+  return (await db.cacheEntry.count({ where: { key } })) > 0
+}
+
+/**
+ * Runs `job` on the build queue and resolves once its result is in the cache: built by any
+ * worker of any machine, once per key however many instances ask. True when a job ran for it,
+ * false when the result was cached already. An abort stops waiting and cancels the job for
+ * everyone; those still waiting elsewhere ask for it again.
+ */
+export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): Promise<boolean> {
+  const { key } = payload.job
+  const { utils, waiters, listening } = queue()
+  await listening
+  for (;;) {
+    signal?.throwIfAborted()
+    let waiter!: Waiter
+    const ended = new Promise<JobOutcome>((resolve) => (waiter = { key, settle: resolve }))
+    waiters.add(waiter)
+    const onAbort = () => void cancel(key).catch(() => {})
+    try {
+      // Listening before looking: an outcome sent between the two is not missed.
+      if (await isCached(key)) return false
+      if ((await liveWorkers()).length === 0) throw new AppError('service_unavailable', 'No build worker is running; start one with `npm run worker`')
+      await (
+        await utils
+      ).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5 })
+      signal?.addEventListener('abort', onAbort, { once: true })
+      const outcome = await (signal ? Promise.race([ended, abortion(signal)]) : ended)
+      if (outcome.outcome === 'done') return true
+      if (outcome.outcome === 'failed') throw new AppError('service_unavailable', `The build could not run: ${outcome.message}`)
+    } finally {
+      waiters.delete(waiter)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+}
+
+function abortion(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason as Error)
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true })
+  })
+}
+
+/** Takes a waiting job out of the queue and tells the worker of a running one to stop it. */
+async function cancel(key: string): Promise<void> {
+  await (await workerUtils()).withPgClient((client) => client.query('SELECT graphile_worker.remove_job($1)', [key]))
+  await notify(CANCEL_CHANNEL, key)
+  await notify(DONE_CHANNEL, JSON.stringify({ key, outcome: 'cancelled' } satisfies JobOutcome))
+}
+
+/** Creates or updates graphile-worker's tables (its own schema, graphile_worker). */
+export function migrateQueue(): Promise<void> {
+  return runMigrations({ connectionString: env.DATABASE_URL, logger: queueLogger })
+}
+
+/** Queued and running CAD jobs, for health. */
+export async function queueCounts(): Promise<{ queued: number; running: number }> {
+  const [row] = await db.$queryRaw<{ queued: bigint; running: bigint }[]>`
+    SELECT count(*) FILTER (WHERE locked_at IS NULL) AS queued, count(*) FILTER (WHERE locked_at IS NOT NULL) AS running
+    FROM graphile_worker.jobs WHERE task_identifier = ${CAD_TASK}`
+  return { queued: Number(row?.queued ?? 0), running: Number(row?.running ?? 0) }
+}
+
+export async function closeBuildQueue(): Promise<void> {
+  const created = globalForQueue.paraformBuildQueue
+  delete globalForQueue.paraformBuildQueue
+  await (await created?.utils)?.release()
+}

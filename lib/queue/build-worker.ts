@@ -1,0 +1,107 @@
+import { EventEmitter } from 'node:events'
+import { run, type Task, type WorkerEvents } from 'graphile-worker'
+import { limits } from '@/lib/api/rate-limit'
+import { runCadJob } from '@/lib/cad/cad-job'
+import { env } from '@/lib/env'
+import { CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, type JobOutcome, queueLogger, sharedFlags, workerUtils } from '@/lib/queue/build-queue'
+import { listen, notify } from '@/lib/queue/notifications'
+import { BEAT_MS, fullSharedFlags, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'
+
+/** How long a stopping worker lets its running builds finish before it hands them back to the queue. */
+const FINISH_ON_STOP_MS = 20_000
+const QUEUE_CLEANUP_MS = 10 * 60_000
+
+class CancelledError extends Error {
+  constructor() {
+    super('cancelled: nobody waits for this build any more')
+  }
+}
+
+export interface BuildWorker {
+  /** Finishes running builds (or hands them back after FINISH_ON_STOP_MS), then leaves. */
+  stop(): Promise<void>
+}
+
+/**
+ * Runs CAD jobs from the queue, `slots` at a time, on this process's engine workers: graphile-
+ * worker picks them (one per session or customer at a time, shared flags over their half held
+ * back); this adds the heartbeat, unlocking dead workers' jobs, and cancelling on request.
+ */
+export async function startBuildWorker(slots: number): Promise<BuildWorker> {
+  const heartbeat = new Heartbeat(slots)
+  await heartbeat.start()
+  const running = new Map<string, AbortController>()
+  await listen(CANCEL_CHANNEL, (key) => running.get(key)?.abort(new CancelledError()))
+  const send = (outcome: JobOutcome) => notify(DONE_CHANNEL, JSON.stringify(outcome))
+
+  const cad: Task = async (payload, helpers) => {
+    const { job, owner } = payload as CadJobPayload
+    if (await isCached(job.key)) return send({ key: job.key, outcome: 'done' })
+    const controller = new AbortController()
+    const stop = () => controller.abort(helpers.abortSignal.reason)
+    helpers.abortSignal.addEventListener('abort', stop, { once: true })
+    running.set(job.key, controller)
+    let startedAt: number | undefined
+    try {
+      await heartbeat.started({ key: job.key, flags: sharedFlags(owner) })
+      const scheduling = { fairness: { turn: job.key, exclusive: [], shared: [] }, signal: controller.signal, onStart: () => (startedAt = performance.now()) }
+      await runCadJob(job, scheduling)
+      await send({ key: job.key, outcome: 'done' })
+    } catch (error) {
+      // Stopping: the job goes back to the queue for another worker.
+      if (helpers.abortSignal.aborted) throw error
+      await send(controller.signal.aborted ? { key: job.key, outcome: 'cancelled' } : { key: job.key, outcome: 'failed', message: (error as Error).message })
+    } finally {
+      helpers.abortSignal.removeEventListener('abort', stop)
+      running.delete(job.key)
+      await heartbeat.ended(job.key).catch(() => {})
+      if (owner.customerId && startedAt !== undefined) await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
+    }
+  }
+
+  const events = new EventEmitter() as WorkerEvents
+  events.on('worker:create', ({ worker }) => heartbeat.addQueueId(worker.workerId))
+  const runner = await run({
+    connectionString: env.DATABASE_URL,
+    concurrency: slots,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    gracefulShutdownAbortTimeout: FINISH_ON_STOP_MS,
+    taskList: { [CAD_TASK]: cad },
+    forbiddenFlags: fullSharedFlags,
+    events,
+    logger: queueLogger,
+  })
+
+  let lastCleanup = Date.now()
+  const reaper = setInterval(
+    () =>
+      void (async () => {
+        const utils = await workerUtils()
+        const dead = await takeDeadWorkers()
+        if (dead.length > 0) await utils.forceUnlockWorkers(dead)
+        if (Date.now() - lastCleanup < QUEUE_CLEANUP_MS) return
+        lastCleanup = Date.now()
+        // Each session and customer is a named queue; drop those no job uses any more.
+        await utils.cleanup({ tasks: ['GC_JOB_QUEUES'] })
+      })().catch(() => {}),
+    BEAT_MS,
+  )
+  reaper.unref()
+
+  return {
+    async stop() {
+      clearInterval(reaper)
+      await runner.stop()
+      await heartbeat.stop()
+    },
+  }
+}
+
+const globalForWorker = globalThis as unknown as { paraformBuildWorker?: Promise<BuildWorker | null> }
+
+/** This process's build worker (BUILD_WORKERS slots), started on first call; none when BUILD_WORKERS is 0. */
+export function ensureBuildWorker(): Promise<BuildWorker | null> {
+  globalForWorker.paraformBuildWorker ??= env.BUILD_WORKERS > 0 ? startBuildWorker(env.BUILD_WORKERS) : Promise.resolve(null)
+  return globalForWorker.paraformBuildWorker
+}

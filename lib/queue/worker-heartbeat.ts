@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto'
+import { db } from '@/lib/db'
+
+/** How often a live worker process beats, and how long without a beat makes it dead. */
+export const BEAT_MS = 2000
+export const DEAD_AFTER_MS = 10_000
+
+export interface RunningBuild {
+  key: string
+  flags: string[]
+}
+
+export function liveWorkers() {
+  return db.buildWorker.findMany({ where: { beatAt: { gt: new Date(Date.now() - DEAD_AFTER_MS) } } })
+}
+
+/**
+ * This process's row among the live workers: what it runs and how many it can, beaten every
+ * BEAT_MS, and written at once when a build starts or ends so fair shares see it.
+ */
+export class Heartbeat {
+  readonly id = randomUUID()
+  private readonly queueIds = new Set<string>()
+  private readonly running = new Map<string, RunningBuild>()
+  private timer?: NodeJS.Timeout
+
+  constructor(private readonly slots: number) {}
+
+  async start(): Promise<void> {
+    await db.buildWorker.create({ data: { id: this.id, slots: this.slots } })
+    this.timer = setInterval(() => void this.beat().catch(() => {}), BEAT_MS)
+    this.timer.unref()
+  }
+
+  addQueueId(queueId: string): void {
+    this.queueIds.add(queueId)
+    void this.beat().catch(() => {})
+  }
+
+  async started(build: RunningBuild): Promise<void> {
+    this.running.set(build.key, build)
+    await this.beat()
+  }
+
+  async ended(key: string): Promise<void> {
+    this.running.delete(key)
+    await this.beat()
+  }
+
+  private async beat(): Promise<void> {
+    const data = { beatAt: new Date(), queueIds: [...this.queueIds], running: [...this.running.values()] as object[] }
+    // A worker taken for dead after a long pause comes back as a new row.
+    await db.buildWorker.upsert({ where: { id: this.id }, create: { id: this.id, slots: this.slots, ...data }, update: data })
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer)
+    await db.buildWorker.deleteMany({ where: { id: this.id } })
+  }
+}
+
+/** Removes the rows of workers that stopped beating (killed, lost their machine); answers their queue ids. */
+export async function takeDeadWorkers(): Promise<string[]> {
+  const dead = await db.buildWorker.findMany({ where: { beatAt: { lte: new Date(Date.now() - DEAD_AFTER_MS) } } })
+  const taken: string[] = []
+  for (const worker of dead) {
+    // Whoever deletes the row unlocks its jobs, so two workers noticing one death do it once,
+    // and a worker that beat again meanwhile keeps its row.
+    const { count } = await db.buildWorker.deleteMany({ where: { id: worker.id, beatAt: worker.beatAt } })
+    if (count === 1) taken.push(...worker.queueIds)
+  }
+  return taken
+}
+
+/**
+ * Configurator and application flags that already hold half of all live workers' slots: their
+ * jobs wait while others run (the fair share of the security issue, across every worker).
+ */
+export async function fullSharedFlags(): Promise<string[]> {
+  const workers = await liveWorkers()
+  const half = Math.ceil(workers.reduce((slots, worker) => slots + worker.slots, 0) / 2)
+  const holding = new Map<string, number>()
+  for (const build of workers.flatMap((worker) => worker.running as unknown as RunningBuild[])) {
+    for (const flag of build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
+  }
+  return [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
+}

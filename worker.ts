@@ -1,0 +1,27 @@
+// Build worker (`npm run worker`): runs CAD jobs from the PostgreSQL queue, serves no HTTP.
+import { failStartUp } from './lib/start-up'
+
+async function main() {
+  const { env } = await import('./lib/env')
+  if (!env.DATABASE_URL) failStartUp('npm run worker needs DATABASE_URL: the build queue lives in PostgreSQL (the embedded database builds inside `npm start`)')
+  if (env.BUILD_WORKERS === 0) failStartUp('BUILD_WORKERS must be at least 1 for a build worker')
+  const { checkDataDir } = await import('./lib/data-dir')
+  await checkDataDir(env.DATA_DIR)
+  const { migrateDatabase } = await import('./lib/prepare')
+  await migrateDatabase()
+  const { warmUpOpenscad } = await import('./lib/cad/openscad/openscad-engine')
+  warmUpOpenscad()
+  const { ensureBuildWorker } = await import('./lib/queue/build-worker')
+  const worker = await ensureBuildWorker()
+  console.log(`paraform: build worker running up to ${env.BUILD_WORKERS} builds at once`)
+
+  // Finishes running builds (or hands them back to the queue), then leaves.
+  const stop = async () => {
+    await worker?.stop()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void stop())
+  process.once('SIGINT', () => void stop())
+}
+
+main().catch((error: unknown) => failStartUp(error instanceof Error ? error.message : String(error)))
