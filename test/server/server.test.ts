@@ -318,8 +318,9 @@ describe('PostgreSQL', () => {
   })
   afterAll(() => dropTestDatabase(databaseUrl))
 
-  it('runs two instances started at once on one database, migrating once', async () => {
-    const servers = await Promise.all([start({ DATA_DIR: tempDir(), DATABASE_URL: databaseUrl }), start({ DATA_DIR: tempDir(), DATABASE_URL: databaseUrl })])
+  it('runs two instances started at once on one database and one DATA_DIR, migrating once', async () => {
+    const shared = { DATA_DIR: tempDir(), DATABASE_URL: databaseUrl }
+    const servers = await Promise.all([start(shared), start(shared)])
     try {
       const client = new pg.Client({ connectionString: databaseUrl })
       await client.connect()
