@@ -13,7 +13,7 @@ async function main() {
   warmUpOpenscad()
   const { ensureBuildWorker } = await import('./lib/queue/build-worker')
   const worker = await ensureBuildWorker()
-  console.log(`paraform: build worker running up to ${env.BUILD_WORKERS} builds at once`)
+  console.log(`paraform: build worker ${worker?.id} running up to ${env.BUILD_WORKERS} builds at once`)
 
   // Finishes running builds (or hands them back to the queue), then leaves.
   const stop = async () => {

@@ -1,6 +1,7 @@
 // npm run bench: every benchmark, each against a baseline measured in the same run.
 // It runs with the react-server condition: the benches launch Chromium as the server renderer
 // does (lib/render/server, which imports server-only).
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -30,4 +31,18 @@ await benchSessions(ids, accessToken)
 await benchAttack(ids, accessToken)
 await benchRender()
 await benchCustomer()
+await benchQueue()
 process.exit(0)
+
+/** bench/queue.ts in a process of its own, on a fresh database of this machine's PostgreSQL. */
+async function benchQueue(): Promise<void> {
+  const { createTestDatabase, dropTestDatabase } = await import('../test/postgres')
+  const databaseUrl = await createTestDatabase().catch((error: Error) => console.log(`\n## Build queue: skipped, no PostgreSQL (${error.message})`))
+  if (!databaseUrl) return
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'bench/queue.ts'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-bench-queue-')) },
+    stdio: 'inherit',
+  })
+  await new Promise((resolve) => child.on('exit', resolve))
+  await dropTestDatabase(databaseUrl)
+}

@@ -100,8 +100,9 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
     const onAbort = () => void cancel(key).catch(() => {})
     try {
       // Listening before looking: an outcome sent between the two is not missed.
-      if (await isCached(key)) return false
-      if ((await liveWorkers()).length === 0) throw new AppError('service_unavailable', 'No build worker is running; start one with `npm run worker`')
+      const [cached, workers] = await Promise.all([isCached(key), liveWorkers()])
+      if (cached) return false
+      if (workers.length === 0) throw new AppError('service_unavailable', 'No build worker is running; start one with `npm run worker`')
       await (
         await utils
       ).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5 })

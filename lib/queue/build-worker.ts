@@ -18,6 +18,8 @@ class CancelledError extends Error {
 }
 
 export interface BuildWorker {
+  /** Its heartbeat row's id, as GET /api/health lists it. */
+  id: string
   /** Finishes running builds (or hands them back after FINISH_ON_STOP_MS), then leaves. */
   stop(): Promise<void>
 }
@@ -42,8 +44,9 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     helpers.abortSignal.addEventListener('abort', stop, { once: true })
     running.set(job.key, controller)
     let startedAt: number | undefined
+    // Not awaited: the build need not wait for the row, which the next beat writes anyway.
+    void heartbeat.started({ key: job.key, flags: sharedFlags(owner) }).catch(() => {})
     try {
-      await heartbeat.started({ key: job.key, flags: sharedFlags(owner) })
       const scheduling = { fairness: { turn: job.key, exclusive: [], shared: [] }, signal: controller.signal, onStart: () => (startedAt = performance.now()) }
       await runCadJob(job, scheduling)
       await send({ key: job.key, outcome: 'done' })
@@ -90,6 +93,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
   reaper.unref()
 
   return {
+    id: heartbeat.id,
     async stop() {
       clearInterval(reaper)
       await runner.stop()

@@ -79,3 +79,29 @@ export async function rawRequest(url: string, requestLine: string, headers: stri
     socket.on('error', reject)
   })
 }
+
+export interface StartedNpm {
+  child: ChildProcess
+  output: () => string
+  /** Resolves with the exit code (null when a signal ended it). */
+  exited: Promise<number | null>
+  /** Signals npm and the process it runs (one process group). */
+  kill(signal: NodeJS.Signals): void
+}
+
+/** `npm <args>` as an operator types it, in its own process group; resolves once `ready` shows in its output. */
+export async function startNpm(args: string[], env: Record<string, string>, ready: string): Promise<StartedNpm> {
+  const child = spawn('npm', args, { env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const started: StartedNpm = { child, output: () => output, exited, kill: (signal) => process.kill(-child.pid!, signal) }
+  const up = new Promise<void>((resolve) => {
+    const check = () => (output.includes(ready) ? resolve() : setTimeout(check, 100))
+    check()
+  })
+  const outcome = await Promise.race([up.then(() => 'up'), exited.then((code) => `exited with ${code}`)])
+  if (outcome !== 'up') throw new Error(`npm ${args.join(' ')} did not start (${outcome}): ${output}`)
+  return started
+}

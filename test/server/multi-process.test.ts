@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { COUNT_TO_N } from '@/test/models'
+import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
+import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/s3rver'
+import { ADMIN, freePort, signIn, type StartedNpm, startNpm, tempDir } from './start-server'
+
+// The deployment of docs/deploy.md on one machine: two web instances (BUILD_WORKERS=0, each its
+// own DATA_DIR as on two machines) and two `npm run worker` processes, on one PostgreSQL
+// database and one S3-compatible bucket (a real s3rver on loopback).
+
+const BUCKET = 'paraform-deploy'
+const BUILD_TIME_LIMIT_SECONDS = 20
+
+interface Web extends StartedNpm {
+  url: string
+}
+
+let databaseUrl: string
+let s3: StartedS3rver
+let s3Dir: string
+let shared: Record<string, string>
+const processes: StartedNpm[] = []
+/** Every status any instance answered, to find a 5xx. */
+const statuses: number[] = []
+
+async function startWeb(env: Record<string, string> = {}): Promise<Web> {
+  const port = await freePort()
+  const web = await startNpm(['start'], { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '0', PORT: String(port), ...env }, 'listening on')
+  processes.push(web)
+  return { ...web, url: `http://127.0.0.1:${port}` }
+}
+
+async function startWorker(): Promise<StartedNpm & { id: string }> {
+  const worker = await startNpm(['run', 'worker'], { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '1' }, 'running up to')
+  processes.push(worker)
+  return { ...worker, id: /build worker (\S+) running/.exec(worker.output())![1]! }
+}
+
+async function call(web: Web, method: string, path: string, token: string, body?: unknown): Promise<Response> {
+  const response = await fetch(`${web.url}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: typeof body === 'string' || body === undefined ? body : JSON.stringify(body),
+  })
+  statuses.push(response.status)
+  return response
+}
+
+interface Health {
+  queue: { queued: number; running: number }
+  workers: { id: string; running: number }[]
+}
+
+async function health(web: Web): Promise<{ status: number; body: Health }> {
+  const response = await fetch(`${web.url}/api/health`)
+  return { status: response.status, body: (await response.json()) as Health }
+}
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase()
+  s3Dir = tempDir()
+  s3 = await startS3rver(s3Dir, BUCKET)
+  shared = {
+    DATABASE_URL: databaseUrl,
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: s3.endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    ...S3RVER_CREDENTIALS,
+    BUILD_TIME_LIMIT_SECONDS: String(BUILD_TIME_LIMIT_SECONDS),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+  }
+})
+
+afterAll(async () => {
+  for (const started of processes) if (started.child.exitCode === null && started.child.signalCode === null) started.kill('SIGKILL')
+  await s3?.close()
+  await dropTestDatabase(databaseUrl)
+})
+
+describe('two web instances and two build workers on one database and one bucket', () => {
+  it('serve the same files, builds and sessions from every instance, survive a killed worker, and stop cleanly', async () => {
+    const [a, b] = await Promise.all([startWeb(), startWeb()])
+    const workers = await Promise.all([startWorker(), startWorker()])
+    const token = await signIn(a.url)
+
+    // Upload through A; open a session and build through B; read back through A.
+    const { UUID: configuratorId } = (await (await call(a, 'POST', '/configurators', token, { name: 'Deployed', mainFile: 'main.scad' })).json()) as { UUID: string }
+    const source = `${COUNT_TO_N}\nwidth = 40; // [10:1:100]\ncube([width, 20, 10]);\n`
+    expect((await call(a, 'PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, token, source)).status).toBe(202)
+    const session = (await (await call(b, 'POST', '/configsessions', token, { configuratorId })).json()) as { id: string }
+    const set = await call(b, 'PUT', `/configsessions/${session.id}/parameters`, token, { width: { value: 60 } })
+    expect(set.status).toBe(200)
+    expect(await (await call(a, 'GET', `/configurators/${configuratorId}/files/configurator/main.scad`, token)).text()).toBe(source)
+    const info = (await (await call(a, 'GET', `/configsessions/${session.id}/objectinfo`, token)).json()) as { boundingBox: { max: number[]; min: number[] } }
+    expect(info.boundingBox.max[0]! - info.boundingBox.min[0]!).toBeCloseTo(60)
+    const model = await call(a, 'GET', `/configsessions/${session.id}/model?type=stl`, token)
+    expect(model.status).toBe(200)
+    expect(model.headers.get('x-build-cache')).not.toBe('built')
+
+    // A build of a few seconds; the worker that takes it is killed, the other one finishes it.
+    const slow = call(a, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 3_000_000 } })
+    let running: Health['workers'][number] | undefined
+    while (!running) {
+      running = (await health(b)).body.workers.find((worker) => worker.running > 0)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const victim = workers.find((worker) => worker.id === running.id)!
+    const killedAt = performance.now()
+    victim.kill('SIGKILL')
+    const done = await slow
+    expect(done.status).toBe(200)
+    expect(((await done.json()) as Record<string, { value: unknown }>).n?.value).toBe(3_000_000)
+    expect(performance.now() - killedAt).toBeLessThan((BUILD_TIME_LIMIT_SECONDS + 30) * 1000)
+    const after = await health(a)
+    expect(after.body.workers.map((worker) => worker.id)).toEqual([workers.find((worker) => worker !== victim)!.id])
+    expect(after.body.queue).toEqual({ queued: 0, running: 0 })
+
+    // The same answers from both instances.
+    const [fromA, fromB] = await Promise.all([a, b].map(async (web) => (await call(web, 'GET', `/configsessions/${session.id}/parameters`, token)).json()))
+    expect(fromA).toEqual(fromB)
+
+    // The bucket goes away: 503 with a reason, and back to 200 once it returns.
+    await s3.close()
+    const down = await fetch(`${a.url}/api/health`)
+    expect(down.status).toBe(503)
+    expect(((await down.json()) as { error: { message: string } }).error.message).toMatch(/storage cannot be reached/)
+    const missingFile = await fetch(`${b.url}/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers: { authorization: `Bearer ${token}` } })
+    expect(missingFile.status).toBe(503)
+    s3 = await startS3rver(s3Dir, BUCKET, s3.port)
+    expect((await health(a)).status).toBe(200)
+    expect(await (await call(b, 'GET', `/configurators/${configuratorId}/files/configurator/main.scad`, token)).text()).toBe(source)
+
+    expect(statuses.filter((status) => status >= 500)).toEqual([])
+
+    // SIGTERM: every process finishes what it does and exits 0.
+    const survivors = [a, b, ...workers.filter((worker) => worker !== victim)]
+    for (const started of survivors) started.kill('SIGTERM')
+    expect(await Promise.all(survivors.map((started) => started.exited))).toEqual(survivors.map(() => 0))
+  })
+
+  it('refuses a third instance that would keep its files on its own disk', async () => {
+    const { S3_BUCKET: _bucket, S3_ENDPOINT: _endpoint, ...onDisk } = shared
+    const misconfigured = startNpm(['start'], { ...onDisk, DATA_DIR: tempDir(), PORT: String(await freePort()) }, 'listening on')
+    await expect(misconfigured).rejects.toThrow(/exited with 1/)
+    await expect(misconfigured).rejects.toThrow(/paraform: .*s3:\/\/paraform-deploy/)
+  })
+})
