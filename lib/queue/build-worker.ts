@@ -63,7 +63,8 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
   }
 
   const events = new EventEmitter() as WorkerEvents
-  events.on('worker:create', ({ worker }) => heartbeat.addQueueId(worker.workerId))
+  // graphile-worker 0.17 locks jobs by its pool's id.
+  events.on('pool:create', ({ workerPool }) => heartbeat.addQueueId(workerPool.id))
   const runner = await run({
     connectionString: env.DATABASE_URL,
     concurrency: slots,
