@@ -83,7 +83,11 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       void (async () => {
         const utils = await workerUtils()
         const dead = await takeDeadWorkers()
-        if (dead.length > 0) await utils.forceUnlockWorkers(dead)
+        if (dead.length > 0) {
+          await utils.forceUnlockWorkers(dead)
+          // graphile-worker tells nobody that jobs became free; its own insert notice wakes idle workers.
+          await utils.withPgClient((client) => client.query(`SELECT pg_notify('jobs:insert', '{"count":${dead.length}}')`))
+        }
         if (Date.now() - lastCleanup < QUEUE_CLEANUP_MS) return
         lastCleanup = Date.now()
         // Each session and customer is a named queue; drop those no job uses any more.
