@@ -103,9 +103,14 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
       const [cached, workers] = await Promise.all([isCached(key), liveWorkers()])
       if (cached) return false
       if (workers.length === 0) throw new AppError('service_unavailable', 'No build worker is running; start one with `npm run worker`')
-      await (
+      const job = await (
         await utils
       ).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5 })
+      // A job out of attempts (its workers killed again and again) would hold the key forever.
+      if (job.attempts >= job.max_attempts && !job.locked_at) {
+        await removeJob(key)
+        continue
+      }
       signal?.addEventListener('abort', onAbort, { once: true })
       const outcome = await (signal ? Promise.race([ended, abortion(signal)]) : ended)
       if (outcome.outcome === 'done') return true
@@ -124,9 +129,14 @@ function abortion(signal: AbortSignal): Promise<never> {
   })
 }
 
+/** graphile-worker's own removal: a waiting job is deleted, a running one loses its key and retries. */
+async function removeJob(key: string): Promise<void> {
+  await (await workerUtils()).withPgClient((client) => client.query('SELECT graphile_worker.remove_job($1)', [key]))
+}
+
 /** Takes a waiting job out of the queue and tells the worker of a running one to stop it. */
 async function cancel(key: string): Promise<void> {
-  await (await workerUtils()).withPgClient((client) => client.query('SELECT graphile_worker.remove_job($1)', [key]))
+  await removeJob(key)
   await notify(CANCEL_CHANNEL, key)
   await notify(DONE_CHANNEL, JSON.stringify({ key, outcome: 'cancelled' } satisfies JobOutcome))
 }

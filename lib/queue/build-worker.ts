@@ -17,6 +17,14 @@ class CancelledError extends Error {
   }
 }
 
+/**
+ * graphile-worker tells nobody when jobs become free without an insert (unlocked, or their
+ * flags no longer forbidden); its own insert notice makes idle workers look again.
+ */
+async function wakeIdleWorkers(): Promise<void> {
+  await (await workerUtils()).withPgClient((client) => client.query(`SELECT pg_notify('jobs:insert', '{"count":1}')`))
+}
+
 export interface BuildWorker {
   /** Its heartbeat row's id, as GET /api/health lists it. */
   id: string
@@ -58,6 +66,8 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       helpers.abortSignal.removeEventListener('abort', stop)
       running.delete(job.key)
       await heartbeat.ended(job.key).catch(() => {})
+      // Its slot may have been what held another configurator's jobs back.
+      await wakeIdleWorkers().catch(() => {})
       if (owner.customerId && startedAt !== undefined) await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
     }
   }
@@ -85,8 +95,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
         const dead = await takeDeadWorkers()
         if (dead.length > 0) {
           await utils.forceUnlockWorkers(dead)
-          // graphile-worker tells nobody that jobs became free; its own insert notice wakes idle workers.
-          await utils.withPgClient((client) => client.query(`SELECT pg_notify('jobs:insert', '{"count":${dead.length}}')`))
+          await wakeIdleWorkers()
         }
         if (Date.now() - lastCleanup < QUEUE_CLEANUP_MS) return
         lastCleanup = Date.now()
