@@ -25,7 +25,7 @@ function start(dir: string, build = FAKE_BUILD, args: string[] = []) {
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   const ended = new Promise<Ended>((resolve) => child.on('exit', (code) => resolve({ code, output })))
-  return { child, ended }
+  return { child, ended, output: () => output }
 }
 
 const run = (dir: string, build?: string, args?: string[]) => start(dir, build, args).ended
@@ -53,6 +53,10 @@ function checkout({ git = true } = {}): string {
     for (const args of [['init', '-q'], ['add', '.']]) expect(spawnSync('git', args, { cwd: dir }).status).toBe(0)
   }
   return dir
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
 function isRunning(pid: number): boolean {
@@ -102,15 +106,17 @@ describe('build-if-changed', () => {
 
   it('started three times at once, builds once: the others wait for it and reuse it', async () => {
     const dir = checkout()
-    // Long enough that the others start while it runs.
-    const slowBuild = `${FAKE_BUILD} && sleep 2`
-    const ended = await Promise.all([run(dir, slowBuild), run(dir, slowBuild), run(dir, slowBuild)])
+    // Runs until the test has seen the other two wait for it.
+    const heldBuild = `${FAKE_BUILD} && while [ ! -e release ]; do sleep 0.1; done`
+    const started = [start(dir, heldBuild), start(dir, heldBuild), start(dir, heldBuild)]
+    await until(() => started.filter(({ output }) => output().includes('waiting for the build of process')).length === 2)
+    write(dir, 'release', '')
+    const ended = await Promise.all(started.map(({ ended }) => ended))
     expect(ended.map(({ code }) => code)).toEqual([0, 0, 0])
     expect(builds(dir)).toBe(1)
     const outputs = ended.map(({ output }) => output)
     expect(outputs.filter((output) => output.includes('built the app'))).toHaveLength(1)
     expect(outputs.filter((output) => output.includes('reusing it'))).toHaveLength(2)
-    expect(outputs.filter((output) => output.includes('waiting for the build of process'))).toHaveLength(2)
   })
 
   it('a failed build leaves no stamp and exits non-zero; the next start builds again', async () => {
@@ -137,7 +143,7 @@ describe('build-if-changed', () => {
     const dir = checkout()
     const { child, ended } = start(dir, 'echo $$ > build.pid && sleep 60')
     const pidFile = path.join(dir, 'build.pid')
-    while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, 'utf8').trim()) await new Promise((resolve) => setTimeout(resolve, 50))
+    await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '')
     child.kill('SIGTERM')
     const { code, output } = await ended
     expect(code, output).not.toBe(0)

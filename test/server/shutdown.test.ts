@@ -81,11 +81,11 @@ describe('shutdown', () => {
     const response = await answer
     expect(response.status).toBe(200)
     expect(await response.text()).toBe('done')
-    // The answered connection was kept alive (fetch's default): the server closes it at once
-    // rather than after its keep-alive timeout (5 s), and exits.
+    // The answered connection was kept alive (fetch's default): the server closes it once idle,
+    // not after its keep-alive timeout (5 s, then 1 s more), and exits; slack for a loaded machine.
     const answered = Date.now()
     expect(await exited).toBe(0)
-    expect(Date.now() - answered).toBeLessThan(2000)
+    expect(Date.now() - answered).toBeLessThan(4000)
   })
 
   it('cuts off a request still running after SHUTDOWN_TIMEOUT_SECONDS and exits 1', async () => {
