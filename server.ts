@@ -55,6 +55,28 @@ async function main() {
   })
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
   server.listen(env.PORT, () => console.log(`paraform: listening on http://localhost:${env.PORT}`))
+
+  // SIGTERM/SIGINT: no new connections, requests in flight finish (a connection closes as soon as it
+  // is idle), then the shutdown steps (lib/shutdown.ts), then exit 0. Whatever still runs after
+  // SHUTDOWN_TIMEOUT_SECONDS is cut off with exit code 1: work was lost. A repeated signal changes nothing.
+  const { runShutdown } = await import('./lib/shutdown')
+  let stopping: Promise<void> | undefined
+  const stop = (signal: NodeJS.Signals) => {
+    stopping ??= (async () => {
+      console.log(`paraform: ${signal}, finishing requests in flight`)
+      setTimeout(() => {
+        console.error(`paraform: still busy ${env.SHUTDOWN_TIMEOUT_SECONDS} s after ${signal}, cutting off`)
+        server.closeAllConnections()
+        process.exit(1)
+      }, env.SHUTDOWN_TIMEOUT_SECONDS * 1000)
+      const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
+      setInterval(() => server.closeIdleConnections(), 100)
+      await closed
+      await runShutdown()
+      process.exit(0)
+    })().catch((error: unknown) => fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`))
+  }
+  process.on('SIGTERM', stop).on('SIGINT', stop)
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))

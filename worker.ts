@@ -16,12 +16,16 @@ async function main() {
   console.log(`paraform: build worker ${worker?.id} running up to ${env.BUILD_WORKERS} builds at once`)
 
   // Finishes running builds (or hands them back to the queue), then leaves.
-  const stop = async () => {
-    await worker?.stop()
-    process.exit(0)
+  const { runShutdown } = await import('./lib/shutdown')
+  let stopping: Promise<void> | undefined
+  const stop = (signal: NodeJS.Signals) => {
+    stopping ??= (async () => {
+      console.log(`paraform: ${signal}, finishing running builds`)
+      await runShutdown()
+      process.exit(0)
+    })().catch((error: unknown) => failStartUp(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`))
   }
-  process.once('SIGTERM', () => void stop())
-  process.once('SIGINT', () => void stop())
+  process.on('SIGTERM', stop).on('SIGINT', stop)
 }
 
 main().catch((error: unknown) => failStartUp(error instanceof Error ? error.message : String(error)))

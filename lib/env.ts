@@ -8,6 +8,8 @@ const MB = 1024 * 1024
 
 const ZEnv = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** On SIGTERM/SIGINT, how long requests in flight and the shutdown steps may take before the exit. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
   DATA_DIR: z.string().min(1).default('./data').transform((dir) => path.resolve(dir)),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   ADMIN_EMAIL: ZEmail.optional(),

@@ -5,6 +5,7 @@ import { runCadJob } from '@/lib/cad/cad-job'
 import { env } from '@/lib/env'
 import { CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, type JobOutcome, queueLogger, sharedFlags, workerUtils } from '@/lib/queue/build-queue'
 import { listen, notify } from '@/lib/queue/notifications'
+import { onShutdown } from '@/lib/shutdown'
 import { BEAT_MS, fullSharedFlags, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'
 
 /** How long a stopping worker lets its running builds finish before it hands them back to the queue. */
@@ -118,8 +119,16 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
 
 const globalForWorker = globalThis as unknown as { paraformBuildWorker?: Promise<BuildWorker | null> }
 
-/** This process's build worker (BUILD_WORKERS slots), started on first call; none when BUILD_WORKERS is 0. */
+/**
+ * This process's build worker (BUILD_WORKERS slots), started on first call and stopped with the
+ * process (lib/shutdown.ts); none when BUILD_WORKERS is 0.
+ */
 export function ensureBuildWorker(): Promise<BuildWorker | null> {
-  globalForWorker.paraformBuildWorker ??= env.BUILD_WORKERS > 0 ? startBuildWorker(env.BUILD_WORKERS) : Promise.resolve(null)
+  globalForWorker.paraformBuildWorker ??= (async () => {
+    if (env.BUILD_WORKERS === 0) return null
+    const worker = await startBuildWorker(env.BUILD_WORKERS)
+    onShutdown(() => worker.stop())
+    return worker
+  })()
   return globalForWorker.paraformBuildWorker
 }
