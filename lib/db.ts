@@ -19,7 +19,7 @@ interface Database {
   close(): Promise<void>
 }
 
-function openPostgres(url: string): Database {
+export function openPostgres(url: string): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) })
   return {
     prisma,

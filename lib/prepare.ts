@@ -6,6 +6,8 @@ import { seedDemoContent } from '@/lib/demo/seed-demo-content'
 import { env } from '@/lib/env'
 import { applyMigrations } from '@/lib/migrations'
 import { migrateQueue } from '@/lib/queue/build-queue'
+import { storage } from '@/lib/storage/object-storage'
+import { claimStoragePlace } from '@/lib/storage/storage-place'
 import { createUser } from '@/lib/users/users'
 
 function describeDatabase(): string {
@@ -14,20 +16,25 @@ function describeDatabase(): string {
   return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`
 }
 
-/** Applies pending migrations: the app's, and with PostgreSQL the build queue's. */
+/**
+ * Applies pending migrations: the app's, and with PostgreSQL the build queue's; then, with
+ * PostgreSQL, checks that this process keeps its files where the others on that database do.
+ */
 export async function migrateDatabase(): Promise<string[]> {
+  let migrations: string[]
   try {
     const sql = await getDatabase().connect()
     try {
-      const migrations = await applyMigrations(sql)
+      migrations = await applyMigrations(sql)
       if (env.DATABASE_URL) await migrateQueue()
-      return migrations
     } finally {
       await sql.close()
     }
   } catch (error) {
     throw new Error(`cannot prepare ${describeDatabase()}: ${(error as Error).message}`)
   }
+  if (env.DATABASE_URL) await claimStoragePlace(db, storage)
+  return migrations
 }
 
 /** Applies pending migrations, loads the token key and creates the first admin. */

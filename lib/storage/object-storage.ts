@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs'
 import fs from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
@@ -12,7 +13,7 @@ import { env } from '@/lib/env'
  * this server's own (`blobs/ab/ab12...`, `cache/<key>.mesh`), never a client's.
  */
 export interface ObjectStorage {
-  /** Where the objects are, for start-up checks and health: a folder or `s3://bucket`. */
+  /** Where the objects are, for people: `DATA_DIR /srv/data on host web1`, `s3://bucket at http://minio:9000`. */
   readonly location: string
   /** Stores the local file at `localPath` under `key` and removes the local file. */
   putFile(key: string, localPath: string): Promise<void>
@@ -39,7 +40,7 @@ export class DiskStorage implements ObjectStorage {
   constructor(private readonly root: string) {}
 
   get location(): string {
-    return this.root
+    return `DATA_DIR ${this.root} on host ${os.hostname()}`
   }
 
   private pathOf(key: string): string {
@@ -89,16 +90,14 @@ export interface S3StorageOptions {
 export class S3Storage implements ObjectStorage {
   private readonly client: S3Client
   private readonly bucket: string
+  readonly location: string
 
   constructor({ bucket, endpoint, region, forcePathStyle }: S3StorageOptions) {
     this.bucket = bucket
+    this.location = `s3://${bucket} at ${endpoint ? new URL(endpoint).origin : 'AWS'}`
     // Checksums only where S3 requires them: with the SDK's default, streamed bodies go out
     // aws-chunked with a checksum trailer, which S3-compatible stores such as s3rver store verbatim.
     this.client = new S3Client({ region, forcePathStyle, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', ...(endpoint && { endpoint }) })
-  }
-
-  get location(): string {
-    return `s3://${this.bucket}`
   }
 
   async putFile(key: string, localPath: string): Promise<void> {
