@@ -149,13 +149,7 @@ export function migrateQueue(): Promise<void> {
 /** Queued and running CAD jobs, for health. */
 export async function queueCounts(): Promise<{ queued: number; running: number }> {
   const [row] = await db.$queryRaw<{ queued: bigint; running: bigint }[]>`
-    SELECT count(*) FILTER (WHERE locked_at IS NULL) AS queued, count(*) FILTER (WHERE locked_at IS NOT NULL) AS running
+    SELECT count(*) FILTER (WHERE locked_at IS NULL AND attempts < max_attempts) AS queued, count(*) FILTER (WHERE locked_at IS NOT NULL) AS running
     FROM graphile_worker.jobs WHERE task_identifier = ${CAD_TASK}`
   return { queued: Number(row?.queued ?? 0), running: Number(row?.running ?? 0) }
-}
-
-export async function closeBuildQueue(): Promise<void> {
-  const created = globalForQueue.paraformBuildQueue
-  delete globalForQueue.paraformBuildQueue
-  await (await created?.utils)?.release()
 }

@@ -66,10 +66,3 @@ export async function notify(channel: string, payload: string): Promise<void> {
   const client = await connect()
   await client.query('SELECT pg_notify($1, $2)', [channel, payload])
 }
-
-export async function closeNotifications(): Promise<void> {
-  const { client } = hub
-  hub.client = null
-  hub.connecting = null
-  await client?.end()
-}
