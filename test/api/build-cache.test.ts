@@ -11,9 +11,8 @@ function meshOfSize(bytes: number, seed: number): Mesh {
   return { parts: [{ color: [1, 0, 0, 1], positions, indices }] }
 }
 
-// The postgres project shares one database between test files running in parallel, and a
-// 1 MB cache limit would evict their builds under them; each pglite file has its own database.
-describe.runIf(process.env.TEST_DB === 'pglite')('build cache', () => {
+// Each test file has its own database, so a 1 MB cache limit evicts only this file's builds.
+describe('build cache', () => {
   it('stays within BUILD_CACHE_MB by evicting the least recently used builds, which rebuild when asked again', async () => {
     const { env } = await import('@/lib/env')
     const { getCachedBuild, storeBuild } = await import('@/lib/cad/build-cache')
