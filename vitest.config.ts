@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
 const apiTests = ['app/**/*.test.ts', 'test/api/**/*.test.ts']
+const DEPLOY_TEST = 'test/server/multi-process.test.ts'
 // Route handlers called directly see no client address ('unknown' for every test file):
 // address limits that every test shares must not trip; test/api/rate-limits.test.ts sets its own.
 // Smaller session file quotas than the defaults, so quota tests move megabytes, not hundreds.
@@ -26,7 +27,10 @@ export default defineConfig({
       { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'pglite', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}' } } },
       // Unit and process-level tests bring their own databases.
       // Starting the real server takes seconds, many more on a loaded two-core machine.
-      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
+      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'], exclude: [DEPLOY_TEST], testTimeout: 180_000, hookTimeout: 180_000 } },
+      // Four server processes at once: alone, after every other project, so that the load it
+      // makes cannot push another file's timed work (a first headless render) past its limit.
+      { extends: true, test: { name: 'deploy', include: [DEPLOY_TEST], testTimeout: 300_000, hookTimeout: 180_000, sequence: { groupOrder: 1 } } },
     ],
   },
 })
