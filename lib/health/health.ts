@@ -29,13 +29,13 @@ export async function getHealth(): Promise<Health> {
       await storage.readBuffer(PROBE_KEY)
     }),
   ])
-  const queued = env.DATABASE_URL !== undefined
-  const [counts, workers] = queued ? await Promise.all([queueCounts(), liveWorkers()]) : [{ queued: 0, running: 0 }, []]
+  const onPostgres = env.DATABASE_URL !== undefined
+  const [counts, workers] = onPostgres ? await Promise.all([queueCounts(), liveWorkers()]) : [{ queued: 0, running: 0 }, []]
   return {
     status: 'ok',
-    database: { ...database, kind: queued ? 'postgresql' : 'embedded' },
+    database: { ...database, kind: onPostgres ? 'postgresql' : 'embedded' },
     storage: { ...stored, kind: env.S3_BUCKET ? 's3' : 'disk' },
-    queue: { kind: queued ? 'postgresql' : 'in-process', ...counts },
+    queue: { kind: onPostgres ? 'postgresql' : 'in-process', ...counts },
     workers: workers.map((worker) => ({
       id: worker.id,
       slots: worker.slots,
