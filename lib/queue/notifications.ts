@@ -7,13 +7,15 @@ interface Hub {
   client: pg.Client | null
   connecting: Promise<pg.Client> | null
   handlers: Map<string, Set<Handler>>
+  /** The last notification sent. */
+  sending: Promise<void>
   /** Called after a lost connection is back: notifications sent meanwhile are gone. */
   onReconnect: Set<() => void>
 }
 
 // One listening connection per process, shared by the server and Next's route bundles.
 const globalForHub = globalThis as unknown as { paraformNotifications?: Hub }
-const hub: Hub = (globalForHub.paraformNotifications ??= { client: null, connecting: null, handlers: new Map(), onReconnect: new Set() })
+const hub: Hub = (globalForHub.paraformNotifications ??= { client: null, connecting: null, handlers: new Map(), sending: Promise.resolve(), onReconnect: new Set() })
 
 const RECONNECT_MS = 1000
 
@@ -28,7 +30,7 @@ function connect(): Promise<pg.Client> {
       await client.end().catch(() => {})
       throw error
     }
-    client.on('notification', ({ channel, payload }) => hub.handlers.get(channel)?.forEach((handler) => handler(payload ?? '')))
+    client.on('notification', ({ channel, payload }) => dispatch(channel, payload ?? ''))
     client.on('error', () => reconnect(client))
     client.on('end', () => reconnect(client))
     hub.client = client
@@ -49,10 +51,18 @@ function reconnect(lost: pg.Client): void {
   retry()
 }
 
-/** Calls `handler` with each NOTIFY payload on `channel` (a fixed identifier of ours). */
+function dispatch(channel: string, payload: string): void {
+  hub.handlers.get(channel)?.forEach((handler) => handler(payload))
+}
+
+/**
+ * Calls `handler` with each NOTIFY payload on `channel` (a fixed identifier of ours). Without
+ * DATABASE_URL there is one process, and its notifications stay in it.
+ */
 export async function listen(channel: string, handler: Handler): Promise<void> {
   const isNew = !hub.handlers.has(channel)
   hub.handlers.set(channel, (hub.handlers.get(channel) ?? new Set()).add(handler))
+  if (!env.DATABASE_URL) return
   const client = await connect()
   if (isNew) await client.query(`LISTEN ${channel}`)
 }
@@ -62,7 +72,12 @@ export function onReconnect(handler: () => void): void {
 }
 
 /** Sends `payload` to every process listening on `channel`, through the shared connection. */
-export async function notify(channel: string, payload: string): Promise<void> {
-  const client = await connect()
-  await client.query('SELECT pg_notify($1, $2)', [channel, payload])
+export function notify(channel: string, payload: string): Promise<void> {
+  if (!env.DATABASE_URL) return Promise.resolve(dispatch(channel, payload))
+  // One query at a time on the connection (pg queues them, but no longer wants to), in order.
+  const sent = hub.sending.catch(() => {}).then(async () => {
+    await (await connect()).query('SELECT pg_notify($1, $2)', [channel, payload])
+  })
+  hub.sending = sent
+  return sent
 }

@@ -14,6 +14,7 @@ import { env } from '@/lib/env'
 import type { Configurator, Prisma, RenderSession } from '@/lib/generated/prisma/client'
 import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
 import { runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
+import { updateSession } from '@/lib/sessions/session-updates'
 import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
 
 // A session's model: the files it is made of, the parameters the engine reads from them, the
@@ -263,72 +264,17 @@ export async function getSessionLog(session: LoadedSession) {
   return { ...composeSessionLog(build.log, renderers), timestamp: session.configuredAt.getTime() }
 }
 
-const MAX_ATTEMPTS = 5
-
-class SupersededError extends Error {
-  constructor() {
-    super('superseded by a newer change of the session')
-  }
-}
-
-interface Update {
-  /** What this update sets: its own changes over those of the update it superseded. */
-  changes: Values
-  controller: AbortController
-  stored: Promise<ParameterSet>
-  /** The update that took over from this one. */
-  next?: Update
-}
-
-// The newest unfinished update of each session in this process. A newer PUT takes over: the
-// older one's build is cancelled (unless another session waits for it too) and its request
-// answers the newest state. Across processes the version check in storeValues() makes a PUT
-// that lost a race start over on the newer values.
-const updates = new Map<string, Update>()
-
 /**
  * Validates, builds and stores new values; answers the full parameter set of the newest
- * stored state. Values and the state `model`/`objectinfo`/`log` describe are written in one
- * row update, after the build, so readers never see values without their build.
+ * stored state, which holds them (lib/sessions/session-updates.ts).
  */
 export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
   const source = await readModelSource(session)
-  const previous = updates.get(session.id)
-  const changes = { ...previous?.changes, ...validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())) }
-  const controller = new AbortController()
-  const update: Update = { changes, controller, stored: storeValues(source, changes, controller.signal) }
-  updates.set(session.id, update)
-  void update.stored.catch(() => {}).finally(() => updates.get(session.id) === update && updates.delete(session.id))
-  if (previous) {
-    previous.next = update
-    previous.controller.abort(new SupersededError())
-  }
-  return answer(update)
-}
-
-/** The state `update` stored, or, once a newer update took over, the state that one stores. */
-async function answer(update: Update): Promise<ParameterSet> {
-  const state = await update.stored.catch((error: unknown) => {
-    if (!update.next) throw error
+  const changes = validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys()))
+  const stored = await updateSession(session.id, changes, async (values, signal) => {
+    await buildModel(source, effectiveValues(source, values), 'preview', signal)
   })
-  return update.next ? answer(update.next) : state!
-}
-
-async function storeValues(source: ModelSource, changes: Values, signal: AbortSignal): Promise<ParameterSet> {
-  const { id } = source.session
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const current = await db.configSession.findUniqueOrThrow({ where: { id }, select: { values: true, version: true } })
-    const storedValues = { ...storedValuesOf(current.values), ...changes }
-    const values = effectiveValues(source, storedValues)
-    await buildModel(source, values, 'preview', signal)
-    signal.throwIfAborted()
-    const { count } = await db.configSession.updateMany({
-      where: { id, version: current.version },
-      data: { values: storedValues, version: { increment: 1 }, configuredAt: new Date() },
-    })
-    if (count === 1) return toParameterSet(source.definitions, values)
-  }
-  throw new AppError('conflict', 'The session changed too often at once; try again')
+  return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }
 
 export interface ModelResponseOptions {

@@ -51,6 +51,13 @@ interface Health {
   workers: { id: string; running: number }[]
 }
 
+/** Resolves once `check` holds, asking every 50 ms; fails after `ms` with every process's output. */
+async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !(await check()); await new Promise((resolve) => setTimeout(resolve, 50))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen:\n${processes.map((started) => started.output()).join('\n---\n')}`)
+  }
+}
+
 async function health(web: Web): Promise<{ status: number; body: Health }> {
   const response = await fetch(`${web.url}/api/health`)
   return { status: response.status, body: (await response.json()) as Health }
@@ -101,11 +108,8 @@ describe('two web instances and two build workers on one database and one bucket
     // A build of a few seconds; the worker that takes it is killed, the other one finishes it.
     const slow = call(a, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 3_000_000 } })
     let running: Health['workers'][number] | undefined
-    for (const deadline = Date.now() + 30_000; !running; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      if (Date.now() > deadline) throw new Error(`no worker took the build:\n${processes.map((started) => started.output()).join('\n---\n')}`)
-      running = (await health(b)).body.workers.find((worker) => worker.running > 0)
-    }
-    const victim = workers.find((worker) => worker.id === running.id)!
+    await until('a worker taking the build', async () => !!(running = (await health(b)).body.workers.find((worker) => worker.running > 0)))
+    const victim = workers.find((worker) => worker.id === running!.id)!
     const killedAt = performance.now()
     victim.kill('SIGKILL')
     const done = await slow
@@ -115,12 +119,30 @@ describe('two web instances and two build workers on one database and one bucket
     const after = await health(a)
     expect(after.body.workers.map((worker) => worker.id)).toEqual([workers.find((worker) => worker !== victim)!.id])
     // The job leaves graphile-worker's table just after its notice went out.
-    for (const deadline = Date.now() + 5000; (await health(a)).body.queue.running > 0; ) expect(Date.now()).toBeLessThan(deadline)
+    const idle = async () => (await health(a)).body.queue.running === 0
+    await until('the job leaving the queue', idle, 5000)
     expect((await health(a)).body.queue).toMatchObject({ queued: 0, running: 0 })
 
     // The same answers from both instances.
     const [fromA, fromB] = await Promise.all([a, b].map(async (web) => (await call(web, 'GET', `/configsessions/${session.id}/parameters`, token)).json()))
     expect(fromA).toEqual(fromB)
+
+    // A newer PUT through B supersedes an older one through A: the older build (which would run
+    // to the time limit, and hold the session's turn on the one worker left) stops at once, and
+    // both requests answer the newest state, the older one's changes in it.
+    const older = call(a, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 1e12 }, width: { value: 55 } })
+    await until('a worker taking the older build', async () => !(await idle()))
+    const newerAt = performance.now()
+    const newer = await call(b, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 0 } })
+    expect(performance.now() - newerAt).toBeLessThan((BUILD_TIME_LIMIT_SECONDS / 2) * 1000)
+    const valuesOf = async (response: Response) => {
+      expect(response.status).toBe(200)
+      const parameters = (await response.json()) as Record<string, { value: unknown }>
+      return { n: parameters.n?.value, width: parameters.width?.value }
+    }
+    expect(await valuesOf(newer)).toEqual({ n: 0, width: 55 })
+    expect(await valuesOf(await older)).toEqual({ n: 0, width: 55 })
+    await until('the cancelled build leaving the queue', idle, 5000)
 
     // The bucket goes away: 503 with a reason, and back to 200 once it returns.
     await s3.close()
