@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { COUNT_TO_N } from '@/test/models'
 import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
 import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/s3rver'
@@ -58,6 +59,18 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000): 
   }
 }
 
+/** The fair-share flags of every running CAD job, read from graphile-worker's own view. */
+async function runningFlags(): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ flags: Record<string, true> | null }>("SELECT flags FROM graphile_worker.jobs WHERE task_identifier = 'cad' AND locked_at IS NOT NULL")
+    return rows.flatMap(({ flags }) => Object.keys(flags ?? {}))
+  } finally {
+    await client.end()
+  }
+}
+
 async function health(web: Web): Promise<{ status: number; body: Health }> {
   const response = await fetch(`${web.url}/api/health`)
   return { status: response.status, body: (await response.json()) as Health }
@@ -104,6 +117,29 @@ describe('two web instances and two build workers on one database and one bucket
     const model = await call(a, 'GET', `/configsessions/${session.id}/model?type=stl`, token)
     expect(model.status).toBe(200)
     expect(model.headers.get('x-build-cache')).not.toBe('built')
+
+    // Two workers of one slot each: a configurator holds at most half of all slots (one), so its
+    // second build waits even beside an idle worker, which takes another configurator's build.
+    const { UUID: otherId } = (await (await call(a, 'POST', '/configurators', token, { name: 'Other', mainFile: 'main.scad' })).json()) as { UUID: string }
+    expect((await call(a, 'PUT', `/configurators/${otherId}/files/configurator/main.scad`, token, source)).status).toBe(202)
+    const openOn = async (id: string) => ((await (await call(b, 'POST', '/configsessions', token, { configuratorId: id })).json()) as { id: string }).id
+    const [first, second, third] = [session.id, await openOn(configuratorId), await openOn(otherId)]
+    const slowSet = (web: Web, id: string, width: number) => call(web, 'PUT', `/configsessions/${id}/parameters`, token, { n: { value: 800_000 }, width: { value: width } })
+    const held: string[][] = []
+    const sampling = setInterval(() => void runningFlags().then((flags) => held.push(flags), () => {}), 25)
+    onTestFinished(() => clearInterval(sampling))
+    const slowSets = [slowSet(b, first, 41), slowSet(a, second, 42)]
+    await until('one build running and one held back', async () => {
+      const { queued, running } = (await health(a)).body.queue
+      return queued === 1 && running === 1
+    })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await runningFlags()).toEqual([`configurator:${configuratorId}`])
+    slowSets.push(slowSet(b, third, 43))
+    await until("the other configurator's build running beside it", async () => (await runningFlags()).includes(`configurator:${otherId}`))
+    expect((await Promise.all(slowSets)).map((response) => response.status)).toEqual([200, 200, 200])
+    clearInterval(sampling)
+    expect(held.filter((flags) => flags.filter((flag) => flag === `configurator:${configuratorId}`).length > 1)).toEqual([])
 
     // A build of a few seconds; the worker that takes it is killed, the other one finishes it.
     const slow = call(a, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 3_000_000 } })
