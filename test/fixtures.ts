@@ -47,7 +47,7 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** A configurator of its own owner with `configurator/main.scad` = source, and an open session on it. */
-export async function openSession(source: string, fields: Record<string, unknown> = {}, extraFiles: Record<string, string | Uint8Array> = {}) {
+export async function openSession(source: string | Uint8Array, fields: Record<string, unknown> = {}, extraFiles: Record<string, string | Uint8Array> = {}) {
   const owner = await signUp()
   const configuratorId = await createConfigurator(owner.token, fields)
   for (const [path, body] of Object.entries({ 'configurator/main.scad': source, ...extraFiles })) {

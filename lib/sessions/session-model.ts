@@ -87,8 +87,8 @@ const parameterReads = new Map<string, Promise<ReadParameters>>()
  */
 export async function readParameters(inputs: ModelInputs, session: SessionRef): Promise<ReadParameters> {
   // The limits belong to the key: a read stopped by a short limit may succeed under a longer one.
-  // `format` changes when the definitions read from the engine do (2: vectors are parameters).
-  const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 2 })}`
+  // `format` changes when the definitions read from the engine do (2: vectors, 3: special variables).
+  const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 3 })}`
   const known = parameterReads.get(key)
   if (known) return { ...(await known), source: 'memory' }
   const job = cadJob(inputs, 'parameters', key)
@@ -200,7 +200,10 @@ interface ModelSource {
 async function readModelSource(session: LoadedSession): Promise<ModelSource> {
   const inputs = await describeModelInputs(session.configurator, session.id)
   const { definitions } = await readParameters(inputs, session)
-  return { session, inputs, definitions }
+  // A variable the quality settings set (`$fn` for preview and final) is the configurator's, not the customer's.
+  const { preview, final } = inputs.settings.quality ?? {}
+  const overridden = new Set([...Object.keys(preview ?? {}), ...Object.keys(final ?? {})])
+  return { session, inputs, definitions: definitions.filter((definition) => !overridden.has(definition.key)) }
 }
 
 /**

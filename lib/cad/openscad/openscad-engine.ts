@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { BuildInput, CadEngine, ParametersInput, ParameterValue } from '@/lib/cad/engine'
+import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue } from '@/lib/cad/engine'
 import type { OpenscadJob, OpenscadJobResult } from '@/lib/cad/openscad/openscad-job'
 import { withError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
@@ -27,9 +27,31 @@ function pool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
   return globalForPool.paraformOpenscadPool
 }
 
+const CR = 0x0d
+const LF = 0x0a
+const UTF8_BOM = [0xef, 0xbb, 0xbf]
+
+/**
+ * OpenSCAD's parser refuses a byte order mark, and with CRLF or CR line endings it drops
+ * Customizer ranges, captions and vectors, or every parameter: its sources get LF, as written
+ * on Linux, with line numbers unchanged. Bytes, not text: a source need not be UTF-8.
+ */
+export function normalizeSource(file: ModelFile): ModelFile {
+  const { data } = file
+  const bom = UTF8_BOM.every((byte, index) => data[index] === byte)
+  if (!file.path.toLowerCase().endsWith('.scad') || (!bom && !data.includes(CR))) return file
+  const normalized: number[] = []
+  for (let index = bom ? UTF8_BOM.length : 0; index < data.length; index++) {
+    const byte = data[index]!
+    if (byte !== CR) normalized.push(byte)
+    else if (data[index + 1] !== LF) normalized.push(LF)
+  }
+  return { path: file.path, data: Uint8Array.from(normalized) }
+}
+
 async function runJob(job: OpenscadJob, options: RunOptions): Promise<OpenscadJobResult> {
   try {
-    return await pool().run(job, options)
+    return await pool().run({ ...job, files: job.files.map(normalizeSource) }, options)
   } catch (error) {
     if (options.signal?.aborted) throw error
     const reason = error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message
@@ -42,8 +64,10 @@ export const openscadEngine: CadEngine = {
     const result = await runJob({ kind: 'parameters', files, mainFile, defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
     const { log } = result
     if (result.parameters === undefined) return { ok: false, parameters: [], log }
+    const main = files.find((file) => file.path === mainFile)
+    const mainSource = main ? new TextDecoder().decode(normalizeSource(main).data) : ''
     try {
-      return { ok: true, parameters: parseOpenscadParameters(result.parameters), log }
+      return { ok: true, parameters: parseOpenscadParameters(result.parameters, mainSource), log }
     } catch (error) {
       return { ok: false, parameters: [], log: withError(log, `ERROR: could not read the model's parameters: ${(error as Error).message}`) }
     }

@@ -41,11 +41,24 @@ function toDefinition(parameter: Exported): ParameterDefinition | null {
   return typeof initial === 'number' ? { ...base, kind: 'number', default: initial, ...range } : { ...base, kind: 'vector', default: initial, ...range }
 }
 
-/** Customizer parameters from OpenSCAD's JSON; special variables such as `$fn` are left out. */
-export function parseOpenscadParameters(json: string): ParameterDefinition[] {
+/**
+ * The step of a spinbox (`offset = 1.5; // 0.5`): OpenSCAD's Customizer uses it, but its JSON
+ * export leaves it out for numbers without a maximum.
+ */
+function spinboxStep(source: string, name: string): number | undefined {
+  const escaped = name.replace(/\$/g, '\\$')
+  const match = new RegExp(`^[ \\t]*${escaped}[ \\t]*=[^;\\n]*;[ \\t]*//[ \\t]*([0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)[ \\t]*$`, 'm').exec(source)
+  return match ? Number(match[1]) : undefined
+}
+
+/**
+ * Customizer parameters from OpenSCAD's JSON and the main file's source (LF line endings),
+ * top-level special variables such as `$fn` included, as its Customizer shows them.
+ */
+export function parseOpenscadParameters(json: string, mainSource: string): ParameterDefinition[] {
   const exported = ZExport.parse(JSON.parse(json))
   return exported.parameters
-    .filter((parameter) => !parameter.name.startsWith('$'))
+    .map((parameter) => (parameter.type === 'number' && parameter.max === undefined && !parameter.options ? { ...parameter, step: spinboxStep(mainSource, parameter.name) } : parameter))
     .map(toDefinition)
     .filter((definition) => definition !== null)
 }
