@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** What the error is about, field by field: the wrong fields of a 422, the choices of a 409. */
+    readonly fields?: FieldError[],
   ) {
     super(message)
     this.name = 'AppError'
@@ -20,11 +22,10 @@ export class AppError extends Error {
 
 /** 422 naming each wrong field of what was sent; its message reads them as one sentence. */
 export class ValidationError extends AppError {
-  constructor(
-    readonly fields: FieldError[],
-    message = fields.map(({ path, message }) => (path.length > 0 ? `${path.join('.')}: ${message}` : message)).join('; '),
-  ) {
-    super('unprocessable_entity', message)
+  declare readonly fields: FieldError[]
+
+  constructor(fields: FieldError[], message = fields.map(({ path, message }) => (path.length > 0 ? `${path.join('.')}: ${message}` : message)).join('; ')) {
+    super('unprocessable_entity', message, {}, fields)
     this.name = 'ValidationError'
   }
 }
@@ -44,8 +45,7 @@ export function zodFields(error: z.ZodError, prefix: FieldError['path'] = []): F
  * is a server fault.
  */
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ValidationError) return errorResponse(error.code, error.message, error.headers, error.fields)
-  if (error instanceof AppError) return errorResponse(error.code, error.message, error.headers)
+  if (error instanceof AppError) return errorResponse(error.code, error.message, error.headers, error.fields)
   const prismaCode = prismaErrorCode(error)
   if (prismaCode === 'P2025') return errorResponse('not_found', 'Not found')
   if (prismaCode === 'P2002') return errorResponse('conflict', 'Already exists')

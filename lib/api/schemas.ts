@@ -42,7 +42,7 @@ export const ZErrorBody = z.object({
   error: z.object({
     code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
-    fields: z.array(ZFieldError).optional().describe('on 422: each field that is wrong'),
+    fields: z.array(ZFieldError).optional().describe('on 422: each field that is wrong; on a 409 that asks for a choice: each choice'),
   }),
 })
 export type ErrorBody = z.infer<typeof ZErrorBody>

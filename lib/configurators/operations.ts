@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { defineOperation } from '@/lib/api/operation'
 import { ZUuidResponse } from '@/lib/api/schemas'
 import {
+  ZArchiveQuery,
+  ZArchiveUpload,
   ZConfigurator,
   ZConfiguratorFile,
   ZConfiguratorParams,
@@ -115,4 +117,18 @@ export const deleteConfiguratorFile = defineOperation({
   auth: 'user',
   params: ZFileParams,
   status: 204,
+})
+
+export const uploadConfiguratorArchive = defineOperation({
+  id: 'uploadConfiguratorArchive',
+  method: 'POST',
+  path: '/configurators/{configuratorId}/archives',
+  summary:
+    'Upload a project as a zip body: its files go under configurator/ with their folders (replacing those of the same path, or with ?replace=true the whole folder), and its main file becomes the configurator\'s; 409 lists the candidates when the main file is unclear',
+  tag,
+  auth: 'user',
+  params: ZConfiguratorParams,
+  query: ZArchiveQuery,
+  body: 'raw',
+  response: ZArchiveUpload,
 })

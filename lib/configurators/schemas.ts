@@ -78,3 +78,13 @@ export const ZConfiguratorFile = z.object({
   contentType: z.string(),
   updatedAt: ZDateTime,
 })
+
+export const ZArchiveQuery = z.object({
+  replace: z.enum(['true', 'false']).default('false').transform((value) => value === 'true').describe('true: the archive replaces every configurator file'),
+  mainFile: ZFilePath.optional().describe("the main file's path in the archive, when the archive leaves it open"),
+})
+
+export const ZArchiveUpload = z.object({
+  mainFile: z.string(),
+  files: z.array(ZConfiguratorFile).describe('the files the archive stored'),
+})

@@ -1,0 +1,81 @@
+import path from 'node:path'
+import { AppError, ValidationError } from '@/lib/api/errors'
+import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+import { blobStore } from '@/lib/storage/blob-store'
+import { contentTypeFor } from '@/lib/storage/content-type'
+import { readZip } from '@/lib/storage/read-zip'
+
+const ROOT = 'configurator/'
+
+/** What desktop archivers add beside a project: macOS resource forks and folder settings. */
+function isArchiverLitter(name: string): boolean {
+  return name.startsWith('__MACOSX/') || ['.DS_Store', 'Thumbs.db', 'desktop.ini'].includes(path.posix.basename(name))
+}
+
+/** The archive's files, without the one folder that wraps them all when a folder was zipped. */
+function projectFiles(entries: Map<string, Uint8Array>): Map<string, Uint8Array> {
+  const names = [...entries.keys()]
+  const top = names[0]?.split('/')[0]
+  const wrapped = top !== undefined && names.every((name) => name.startsWith(`${top}/`))
+  return wrapped ? new Map([...entries].map(([name, data]) => [name.slice(top.length + 1), data])) : entries
+}
+
+/**
+ * The project's main file: the one asked for, else the configurator's when the archive has it,
+ * else the only `.scad` file at the top; otherwise 409 listing the candidates.
+ */
+function chooseMainFile(paths: string[], current: string, asked: string | undefined): string {
+  if (asked !== undefined) {
+    if (!paths.includes(asked)) throw new ValidationError([{ path: ['query', 'mainFile'], message: `the archive has no file ${asked}` }])
+    return asked
+  }
+  if (paths.includes(current)) return current
+  const scad = paths.filter((file) => file.toLowerCase().endsWith('.scad')).sort()
+  const atTop = scad.filter((file) => !file.includes('/'))
+  if (atTop.length === 1) return atTop[0]!
+  const candidates = atTop.length > 0 ? atTop : scad
+  if (candidates.length === 0) throw new ValidationError([{ path: ['body'], message: 'the archive holds no .scad file' }])
+  throw new AppError(
+    'conflict',
+    `The archive has no ${current} and more than one .scad file could be its main file: ${candidates.join(', ')}; choose one with ?mainFile=`,
+    {},
+    candidates.map((candidate) => ({ path: ['query', 'mainFile'], message: candidate })),
+  )
+}
+
+export interface UploadArchiveOptions extends OwnedConfiguratorOptions {
+  zip: Uint8Array
+  /** Replace the whole configurator folder instead of only the archive's paths. */
+  replace: boolean
+  mainFile?: string
+}
+
+/**
+ * Unpacks a project zip into the configurator folder, keeping its folder structure, and makes
+ * its main file the configurator's. Hostile archives are refused by readZip before anything is
+ * stored; the files change in one transaction, so a failure leaves the configurator as it was.
+ */
+export async function uploadConfiguratorArchive({ configuratorId, userId, zip, replace, mainFile }: UploadArchiveOptions) {
+  const configurator = await findOwnedConfigurator({ configuratorId, userId })
+  const files = projectFiles(readZip(zip, { include: (name) => !isArchiverLitter(name) }))
+  for (const [name, data] of files) {
+    if (data.byteLength > env.MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', `Zip entry ${JSON.stringify(name)} is larger than ${env.MAX_UPLOAD_BYTES} bytes`)
+  }
+  if (files.size === 0) throw new ValidationError([{ path: ['body'], message: 'the archive holds no files' }])
+  const chosen = chooseMainFile([...files.keys()], configurator.mainFile, mainFile)
+
+  const stored = await Promise.all(
+    [...files].map(async ([name, data]) => {
+      const blob = await blobStore.put(new Blob([new Uint8Array(data)]).stream(), env.MAX_UPLOAD_BYTES)
+      return { configuratorId, path: `${ROOT}${name}`, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(name) }
+    }),
+  )
+  await db.$transaction([
+    db.configuratorFile.deleteMany({ where: replace ? { configuratorId, path: { startsWith: ROOT } } : { configuratorId, path: { in: stored.map((file) => file.path) } } }),
+    db.configuratorFile.createMany({ data: stored }),
+    db.configurator.update({ where: { id: configuratorId }, data: { mainFile: chosen } }),
+  ])
+  return { mainFile: chosen, files: await db.configuratorFile.findMany({ where: { configuratorId, path: { in: stored.map((file) => file.path) } }, orderBy: { path: 'asc' } }) }
+}
