@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { strToU8, zipSync } from 'fflate'
 import { expect, test as base, type Page } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
 import { expectAccessible, logIn, waitForModelDrawn } from './fixtures'
@@ -220,4 +221,28 @@ test('a designer copies a file from another configurator and deletes it after co
 
   const remaining = await request.get(`/api/configurators/${targetId}/files`, { headers })
   expect(await remaining.json()).toEqual([])
+})
+
+test('a designer uploads a project zip and picks its main file when the archive leaves it open', async ({ page, request, designer }) => {
+  const headers = { authorization: `Bearer ${designer.token}` }
+  const created = await request.post('/api/configurators', { data: { name: `Bins ${randomUUID().slice(0, 8)}`, mainFile: 'main.scad' }, headers })
+  const configuratorId = ((await created.json()) as { UUID: string }).UUID
+  const zip = zipSync({
+    'bin.scad': strToU8('include <lib/dims.scad>\ncube([WIDTH, 10, 5]);\n'),
+    'baseplate.scad': strToU8('include <lib/dims.scad>\ncube([WIDTH, WIDTH, 1]);\n'),
+    lib: { 'dims.scad': strToU8('WIDTH = 42;\n') },
+  })
+
+  await page.goto(`/studio/configurators/${configuratorId}/files`)
+  await signIn(page, designer)
+  await page.getByLabel('Project archive to upload').setInputFiles({ name: 'bins.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) })
+  const choose = page.getByRole('group', { name: 'Choose the main file' })
+  await expect(choose.getByLabel('Main file').locator('option')).toHaveText(['baseplate.scad', 'bin.scad'])
+  await choose.getByLabel('Main file').selectOption('bin.scad')
+  await choose.getByRole('button', { name: 'Use as main file' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Unpacked 3 files; the main file is bin.scad.' })).toBeVisible()
+  await expect(page.getByText('lib/', { exact: true })).toBeVisible()
+
+  const configurator = await request.get(`/api/configurators/${configuratorId}`, { headers })
+  expect(((await configurator.json()) as { mainFile: string }).mainFile).toBe('bin.scad')
 })

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { ArchiveUpload } from '@/components/studio/archive-upload'
 import { CopyFileForm } from '@/components/studio/copy-file-form'
 import { FileTree } from '@/components/studio/file-tree'
 import { FileUpload } from '@/components/studio/file-upload'
@@ -56,6 +57,12 @@ export function FileManager({ configuratorId }: { configuratorId: string }) {
             Upload files
           </h2>
           <FileUpload configuratorId={configuratorId} />
+        </Card>
+        <Card aria-labelledby="archive-heading">
+          <h2 id="archive-heading" className="mb-3 text-base font-semibold">
+            Upload a project
+          </h2>
+          <ArchiveUpload configuratorId={configuratorId} />
         </Card>
         <Card aria-labelledby="copy-heading">
           <h2 id="copy-heading" className="mb-3 text-base font-semibold">

@@ -1,3 +1,4 @@
+import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { OPERATIONS } from '@/lib/api/openapi'
 import type { Operation } from '@/lib/api/operation'
@@ -13,6 +14,7 @@ const BODIES: Record<string, () => unknown> = {
   createConfigurator: () => ({ name: 'Box', mainFile: 'main.scad' }),
   updateConfigurator: () => ({ name: 'Renamed' }),
   uploadConfiguratorFile: () => 'cube(1);',
+  uploadConfiguratorArchive: () => zipSync({ 'main.scad': strToU8('cube(1);') }),
   registerApplication: () => ({ name: 'Shop', domain: 'shop.example.com' }),
 }
 
