@@ -36,6 +36,12 @@ function putConfiguratorFile({ configuratorId, path, ...data }: Pick<Configurato
   })
 }
 
+/** Stores `data` as the file at `path` (written by the server, e.g. a preset file). */
+export async function writeConfiguratorFile(configuratorId: string, path: string, data: Uint8Array) {
+  const blob = await blobStore.put(new Blob([new Uint8Array(data)]).stream(), env.MAX_UPLOAD_BYTES)
+  return putConfiguratorFile({ configuratorId, path, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(path) })
+}
+
 export interface UploadConfiguratorFileOptions extends ConfiguratorFileOptions {
   body: ReadableStream<Uint8Array> | null
   /** Content-Length as declared by the client, checked before any byte is read. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '@/lib/api/operation'
 import { ZUuidResponse } from '@/lib/api/schemas'
+import { ZPreset, ZSetParameters } from '@/lib/sessions/schemas'
 import {
   ZArchiveQuery,
   ZArchiveUpload,
@@ -131,4 +132,17 @@ export const uploadConfiguratorArchive = defineOperation({
   query: ZArchiveQuery,
   body: 'raw',
   response: ZArchiveUpload,
+})
+
+export const savePreset = defineOperation({
+  id: 'savePreset',
+  method: 'PUT',
+  path: '/configurators/{configuratorId}/presets/{name}',
+  summary:
+    "Save values ({key: {value}}, over the defaults) as a named preset in OpenSCAD's parameter set file beside the main file, which still opens in OpenSCAD",
+  tag,
+  auth: 'user',
+  params: ZConfiguratorParams.extend({ name: ZPreset.shape.name.min(1).max(200) }),
+  body: ZSetParameters,
+  response: ZPreset,
 })

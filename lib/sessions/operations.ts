@@ -7,6 +7,8 @@ import {
   ZModelQuery,
   ZObjectInfo,
   ZParameterSet,
+  ZPreset,
+  ZPresetParams,
   ZRestoreQuery,
   ZSession,
   ZSessionFileEntry,
@@ -62,6 +64,29 @@ export const setParameters = defineOperation({
   auth: 'session',
   params: ZSessionParams,
   body: ZSetParameters,
+  response: ZParameterSet,
+})
+
+export const listPresets = defineOperation({
+  id: 'listPresets',
+  method: 'GET',
+  path: '/configsessions/{sessionId}/presets',
+  summary: "The model's presets (OpenSCAD's parameter sets beside the main file): each name with the values it sets",
+  tag,
+  auth: 'session',
+  params: ZSessionParams,
+  response: z.array(ZPreset),
+})
+
+export const applyPreset = defineOperation({
+  id: 'applyPreset',
+  method: 'POST',
+  path: '/configsessions/{sessionId}/presets/{name}',
+  summary:
+    'Apply a preset as OpenSCAD does (unnamed parameters back to their defaults, numbers clamped, unfit values ignored with a line in the log); answers like setting parameters; 404 for an unknown name',
+  tag,
+  auth: 'session',
+  params: ZPresetParams,
   response: ZParameterSet,
 })
 

@@ -28,7 +28,7 @@ export async function saveSession(session: LoadedSession, principal: Principal):
   const entries: Zippable = {
     'session.json': encode({ sessionId: session.id, configuratorId: session.configuratorId, savedAt: new Date().toISOString() }),
     'parameters.json': encode(toParameterSet(model.definitions, model.values)),
-    'log.txt': encode(Object.values(composeSessionLog(build.log, renderers)).filter(Boolean).join('\n')),
+    'log.txt': encode(Object.values(composeSessionLog(session, build.log, renderers)).filter(Boolean).join('\n')),
   }
   for (const file of configuratorFiles) entries[file.path] = await blobStore.readBuffer(file.blobHash)
   for (const file of sessionFiles) entries[`files/${file.id}/${file.name}`] = await blobStore.readBuffer(file.blobHash)

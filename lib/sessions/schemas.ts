@@ -35,6 +35,13 @@ export type ParameterSet = z.infer<typeof ZParameterSet>
 
 export const ZSetParameters = z.record(z.string(), z.looseObject({ value: z.unknown() }))
 
+const ZPresetName = z.string().min(1).max(200).describe("the set's name in the model's parameter set file; may hold dots and spaces")
+export const ZPresetParams = ZSessionParams.extend({ name: ZPresetName })
+export const ZPreset = z.object({
+  name: z.string(),
+  values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), ZVector])).describe('the values it gives the parameters it names'),
+})
+
 export const ZObjectInfo = z.object({
   boundingBox: z.object({ minX: z.number(), maxX: z.number(), minY: z.number(), maxY: z.number(), minZ: z.number(), maxZ: z.number() }),
   volume: z.number().describe('mm³'),

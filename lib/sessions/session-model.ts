@@ -140,7 +140,7 @@ function checkValue(definition: ParameterDefinition, value: unknown, sessionFile
 }
 
 /** The values to store from a set-parameters body: 422 naming every bad key, and nothing stored. */
-function validateValues(definitions: ParameterDefinition[], body: Record<string, { value: unknown }>, sessionFileIds: ReadonlySet<string>): Values {
+export function validateValues(definitions: ParameterDefinition[], body: Record<string, { value: unknown }>, sessionFileIds: ReadonlySet<string>): Values {
   const byKey = new Map(definitions.map((definition) => [definition.key, definition]))
   const problems: FieldError[] = []
   const values: Values = {}
@@ -191,19 +191,29 @@ function toParameter({ key, kind, ...fields }: ParameterDefinition, value: Param
 }
 
 /** What a session's model is made of: its inputs and the parameters read from them. */
-interface ModelSource {
+export interface ModelSource {
   session: LoadedSession
   inputs: ModelInputs
   definitions: ParameterDefinition[]
 }
 
-async function readModelSource(session: LoadedSession): Promise<ModelSource> {
+export async function readModelSource(session: LoadedSession): Promise<ModelSource> {
   const inputs = await describeModelInputs(session.configurator, session.id)
+  return { session, inputs, definitions: await customerParameters(inputs, session) }
+}
+
+/** The parameters customers set: the model's, less those the quality settings set (`$fn`), which are the configurator's. */
+async function customerParameters(inputs: ModelInputs, session: SessionRef): Promise<ParameterDefinition[]> {
   const { definitions } = await readParameters(inputs, session)
-  // A variable the quality settings set (`$fn` for preview and final) is the configurator's, not the customer's.
   const { preview, final } = inputs.settings.quality ?? {}
   const overridden = new Set([...Object.keys(preview ?? {}), ...Object.keys(final ?? {})])
-  return { session, inputs, definitions: definitions.filter((definition) => !overridden.has(definition.key)) }
+  return definitions.filter((definition) => !overridden.has(definition.key))
+}
+
+/** The configurator's customer parameters, read as by a session of the designer's own. */
+export async function readConfiguratorParameters(configurator: Configurator): Promise<ParameterDefinition[]> {
+  const inputs = await describeModelInputs(configurator, null)
+  return customerParameters(inputs, { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null })
 }
 
 /**
@@ -251,12 +261,13 @@ export async function getParameters(session: LoadedSession): Promise<ParameterSe
 }
 
 /**
- * The log of the last configuration: the CAD run's output, then, in `error`, what each
+ * The log of the last configuration: the CAD run's output; in `error`, first what was said about
+ * the values when they were stored (a preset's ignored or clamped ones), then what each
  * renderer's last image could not draw as asked, each line naming its renderer.
  */
-export function composeSessionLog(build: EngineLog, renderers: Pick<RenderSession, 'id' | 'renderLog'>[]): EngineLog {
+export function composeSessionLog(session: Pick<LoadedSession, 'valueWarnings'>, build: EngineLog, renderers: Pick<RenderSession, 'id' | 'renderLog'>[]): EngineLog {
   const rendererLines = renderers.flatMap(({ id, renderLog }) => (renderLog ? renderLog.split('\n').map((line) => `renderer ${id}: ${line}`) : []))
-  return { message: build.message, error: [build.error, ...rendererLines].filter(Boolean).join('\n') }
+  return { message: build.message, error: [session.valueWarnings, build.error, ...rendererLines].filter(Boolean).join('\n') }
 }
 
 export async function getSessionLog(session: LoadedSession) {
@@ -264,7 +275,7 @@ export async function getSessionLog(session: LoadedSession) {
     buildStoredModel(session, 'preview'),
     db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
   ])
-  return { ...composeSessionLog(build.log, renderers), timestamp: session.configuredAt.getTime() }
+  return { ...composeSessionLog(session, build.log, renderers), timestamp: session.configuredAt.getTime() }
 }
 
 /**
@@ -273,10 +284,15 @@ export async function getSessionLog(session: LoadedSession) {
  */
 export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
   const source = await readModelSource(session)
-  const changes = validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys()))
-  const stored = await updateSession(session.id, changes, async (values, signal) => {
+  return storeValues(source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
+}
+
+/** Stores valid values over the session's, built; answers the newest stored state. */
+export async function storeValues(source: ModelSource, changes: Values, warnings?: string): Promise<ParameterSet> {
+  const build = async (values: Prisma.JsonObject, signal: AbortSignal) => {
     await buildModel(source, effectiveValues(source, values), 'preview', signal)
-  })
+  }
+  const stored = await updateSession(source.session.id, { changes, build, warnings })
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }
 

@@ -124,10 +124,10 @@ function readRow(sessionId: string): Promise<SessionRow> {
 }
 
 /** Stores `values` as the state of `update` if it is still the newest; false if not. */
-async function commit(update: Update, values: StoredValues): Promise<boolean> {
+async function commit(update: Update, values: StoredValues, valueWarnings: string): Promise<boolean> {
   const { count } = await db.configSession.updateMany({
     where: { id: update.sessionId, version: update.version },
-    data: { values, storedVersion: update.version, pendingValues: {}, configuredAt: new Date() },
+    data: { values, valueWarnings, storedVersion: update.version, pendingValues: {}, configuredAt: new Date() },
   })
   return count === 1
 }
@@ -139,11 +139,19 @@ function waitFor(ended: Promise<void>): Promise<boolean> {
   return Promise.race([ended.then(() => true), timeout]).finally(() => clearTimeout(timer))
 }
 
+export interface SessionUpdate {
+  changes: StoredValues
+  /** Builds the model of the values to store. */
+  build: (values: StoredValues, signal: AbortSignal) => Promise<void>
+  /** What the session's log says about the values when this update stores them. */
+  warnings?: string
+}
+
 /**
  * Applies `changes` to the session and answers the stored values that hold them: stored by this
  * request, after `build` made the model of them, or by a newer update that took over.
  */
-export async function updateSession(sessionId: string, changes: StoredValues, build: (values: StoredValues, signal: AbortSignal) => Promise<void>): Promise<StoredValues> {
+export async function updateSession(sessionId: string, { changes, build, warnings = '' }: SessionUpdate): Promise<StoredValues> {
   await subscribe()
   const update = { sessionId, version: Number.POSITIVE_INFINITY, newest: 0, failed: 0, controller: new AbortController() } as Update
   arm(update)
@@ -168,7 +176,7 @@ export async function updateSession(sessionId: string, changes: StoredValues, bu
       const values = { ...row.values, ...row.pendingValues }
       try {
         await build(values, update.controller.signal)
-        if (await commit(update, values)) {
+        if (await commit(update, values, warnings)) {
           announce(ENDED_CHANNEL, { session: sessionId, version: update.version, stored: true })
           return values
         }

@@ -15,6 +15,7 @@ const BODIES: Record<string, () => unknown> = {
   updateConfigurator: () => ({ name: 'Renamed' }),
   uploadConfiguratorFile: () => 'cube(1);',
   uploadConfiguratorArchive: () => zipSync({ 'main.scad': strToU8('cube(1);') }),
+  savePreset: () => ({}),
   registerApplication: () => ({ name: 'Shop', domain: 'shop.example.com' }),
 }
 

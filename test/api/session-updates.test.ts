@@ -28,9 +28,9 @@ describe('session updates', () => {
   it('cancel the older build and answer both requests with what the newer one stored', async () => {
     const { session } = await openSession('width = 10; // [1:100]\ndepth = 10; // [1:100]\ncube([width, depth, 1]);\n')
     const older = buildUntilCancelled()
-    const olderUpdate = updateSession(session.id, { width: 20 }, older.build)
+    const olderUpdate = updateSession(session.id, { changes: { width: 20 }, build: older.build })
     await older.firstStarted
-    const newer = await updateSession(session.id, { depth: 5 }, async () => {})
+    const newer = await updateSession(session.id, { changes: { depth: 5 }, build: async () => {} })
 
     expect(newer).toEqual({ width: 20, depth: 5 })
     expect(await olderUpdate).toEqual(newer)
@@ -41,10 +41,13 @@ describe('session updates', () => {
   it("carry on with the older request when the newer one fails, without the failed one's changes", async () => {
     const { session } = await openSession('width = 10; // [1:100]\ndepth = 10; // [1:100]\ncube([width, depth, 1]);\n')
     const older = buildUntilCancelled()
-    const olderUpdate = updateSession(session.id, { width: 20 }, older.build)
+    const olderUpdate = updateSession(session.id, { changes: { width: 20 }, build: older.build })
     await older.firstStarted
-    const failed = updateSession(session.id, { depth: 5 }, async () => {
-      throw new Error('the engine went away')
+    const failed = updateSession(session.id, {
+      changes: { depth: 5 },
+      build: async () => {
+        throw new Error('the engine went away')
+      },
     })
 
     await expect(failed).rejects.toThrow('the engine went away')

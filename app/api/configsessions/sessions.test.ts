@@ -25,7 +25,8 @@ describe('sessions', () => {
     const response = await api('GET', `/configsessions/${session.id}/parameters`, { token })
     expect(response.status).toBe(200)
     const parameters = await response.json()
-    expect(Object.keys(parameters)).toEqual(['width', 'depth', 'height', 'lid', 'corner', 'holes', 'label'])
+    // `$fn = 16;` at the top is a Customizer control too, as in OpenSCAD (no quality setting takes it here).
+    expect(Object.keys(parameters)).toEqual(['width', 'depth', 'height', 'lid', 'corner', 'holes', 'label', '$fn'])
     expect(parameters.width).toEqual({ name: 'Width', type: 'float', min: 10, default: 40, max: 100, value: 40, step: 1, group: 'Size', caption: 'Width of the box' })
     expect(parameters.height).toMatchObject({ type: 'float', min: 0, max: 20, value: 20 })
     expect(parameters.lid).toMatchObject({ type: 'bool', default: true, value: true, group: 'Style' })

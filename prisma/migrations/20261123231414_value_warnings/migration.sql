@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ConfigSession" ADD COLUMN     "valueWarnings" TEXT NOT NULL DEFAULT '';
