@@ -33,6 +33,7 @@ function boxJob(): CadJob {
     cadType: 'openscad',
     mainFile: 'main.scad',
     files: [{ path: 'main.scad', blobHash: hash }],
+    libraries: [],
     limits: { timeLimitMs: 60_000, memoryLimitBytes: 2048 * 1024 * 1024 },
     values: { width },
     overrides: { $fn: 24 },

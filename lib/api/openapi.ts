@@ -6,12 +6,13 @@ import * as auth from '@/lib/auth/operations'
 import * as capabilities from '@/lib/capabilities/operations'
 import * as configurators from '@/lib/configurators/operations'
 import * as health from '@/lib/health/operations'
+import * as libraries from '@/lib/libraries/operations'
 import * as renderers from '@/lib/renderers/operations'
 import * as services from '@/lib/services/operations'
 import * as sessions from '@/lib/sessions/operations'
 import * as users from '@/lib/users/operations'
 
-export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, renderers, services, capabilities, health].flatMap((module) => Object.values(module))
+export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, renderers, services, capabilities, health, libraries].flatMap((module) => Object.values(module))
 
 type JsonSchema = Record<string, unknown>
 

@@ -1,8 +1,9 @@
 import { type CachedBuild, storeBuild } from '@/lib/cad/build-cache'
-import type { EngineLimits, ParameterValue } from '@/lib/cad/engine'
+import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/get-engine'
 import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
 import type { Scheduling } from '@/lib/cad/worker-pool'
+import { type LibraryRef, readLibraryFiles } from '@/lib/libraries/libraries'
 import { blobStore } from '@/lib/storage/blob-store'
 
 /**
@@ -17,23 +18,29 @@ export interface CadJob {
   cadType: string
   mainFile: string
   files: { path: string; blobHash: string }[]
+  /** The installed libraries, each by version. */
+  libraries: LibraryRef[]
   limits: EngineLimits
   /** Of a build: the parameter values and the quality's engine variables. */
   values: Record<string, ParameterValue>
   overrides: Record<string, ParameterValue>
 }
 
-function readFiles(job: CadJob) {
-  return Promise.all(job.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
+async function readSource(job: CadJob): Promise<ModelSource> {
+  const [files, libraries] = await Promise.all([
+    Promise.all(job.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) }))),
+    readLibraryFiles(job.libraries),
+  ])
+  return { files, libraries, mainFile: job.mainFile }
 }
 
 export async function runBuildJob(job: CadJob, scheduling: Scheduling): Promise<CachedBuild> {
-  const { mesh, log } = await getEngine(job.cadType).build({ files: await readFiles(job), mainFile: job.mainFile, values: job.values, overrides: job.overrides, ...job.limits, scheduling })
+  const { mesh, log } = await getEngine(job.cadType).build({ ...(await readSource(job)), values: job.values, overrides: job.overrides, ...job.limits, scheduling })
   return storeBuild(job.key, mesh, log)
 }
 
 export async function runParametersJob(job: CadJob, scheduling: Scheduling): Promise<ReadParameters> {
-  const { ok, parameters, log } = await getEngine(job.cadType).readParameters({ files: await readFiles(job), mainFile: job.mainFile, ...job.limits, scheduling })
+  const { ok, parameters, log } = await getEngine(job.cadType).readParameters({ ...(await readSource(job)), ...job.limits, scheduling })
   return storeParameters(job.key, ok, parameters, log)
 }
 

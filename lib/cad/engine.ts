@@ -41,6 +41,8 @@ export interface EngineLimits {
 export interface ModelSource {
   files: ModelFile[]
   mainFile: string
+  /** Installed libraries' files, each under its library's folder (`BOSL2/std.scad`), where the engine looks for libraries. */
+  libraries: ModelFile[]
 }
 
 /** What the engine reads a model's parameters from. */

@@ -1,26 +1,12 @@
-import path from 'node:path'
 import { AppError, ValidationError } from '@/lib/api/errors'
 import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
-import { readZip } from '@/lib/storage/read-zip'
+import { readProjectZip } from '@/lib/storage/project-zip'
 
 const ROOT = 'configurator/'
-
-/** What desktop archivers add beside a project: macOS resource forks and folder settings. */
-function isArchiverLitter(name: string): boolean {
-  return name.startsWith('__MACOSX/') || ['.DS_Store', 'Thumbs.db', 'desktop.ini'].includes(path.posix.basename(name))
-}
-
-/** The archive's files, without the one folder that wraps them all when a folder was zipped. */
-function projectFiles(entries: Map<string, Uint8Array>): Map<string, Uint8Array> {
-  const names = [...entries.keys()]
-  const top = names[0]?.split('/')[0]
-  const wrapped = top !== undefined && names.every((name) => name.startsWith(`${top}/`))
-  return wrapped ? new Map([...entries].map(([name, data]) => [name.slice(top.length + 1), data])) : entries
-}
 
 /**
  * The project's main file: the one asked for, else the configurator's when the archive has it,
@@ -59,7 +45,7 @@ export interface UploadArchiveOptions extends OwnedConfiguratorOptions {
  */
 export async function uploadConfiguratorArchive({ configuratorId, userId, zip, replace, mainFile }: UploadArchiveOptions) {
   const configurator = await findOwnedConfigurator({ configuratorId, userId })
-  const files = projectFiles(readZip(zip, { include: (name) => !isArchiverLitter(name) }))
+  const { files } = readProjectZip(zip)
   for (const [name, data] of files) {
     if (data.byteLength > env.MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', `Zip entry ${JSON.stringify(name)} is larger than ${env.MAX_UPLOAD_BYTES} bytes`)
   }

@@ -8,6 +8,7 @@ import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } fro
 import { exportMesh, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import { loadParameters, type ReadParameters } from '@/lib/cad/parameter-cache'
 import { readExtraSettings } from '@/lib/configurators/configurators'
+import { installedLibraries, type LibraryRef } from '@/lib/libraries/libraries'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
@@ -32,6 +33,7 @@ interface ModelInputs {
   mainFile: string
   /** Paths as the model sees them: the configurator directory, with the session's files beside. */
   files: { path: string; blobHash: string }[]
+  libraries: LibraryRef[]
   /** Session file id → the name the model sees it under. */
   sessionFileNames: Map<string, string>
   settings: ExtraSettings
@@ -41,9 +43,10 @@ interface ModelInputs {
 }
 
 export async function describeModelInputs(configurator: Configurator, sessionId: string | null): Promise<ModelInputs> {
-  const [configuratorFiles, sessionFiles] = await Promise.all([
+  const [configuratorFiles, sessionFiles, libraries] = await Promise.all([
     db.configuratorFile.findMany({ where: { configuratorId: configurator.id, path: { startsWith: CONFIGURATOR_ROOT } } }),
     sessionId ? db.sessionFile.findMany({ where: { sessionId } }) : [],
+    installedLibraries(),
   ])
   const byPath = new Map(configuratorFiles.map((file) => [file.path.slice(CONFIGURATOR_ROOT.length), file.blobHash]))
   const taken = configuratorNames(configuratorFiles.map((file) => file.path))
@@ -58,10 +61,11 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
     cadVersion,
     mainFile,
     files,
+    libraries,
     sessionFileNames: new Map(sessionFiles.map((file) => [file.id, file.name])),
     settings,
     limits: { timeLimitMs: buildSeconds * 1000, memoryLimitBytes: env.BUILD_MEMORY_LIMIT_MB * 1024 * 1024 },
-    sourceHash: hashOf({ cadType, cadVersion, mainFile, files }),
+    sourceHash: hashOf({ cadType, cadVersion, mainFile, files, libraries }),
   }
 }
 
@@ -75,8 +79,8 @@ function hashOf(value: unknown): string {
 }
 
 function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}): CadJob {
-  const { cadType, mainFile, files, limits } = inputs
-  return { kind, key, cadType, mainFile, files, limits, values, overrides }
+  const { cadType, mainFile, files, libraries, limits } = inputs
+  return { kind, key, cadType, mainFile, files, libraries, limits, values, overrides }
 }
 
 const parameterReads = new Map<string, Promise<ReadParameters>>()

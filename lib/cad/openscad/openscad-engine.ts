@@ -51,7 +51,7 @@ export function normalizeSource(file: ModelFile): ModelFile {
 
 async function runJob(job: OpenscadJob, options: RunOptions): Promise<OpenscadJobResult> {
   try {
-    return await pool().run({ ...job, files: job.files.map(normalizeSource) }, options)
+    return await pool().run({ ...job, files: job.files.map(normalizeSource), libraries: job.libraries.map(normalizeSource) }, options)
   } catch (error) {
     if (options.signal?.aborted) throw error
     const reason = error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message
@@ -60,8 +60,8 @@ async function runJob(job: OpenscadJob, options: RunOptions): Promise<OpenscadJo
 }
 
 export const openscadEngine: CadEngine = {
-  async readParameters({ files, mainFile, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
-    const result = await runJob({ kind: 'parameters', files, mainFile, defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
+  async readParameters({ files, mainFile, libraries, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
+    const result = await runJob({ kind: 'parameters', files, mainFile, libraries, defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
     const { log } = result
     if (result.parameters === undefined) return { ok: false, parameters: [], log }
     const main = files.find((file) => file.path === mainFile)
@@ -73,9 +73,9 @@ export const openscadEngine: CadEngine = {
     }
   },
 
-  async build({ files, mainFile, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
+  async build({ files, mainFile, libraries, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
     const defines = Object.entries({ ...values, ...overrides }).map(([key, value]) => toDefine(key, value))
-    const result = await runJob({ kind: 'build', files, mainFile, defines, memoryLimitBytes }, { timeLimitMs, ...scheduling })
+    const result = await runJob({ kind: 'build', files, mainFile, libraries, defines, memoryLimitBytes }, { timeLimitMs, ...scheduling })
     return { mesh: result.mesh ?? null, log: result.log }
   },
 }

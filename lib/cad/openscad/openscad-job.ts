@@ -5,6 +5,8 @@ export interface OpenscadJob {
   kind: 'parameters' | 'build'
   files: ModelFile[]
   mainFile: string
+  /** Placed in OpenSCAD's built-in library folder. */
+  libraries: ModelFile[]
   /** `name=value` assignments in OpenSCAD syntax, passed as -D. */
   defines: string[]
   memoryLimitBytes: number

@@ -62,12 +62,20 @@ function mkdirs(openscad: OpenSCAD, filePath: string): void {
   }
 }
 
+// OpenSCAD looks for `include <BOSL2/std.scad>` beside the including file, then in its built-in library folder.
+const PLACES = [
+  ['/model', 'files'],
+  ['/libraries', 'libraries'],
+] as const
+
 function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobResult {
   try {
-    for (const file of job.files) {
-      const target = `/model/${file.path}`
-      mkdirs(openscad, target)
-      openscad.FS.writeFile(target, file.data)
+    for (const [root, kind] of PLACES) {
+      for (const file of job[kind]) {
+        const target = `${root}/${file.path}`
+        mkdirs(openscad, target)
+        openscad.FS.writeFile(target, file.data)
+      }
     }
   } catch (error) {
     return { exitCode: 1, log: withError(output.toLog(), `ERROR: could not place the model's files: ${describeCrash(error)}`) }

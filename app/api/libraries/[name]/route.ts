@@ -1,0 +1,6 @@
+import { route } from '@/lib/api/route'
+import { removeLibrary } from '@/lib/libraries/libraries'
+import * as operations from '@/lib/libraries/operations'
+
+// DELETE /libraries/{name} - remove a library (admins)
+export const DELETE = route(operations.removeLibrary, ({ params }) => removeLibrary(params.name))

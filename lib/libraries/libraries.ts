@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { AppError, ValidationError } from '@/lib/api/errors'
+import type { ModelFile } from '@/lib/cad/engine'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+import { formatDateTime } from '@/lib/format-date'
+import type { Library } from '@/lib/generated/prisma/client'
+import { blobStore } from '@/lib/storage/blob-store'
+import { pathProblem } from '@/lib/storage/file-path'
+import { readProjectZip } from '@/lib/storage/project-zip'
+
+// Libraries installed once for the whole server. Every build sees each under its name
+// (`include <BOSL2/std.scad>`), and its content hash is part of every build key, so replacing
+// a library never serves a model built with the old one.
+
+/** A library as builds know it: which version of which library. */
+export interface LibraryRef {
+  name: string
+  contentHash: string
+}
+
+const LIBRARY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
+
+/** The name a library's folder or archive implies: `BOSL2-master` → `BOSL2`, `MCAD-2019.05` → `MCAD`. */
+export function libraryNameOf(folder: string): string {
+  return folder.replace(/-(master|main|v?\d[\w.]*)$/i, '')
+}
+
+function checkName(name: string): void {
+  if (!LIBRARY_NAME.test(name)) {
+    throw new ValidationError([{ path: ['name'], message: 'must be 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit' }])
+  }
+}
+
+/** Installs (or replaces) the library `name` with `files` (paths inside its folder). */
+export async function installLibrary(name: string, files: Map<string, Uint8Array>) {
+  checkName(name)
+  if (files.size === 0) throw new ValidationError([{ path: ['body'], message: 'the library holds no files' }])
+  for (const [path, data] of files) {
+    const problem = pathProblem(path.split('/'))
+    if (problem) throw new ValidationError([{ path: ['body', path], message: problem }])
+    if (data.byteLength > env.MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', `Library file ${path} is larger than ${env.MAX_UPLOAD_BYTES} bytes`)
+  }
+  const stored = []
+  for (const [path, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    const blob = await blobStore.put(new Blob([new Uint8Array(data)]).stream(), env.MAX_UPLOAD_BYTES)
+    stored.push({ libraryName: name, path, blobHash: blob.hash, size: blob.size })
+  }
+  const contentHash = createHash('sha256')
+    .update(JSON.stringify(stored.map(({ path, blobHash }) => [path, blobHash])))
+    .digest('hex')
+  const summary = { contentHash, sizeBytes: stored.reduce((total, file) => total + file.size, 0), fileCount: stored.length }
+  const [, library] = await db.$transaction([
+    db.libraryFile.deleteMany({ where: { libraryName: name } }),
+    db.library.upsert({ where: { name }, create: { name, ...summary }, update: summary }),
+    db.libraryFile.createMany({ data: stored }),
+  ])
+  return library
+}
+
+/** Installs a zipped library; its name is `name`, else the folder the archive wraps it in. */
+export async function installLibraryZip(zip: Uint8Array, name?: string) {
+  const { files, wrapper } = readProjectZip(zip)
+  const chosen = name ?? (wrapper ? libraryNameOf(wrapper) : undefined)
+  if (!chosen) throw new ValidationError([{ path: ['query', 'name'], message: 'is needed: the archive has no single folder to take the name from' }])
+  return installLibrary(chosen, files)
+}
+
+export function listLibraries() {
+  return db.library.findMany({ orderBy: { name: 'asc' } })
+}
+
+export function toLibraryEntry({ name, contentHash, sizeBytes, fileCount, updatedAt }: Library) {
+  return { name, contentHash, sizeBytes, fileCount, updatedAt: formatDateTime(updatedAt) }
+}
+
+export async function removeLibrary(name: string): Promise<void> {
+  const { count } = await db.library.deleteMany({ where: { name } })
+  if (count === 0) throw new AppError('not_found', `No library ${name} is installed`)
+}
+
+/** Every installed library, for the inputs of a build. */
+export function installedLibraries(): Promise<LibraryRef[]> {
+  return db.library.findMany({ select: { name: true, contentHash: true }, orderBy: { name: 'asc' } })
+}
+
+// Library versions read lately: every build places every library, so they are kept in memory.
+const read = new Map<string, Promise<ModelFile[]>>()
+const MAX_READ = 16
+
+/** The files of these library versions, each under its library's folder (`BOSL2/std.scad`). */
+export async function readLibraryFiles(libraries: LibraryRef[]): Promise<ModelFile[]> {
+  const files = await Promise.all(libraries.map(readLibrary))
+  return files.flat()
+}
+
+function readLibrary({ name, contentHash }: LibraryRef): Promise<ModelFile[]> {
+  const key = `${name}@${contentHash}`
+  const known = read.get(key)
+  if (known) return known
+  const loading = (async () => {
+    const library = await db.library.findUnique({ where: { name }, include: { files: true } })
+    if (library?.contentHash !== contentHash) throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
+    return Promise.all(library.files.map(async ({ path, blobHash }) => ({ path: `${name}/${path}`, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
+  })()
+  loading.catch(() => read.delete(key))
+  read.set(key, loading)
+  if (read.size > MAX_READ) read.delete(read.keys().next().value!)
+  return loading
+}
+
+/** Every file under `dir`, by its path inside it; symbolic links are refused, as in archives. */
+async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>()
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name)
+    if (entry.isSymbolicLink()) throw new ValidationError([{ path: [path.relative(dir, full)], message: 'symbolic links are not allowed' }])
+    if (entry.isFile()) files.set(path.relative(dir, full).split(path.sep).join('/'), new Uint8Array(await fs.readFile(full)))
+  }
+  return files
+}
+
+/** Installs a library from a `.zip` or a folder on this machine (`npm run library -- add`); named by the folder unless `name` is given. */
+export async function installLibraryFrom(source: string, name?: string) {
+  if ((await fs.stat(source)).isDirectory()) return installLibrary(name ?? libraryNameOf(path.basename(path.resolve(source))), await readFolder(source))
+  return installLibraryZip(new Uint8Array(await fs.readFile(source)), name)
+}
