@@ -14,6 +14,9 @@ export function StudioHeader({ email }: { email: string }) {
           <span className="text-sm text-stone-600">Studio</span>
         </Link>
         <div className="flex items-center gap-3">
+          <Link href="/studio/libraries" className={`rounded-md text-sm text-stone-700 underline-offset-4 hover:underline ${FOCUS_RING}`}>
+            Libraries
+          </Link>
           <span className="hidden text-sm text-stone-600 sm:inline" title="Signed in as">
             {email}
           </span>

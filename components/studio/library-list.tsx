@@ -1,0 +1,117 @@
+'use client'
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef, useState } from 'react'
+import type { z } from 'zod'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { ConfirmButton } from '@/components/ui/confirm-button'
+import { ErrorMessage } from '@/components/ui/error-message'
+import { Field, Input } from '@/components/ui/field'
+import { Spinner } from '@/components/ui/spinner'
+import { apiJson, apiRequest } from '@/lib/client/api-client'
+import type { ZLibrary } from '@/lib/libraries/schemas'
+
+const KEY = ['libraries']
+const SIZE = new Intl.NumberFormat('en', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 })
+
+/** The installed libraries; an admin installs one from a release zip or removes one. */
+export function LibraryList({ canManage }: { canManage: boolean }) {
+  const queryClient = useQueryClient()
+  const libraries = useQuery({ queryKey: KEY, queryFn: () => apiJson<z.ZodArray<typeof ZLibrary>>('/libraries') })
+  const picker = useRef<HTMLInputElement>(null)
+  const [name, setName] = useState('')
+  const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }) }
+  const install = useMutation({
+    mutationFn: (zip: File) =>
+      apiJson<typeof ZLibrary>(`/libraries${name.trim() ? `?name=${encodeURIComponent(name.trim())}` : ''}`, { method: 'POST', body: zip, headers: { 'content-type': 'application/zip' } }),
+    onSuccess: () => setName(''),
+    ...settle,
+  })
+  const remove = useMutation({ mutationFn: (library: string) => apiRequest(`/libraries/${encodeURIComponent(library)}`, { method: 'DELETE' }), ...settle })
+
+  return (
+    <div className="flex flex-col gap-8">
+      <div className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Libraries</h1>
+        <p className="text-stone-600">
+          Installed once for every configurator: a model includes one by its name, as <span className="font-mono">include &lt;BOSL2/std.scad&gt;</span>.
+        </p>
+      </div>
+      {canManage && (
+        <Card aria-labelledby="install-heading">
+          <h2 id="install-heading" className="mb-3 text-base font-semibold">
+            Install a library
+          </h2>
+          <div className="flex flex-col gap-3">
+            <Field label="Name" hint="Optional: by default the folder the zip holds, e.g. BOSL2 for BOSL2-master.">
+              {(control) => <Input {...control} value={name} onChange={(event) => setName(event.target.value)} placeholder="BOSL2" />}
+            </Field>
+            <div>
+              <Button variant="secondary" onClick={() => picker.current?.click()} disabled={install.isPending}>
+                {install.isPending ? 'Installing…' : 'Upload a library .zip…'}
+              </Button>
+              <input
+                ref={picker}
+                type="file"
+                accept=".zip,application/zip"
+                tabIndex={-1}
+                aria-label="Library archive to install"
+                className="sr-only"
+                onChange={(event) => {
+                  const zip = event.target.files?.[0]
+                  if (zip) install.mutate(zip)
+                  event.target.value = ''
+                }}
+              />
+            </div>
+            {install.data && (
+              <p role="status" className="text-sm text-stone-700">
+                Installed {install.data.name} ({install.data.fileCount} files).
+              </p>
+            )}
+            <ErrorMessage error={install.error} />
+          </div>
+        </Card>
+      )}
+      <section aria-labelledby="installed-heading" className="flex flex-col gap-3">
+        <h2 id="installed-heading" className="text-base font-semibold">
+          Installed
+        </h2>
+        <ErrorMessage error={libraries.error ?? remove.error} />
+        {libraries.isPending && <Spinner label="Loading libraries" />}
+        {libraries.data?.length === 0 && <p className="text-sm text-stone-600">No libraries yet. BOSL2, MCAD and the Gridfinity libraries are the usual ones (see the README).</p>}
+        {libraries.data && libraries.data.length > 0 && (
+          <table className="w-full text-left text-sm">
+            <thead className="text-stone-600">
+              <tr>
+                <th className="py-2 font-medium">Name</th>
+                <th className="py-2 font-medium">Files</th>
+                <th className="py-2 font-medium">Size</th>
+                <th className="py-2 font-medium">Content hash (sha256)</th>
+                {canManage && <th className="py-2" />}
+              </tr>
+            </thead>
+            <tbody>
+              {libraries.data.map((library) => (
+                <tr key={library.name} className="border-t border-stone-200">
+                  <td className="py-2 font-mono">{library.name}</td>
+                  <td className="py-2 tabular-nums">{library.fileCount}</td>
+                  <td className="py-2 tabular-nums">{SIZE.format(library.sizeBytes / 1000)}</td>
+                  <td className="py-2 font-mono text-xs" title={library.contentHash}>
+                    {library.contentHash.slice(0, 16)}…
+                  </td>
+                  {canManage && (
+                    <td className="py-2 text-right">
+                      <ConfirmButton label="Remove" accessibleLabel={`Remove ${library.name}`} question={`Remove ${library.name}?`} onConfirm={() => remove.mutate(library.name)} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  )
+}
