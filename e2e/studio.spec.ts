@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { expect, test as base, type Page } from '@playwright/test'
 import { ADMIN } from '../test/server/start-server'
@@ -245,4 +247,33 @@ test('a designer uploads a project zip and picks its main file when the archive 
 
   const configurator = await request.get(`/api/configurators/${configuratorId}`, { headers })
   expect(((await configurator.json()) as { mainFile: string }).mainFile).toBe('bin.scad')
+})
+
+test("a customer picks one of the model's presets, and the designer saves the current values as another", async ({ page, request, designer }) => {
+  const headers = { authorization: `Bearer ${designer.token}` }
+  const corpus = (name: string) => fs.readFileSync(path.join(import.meta.dirname, '../test/corpus/presets', name), 'utf8')
+  const created = await request.post('/api/configurators', { data: { name: `Bracket ${randomUUID().slice(0, 8)}`, mainFile: 'bracket.scad' }, headers })
+  const configuratorId = ((await created.json()) as { UUID: string }).UUID
+  for (const name of ['bracket.scad', 'bracket.json']) {
+    expect((await request.put(`/api/configurators/${configuratorId}/files/configurator/${name}`, { data: corpus(name), headers })).status()).toBe(202)
+  }
+  const registered = await request.post(`/api/configurators/${configuratorId}/applications`, { data: { name: 'Shop', domain: 'shop.example.com' }, headers })
+  const application = await request.get(`/api/applications/${((await registered.json()) as { UUID: string }).UUID}`, { headers })
+  const { key } = (await application.json()) as { key: string }
+
+  await page.goto(`/embed/${key}`)
+  await waitForModelDrawn(page.getByTestId('model-viewer'))
+  await page.getByLabel('Preset').selectOption('Large')
+  await expect(page.getByRole('spinbutton', { name: 'Width' })).toHaveValue('38')
+  await expect(page.getByRole('checkbox', { name: 'Countersunk' })).not.toBeChecked()
+  await expect(page.getByTestId('fact-width')).toHaveText('38.0 mm')
+
+  await page.goto(`/studio/configurators/${configuratorId}/parameters`)
+  await signIn(page, designer)
+  await page.getByRole('spinbutton', { name: 'Depth' }).fill('44')
+  await page.getByLabel('Save these values as preset').fill('Deep one')
+  await page.getByRole('button', { name: 'Save preset' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved preset Deep one.' })).toBeVisible()
+  const file = await request.get(`/api/configurators/${configuratorId}/files/configurator/bracket.json`, { headers })
+  expect(((await file.json()) as { parameterSets: Record<string, Record<string, string>> }).parameterSets['Deep one']).toMatchObject({ depth: '44', width: '30' })
 })

@@ -4,6 +4,7 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react'
 import { ModelDownloads } from '@/components/configurator/model-downloads'
 import { ModelFacts } from '@/components/configurator/model-facts'
 import { ParameterControls } from '@/components/configurator/parameter-controls'
+import { Presets } from '@/components/configurator/presets'
 import { encodeShareQuery } from '@/components/configurator/share-values'
 import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
@@ -42,10 +43,12 @@ export interface ConfiguratorProps {
   sceneOverride?: SceneSettings
   /** Replaces the customer controls (the studio's scene editor). */
   sidePanel?: (context: SidePanelContext) => ReactNode
+  /** The designer's own preview: the current values may be saved as a preset. */
+  canSavePresets?: boolean
 }
 
 /** The live configurator: the product in 3D beside its controls, what it measures and its downloads. */
-export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel }: ConfiguratorProps) {
+export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel, canSavePresets = false }: ConfiguratorProps) {
   const { credentials, error: credentialsError } = useApiCredentials(auth)
   const [sharedQuery] = useState(initialQuery)
   const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
@@ -122,6 +125,17 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
               </p>
             )}
             <ErrorMessage error={configSession.requestError} />
+            {session && (
+              <Presets
+                configuratorId={configuratorId}
+                sessionId={session.id}
+                credentials={credentials}
+                parameters={parameters}
+                values={draft}
+                onApply={configSession.setValues}
+                canSave={canSavePresets}
+              />
+            )}
             <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onCommit={configSession.commit} onUpload={upload} />
             <div className="flex flex-col gap-3 border-t border-stone-200 pt-4">
               <Button variant="ghost" className="self-start" onClick={configSession.resetToDefaults}>

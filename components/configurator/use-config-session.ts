@@ -139,6 +139,14 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   }, [flush])
 
   const setValue = useCallback((key: string, value: ParameterValue) => changeValues({ [key]: value }), [changeValues])
+  /** Sets several values at once (a preset), sent without waiting for further changes. */
+  const setValues = useCallback(
+    (values: Values) => {
+      changeValues(values)
+      commit()
+    },
+    [changeValues, commit],
+  )
   const resetToDefaults = useCallback(() => {
     if (parameters) changeValues(Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.default])))
   }, [changeValues, parameters])
@@ -160,6 +168,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     modelVersion,
     isUpdating,
     setValue,
+    setValues,
     commit,
     resetToDefaults,
   }

@@ -17,6 +17,7 @@ export default async function ConfiguratorParametersPage({ params }: { params: P
         auth={{ kind: 'cookie' }}
         initialQuery=""
         canDownloadFinal
+        canSavePresets
         productName={configurator.name}
         header={
           <p className="text-sm text-stone-600">

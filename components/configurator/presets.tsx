@@ -1,0 +1,93 @@
+'use client'
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { z } from 'zod'
+import type { Values } from '@/components/configurator/share-values'
+import { Button } from '@/components/ui/button'
+import { ErrorMessage } from '@/components/ui/error-message'
+import { Field, Input, Select } from '@/components/ui/field'
+import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
+import type { ParameterSet, ZPreset } from '@/lib/sessions/schemas'
+
+interface PresetsProps {
+  configuratorId: string
+  sessionId: string
+  credentials: ApiCredentials | undefined
+  parameters: ParameterSet
+  /** What the controls show now: what a saved preset holds. */
+  values: Values
+  onApply: (values: Values) => void
+  /** The designer's studio: the current values may be saved as a preset. */
+  canSave: boolean
+}
+
+/**
+ * The model's presets (OpenSCAD's parameter sets): choosing one sets every parameter, those it
+ * does not name back to their defaults, as OpenSCAD does.
+ */
+export function Presets({ configuratorId, sessionId, credentials, parameters, values, onApply, canSave }: PresetsProps) {
+  const queryClient = useQueryClient()
+  const queryKey = ['configsession', sessionId, 'presets']
+  const presets = useQuery({ queryKey, queryFn: () => apiJson<z.ZodArray<typeof ZPreset>>(`/configsessions/${sessionId}/presets`, { credentials }) })
+  const [name, setName] = useState('')
+  const save = useMutation({
+    mutationFn: () =>
+      apiJson<typeof ZPreset>(`/configurators/${configuratorId}/presets/${encodeURIComponent(name.trim())}`, {
+        method: 'PUT',
+        json: Object.fromEntries(Object.entries(values).filter(([key]) => parameters[key]?.type !== 'file').map(([key, value]) => [key, { value }])),
+      }),
+    onSuccess: () => setName(''),
+    onSettled: () => queryClient.invalidateQueries({ queryKey }),
+  })
+  const list = presets.data ?? []
+  if (list.length === 0 && !canSave) return null
+
+  function apply(presetName: string) {
+    const preset = list.find((candidate) => candidate.name === presetName)
+    if (preset) onApply(Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, preset.values[key] ?? parameter.default])))
+  }
+
+  return (
+    <div className="flex flex-col gap-3">
+      {list.length > 0 && (
+        <Field label="Preset">
+          {(control) => (
+            <Select {...control} value="" onChange={(event) => apply(event.target.value)}>
+              <option value="" disabled>
+                Choose a preset…
+              </option>
+              {list.map((preset) => (
+                <option key={preset.name}>{preset.name}</option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      )}
+      {canSave && (
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault()
+            save.mutate()
+          }}
+        >
+          <div className="flex-1">
+            <Field label="Save these values as preset" hint="Kept in the model's parameter set file, which OpenSCAD opens too.">
+              {(control) => <Input {...control} value={name} maxLength={200} onChange={(event) => setName(event.target.value)} placeholder="e.g. Large" />}
+            </Field>
+          </div>
+          <Button type="submit" variant="secondary" disabled={name.trim() === '' || save.isPending}>
+            Save preset
+          </Button>
+        </form>
+      )}
+      {save.isSuccess && (
+        <p role="status" className="text-sm text-stone-700">
+          Saved preset {save.data.name}.
+        </p>
+      )}
+      <ErrorMessage error={presets.error ?? save.error} />
+    </div>
+  )
+}
