@@ -277,3 +277,20 @@ test("a customer picks one of the model's presets, and the designer saves the cu
   const file = await request.get(`/api/configurators/${configuratorId}/files/configurator/bracket.json`, { headers })
   expect(((await file.json()) as { parameterSets: Record<string, Record<string, string>> }).parameterSets['Deep one']).toMatchObject({ depth: '44', width: '30' })
 })
+
+test('an admin installs a library from a zip in the studio; a designer sees it listed', async ({ page, designer }) => {
+  const name = `shapes${randomUUID().slice(0, 8)}`
+  const zip = zipSync({ [`${name}-main`]: { 'part.scad': strToU8('module part() cube(5);\n') } })
+  await page.goto('/studio/libraries')
+  await signIn(page, { ...ADMIN, token: '' })
+  await page.getByLabel('Library archive to install').setInputFiles({ name: 'lib.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) })
+  await expect(page.getByRole('status').filter({ hasText: `Installed ${name} (1 file).` })).toBeVisible()
+  await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+  await expectAccessible(page)
+  await page.getByRole('button', { name: 'Sign out' }).click()
+
+  await page.goto('/studio/libraries')
+  await signIn(page, designer)
+  await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Install a library' })).toBeHidden()
+})

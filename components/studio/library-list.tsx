@@ -67,7 +67,7 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
             </div>
             {install.data && (
               <p role="status" className="text-sm text-stone-700">
-                Installed {install.data.name} ({install.data.fileCount} files).
+                Installed {install.data.name} ({install.data.fileCount} {install.data.fileCount === 1 ? 'file' : 'files'}).
               </p>
             )}
             <ErrorMessage error={install.error} />
