@@ -339,7 +339,7 @@ describe('build cache', () => {
     expect((await get(owner, 'objectinfo')).status).toBe(200)
     expect((await put(owner, { width: { value: 50 } })).status).toBe(200)
     const rowsAfterFirstBuild = await builds()
-    expect(rowsAfterFirstBuild).toBe(2) // the defaults and width 50
+    expect(rowsAfterFirstBuild).toBe(3) // the parameter read (it echoes too), the defaults and width 50
 
     const opened = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
     const second = { ...owner, session: await readBody(opened, sessions.createSession) }
