@@ -10,6 +10,7 @@ const { env } = await import('@/lib/env')
 const { migrateDatabase } = await import('@/lib/prepare')
 const { blobStore } = await import('@/lib/storage/blob-store')
 const { loadBuild } = await import('@/lib/cad/build-cache')
+const { hostFonts } = await import('@/lib/fonts/host-fonts')
 const { runBuildJob } = await import('@/lib/cad/cad-job')
 const { CAD_TASK, DONE_CHANNEL, runQueued, workerUtils } = await import('@/lib/queue/build-queue')
 const { listen } = await import('@/lib/queue/notifications')
@@ -34,6 +35,7 @@ function boxJob(): CadJob {
     mainFile: 'main.scad',
     files: [{ path: 'main.scad', blobHash: hash }],
     libraries: [],
+    fontsHash: hostFonts().hash,
     limits: { timeLimitMs: 60_000, memoryLimitBytes: 2048 * 1024 * 1024 },
     values: { width },
     overrides: { $fn: 24 },

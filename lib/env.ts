@@ -1,3 +1,4 @@
+import { DEFAULT_FONT_DIRS } from '@/lib/fonts/host-fonts'
 import os from 'node:os'
 import path from 'node:path'
 import proxyAddr from 'proxy-addr'
@@ -41,6 +42,8 @@ const ZEnv = z.object({
   BUILD_WORKERS: z.coerce.number().int().min(0).max(64).default(os.availableParallelism()),
   BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
+  /** Folders whose fonts builds may use, `:`-separated; read by lib/fonts/host-fonts.ts. */
+  FONT_DIRS: z.string().default(DEFAULT_FONT_DIRS),
   /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */
   CUSTOMER_BUILD_SECONDS: z.coerce.number().positive().default(300),
   CUSTOMER_BUILD_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),

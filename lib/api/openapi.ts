@@ -5,6 +5,7 @@ import * as applications from '@/lib/applications/operations'
 import * as auth from '@/lib/auth/operations'
 import * as capabilities from '@/lib/capabilities/operations'
 import * as configurators from '@/lib/configurators/operations'
+import * as fonts from '@/lib/fonts/operations'
 import * as health from '@/lib/health/operations'
 import * as libraries from '@/lib/libraries/operations'
 import * as renderers from '@/lib/renderers/operations'
@@ -12,7 +13,7 @@ import * as services from '@/lib/services/operations'
 import * as sessions from '@/lib/sessions/operations'
 import * as users from '@/lib/users/operations'
 
-export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, renderers, services, capabilities, health, libraries].flatMap((module) => Object.values(module))
+export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, renderers, services, capabilities, health, libraries, fonts].flatMap((module) => Object.values(module))
 
 type JsonSchema = Record<string, unknown>
 

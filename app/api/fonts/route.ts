@@ -1,0 +1,6 @@
+import { route } from '@/lib/api/route'
+import { listFonts } from '@/lib/fonts/fonts'
+import * as operations from '@/lib/fonts/operations'
+
+// GET /fonts - the fonts text() can use
+export const GET = route(operations.listFonts, ({ user, query }) => listFonts({ configuratorId: query.configuratorId, userId: user.id }))
