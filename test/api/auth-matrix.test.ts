@@ -1,12 +1,16 @@
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { OPERATIONS } from '@/lib/api/openapi'
+import { installLibrary } from '@/lib/libraries/libraries'
 import type { Operation } from '@/lib/api/operation'
 import { api, uniqueEmail } from '@/test/api-client'
 import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
 
 // Session endpoints take application credentials too; test/api/session-auth.test.ts covers them.
 const protectedOperations = OPERATIONS.filter((operation) => operation.auth === 'user' || operation.auth === 'admin')
+
+/** The library the library operations install and remove; presets are saved under this name too. */
+const MATRIX_LIBRARY = 'matrix-lib'
 
 // A valid request for each protected operation, so that only the credentials decide the answer.
 const BODIES: Record<string, () => unknown> = {
@@ -16,6 +20,7 @@ const BODIES: Record<string, () => unknown> = {
   uploadConfiguratorFile: () => 'cube(1);',
   uploadConfiguratorArchive: () => zipSync({ 'main.scad': strToU8('cube(1);') }),
   savePreset: () => ({}),
+  installLibrary: () => zipSync({ [`${MATRIX_LIBRARY}-main`]: { 'x.scad': strToU8('x = 1;\n') } }),
   registerApplication: () => ({ name: 'Shop', domain: 'shop.example.com' }),
 }
 
@@ -24,6 +29,7 @@ async function ownedResources(role: 'admin' | 'designer') {
   const configuratorId = await createConfigurator(owner.token)
   await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: 'cube(1);' })
   const application = await registerApplication(owner.token, configuratorId)
+  await installLibrary(MATRIX_LIBRARY, new Map([['x.scad', strToU8('x = 1;\n')]]))
   return { owner, configuratorId, application }
 }
 
@@ -32,6 +38,7 @@ function concretePath(operation: Operation, ids: { configuratorId: string; appli
     .replace('{configuratorId}', ids.configuratorId)
     .replace('{applicationId}', ids.applicationId)
     .replace('{path}', 'configurator/main.scad')
+    .replace('{name}', MATRIX_LIBRARY)
 }
 
 async function expiredToken(userId: string): Promise<string> {
