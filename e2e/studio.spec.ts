@@ -286,6 +286,7 @@ test('an admin installs a library from a zip in the studio; a designer sees it l
   await page.getByLabel('Library archive to install').setInputFiles({ name: 'lib.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) })
   await expect(page.getByRole('status').filter({ hasText: `Installed ${name} (1 file).` })).toBeVisible()
   await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Fonts' })).toContainText('Liberation Sans')
   await expectAccessible(page)
   await page.getByRole('button', { name: 'Sign out' }).click()
 

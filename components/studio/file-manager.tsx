@@ -7,6 +7,7 @@ import { CopyFileForm } from '@/components/studio/copy-file-form'
 import { FileTree } from '@/components/studio/file-tree'
 import { FileUpload } from '@/components/studio/file-upload'
 import { FileViewer } from '@/components/studio/file-viewer'
+import { FontList } from '@/components/studio/font-list'
 import { Card } from '@/components/ui/card'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
@@ -63,6 +64,12 @@ export function FileManager({ configuratorId }: { configuratorId: string }) {
             Upload a project
           </h2>
           <ArchiveUpload configuratorId={configuratorId} />
+        </Card>
+        <Card aria-labelledby="fonts-heading">
+          <h2 id="fonts-heading" className="mb-3 text-base font-semibold">
+            Fonts
+          </h2>
+          <FontList configuratorId={configuratorId} />
         </Card>
         <Card aria-labelledby="copy-heading">
           <h2 id="copy-heading" className="mb-3 text-base font-semibold">

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import type { z } from 'zod'
+import { FontList } from '@/components/studio/font-list'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { ConfirmButton } from '@/components/ui/confirm-button'
@@ -33,7 +34,7 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
   return (
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">Libraries</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">Libraries and fonts</h1>
         <p className="text-stone-600">
           Installed once for every configurator: a model includes one by its name, as <span className="font-mono">include &lt;BOSL2/std.scad&gt;</span>.
         </p>
@@ -111,6 +112,12 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
             </tbody>
           </table>
         )}
+      </section>
+      <section aria-labelledby="fonts-heading" className="flex flex-col gap-3">
+        <h2 id="fonts-heading" className="text-base font-semibold">
+          Fonts
+        </h2>
+        <FontList />
       </section>
     </div>
   )

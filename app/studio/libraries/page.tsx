@@ -2,7 +2,7 @@ import type { Metadata } from 'next'
 import { LibraryList } from '@/components/studio/library-list'
 import { requirePageUser } from '@/lib/auth/page-user'
 
-export const metadata: Metadata = { title: 'Libraries' }
+export const metadata: Metadata = { title: 'Libraries and fonts' }
 
 // GET /studio/libraries - the libraries every configurator can include; admins install them
 export default async function LibrariesPage() {
