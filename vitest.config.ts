@@ -7,6 +7,8 @@ const DEPLOY_TEST = 'test/server/multi-process.test.ts'
 // Smaller session file quotas than the defaults, so quota tests move megabytes, not hundreds.
 const apiEnv = {
   SEED_DEMO: 'false',
+  // Background preparation would build while tests count builds; test/api/preparation.test.ts turns it on.
+  PREPARE_MODELS: 'false',
   SERVICE_TIMEOUT_SECONDS: '1',
   LOGIN_FAILURES_PER_ADDRESS: '100000',
   ANONYMOUS_TOKENS_PER_MINUTE_PER_ADDRESS: '100000',

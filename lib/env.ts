@@ -55,6 +55,8 @@ const ZEnv = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** Demo configurators on first start; by default only on the embedded database. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
+  /** Prepare a model in the background after each change (lib/configurators/preparation.ts). */
+  PREPARE_MODELS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
   SERVICE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   /** Server-side images: warm headless Chromium pages, and requests that may wait for one. */
   RENDER_PAGES: z.coerce.number().int().min(1).max(32).default(2),

@@ -9,6 +9,7 @@ import {
   ZConfiguratorFile,
   ZConfiguratorParams,
   ZCreateConfigurator,
+  ZPreparation,
   ZUpdateConfigurator,
 } from '@/lib/configurators/schemas'
 
@@ -145,4 +146,15 @@ export const savePreset = defineOperation({
   params: ZConfiguratorParams.extend({ name: ZPreset.shape.name.min(1).max(200) }),
   body: ZSetParameters,
   response: ZPreset,
+})
+
+export const getPreparation = defineOperation({
+  id: 'getPreparation',
+  method: 'GET',
+  path: '/configurators/{configuratorId}/preparation',
+  summary: 'The background preparation after the last change of the model: its parameters read and its defaults and presets built, so a first customer gets cached models',
+  tag,
+  auth: 'user',
+  params: ZConfiguratorParams,
+  response: ZPreparation,
 })

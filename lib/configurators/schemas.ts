@@ -88,3 +88,15 @@ export const ZArchiveUpload = z.object({
   mainFile: z.string(),
   files: z.array(ZConfiguratorFile).describe('the files the archive stored'),
 })
+
+export const ZPreparation = z
+  .object({
+    state: z.enum(['preparing', 'ready', 'failed']),
+    startedAt: ZDateTime,
+    durationMs: z.number().int().nullable().describe('null while preparing'),
+    builds: z.number().int().describe('models built: the defaults and each preset'),
+    failedBuilds: z.number().int().describe('of those, the ones that did not build'),
+    message: z.string().describe('why it failed'),
+  })
+  .nullable()
+  .describe('null before the first change of the model')

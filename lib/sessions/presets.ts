@@ -6,7 +6,7 @@ import { writeConfiguratorFile } from '@/lib/configurators/configurator-files'
 import { db } from '@/lib/db'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import type { ParameterSet } from '@/lib/sessions/schemas'
-import { readConfiguratorParameters, readModelSource, storeValues, validateValues } from '@/lib/sessions/session-model'
+import { readConfiguratorSource, readModelSource, storeValues, validateValues } from '@/lib/sessions/session-model'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
@@ -115,10 +115,16 @@ function applySet(definitions: ParameterDefinition[], name: string, set: PresetF
   return { values, named, warnings }
 }
 
+/** Each preset of the configurator's model, applied to `definitions`. */
+export async function presetsOf(configurator: Pick<Configurator, 'id' | 'mainFile'>, definitions: ParameterDefinition[]) {
+  const file = await readPresetFile(configurator)
+  return Object.entries(file.parameterSets).map(([name, set]) => ({ name, ...applySet(definitions, name, set) }))
+}
+
 /** The model's presets: each set's name and the values it gives the parameters it names. */
 export async function listPresets(session: LoadedSession): Promise<{ name: string; values: Values }[]> {
-  const [{ definitions }, file] = await Promise.all([readModelSource(session), readPresetFile(session.configurator)])
-  return Object.entries(file.parameterSets).map(([name, set]) => ({ name, values: applySet(definitions, name, set).named }))
+  const { definitions } = await readModelSource(session)
+  return (await presetsOf(session.configurator, definitions)).map(({ name, named }) => ({ name, values: named }))
 }
 
 /** Applies the named preset to the session; answers like setting parameters. 404 when the file has no such set. */
@@ -135,7 +141,7 @@ export async function applyPreset(session: LoadedSession, name: string): Promise
  * file beside the main file, keeping the file's other sets.
  */
 export async function savePreset(configurator: Configurator, name: string, body: Record<string, { value: unknown }>) {
-  const definitions = (await readConfiguratorParameters(configurator)).filter((definition) => definition.kind !== 'file')
+  const definitions = (await readConfiguratorSource(configurator)).definitions.filter((definition) => definition.kind !== 'file')
   const given = validateValues(definitions, body, new Set())
   const file = await readPresetFile(configurator)
   const values = Object.fromEntries(definitions.map((definition) => [definition.key, given[definition.key] ?? definition.default]))

@@ -197,7 +197,8 @@ function toParameter({ key, kind, ...fields }: ParameterDefinition, value: Param
 
 /** What a session's model is made of: its inputs and the parameters read from them. */
 export interface ModelSource {
-  session: LoadedSession
+  /** Whose builds they are: a session, or the configurator itself when it is prepared. */
+  session: SessionRef
   inputs: ModelInputs
   definitions: ParameterDefinition[]
 }
@@ -215,10 +216,16 @@ async function customerParameters(inputs: ModelInputs, session: SessionRef): Pro
   return definitions.filter((definition) => !overridden.has(definition.key))
 }
 
-/** The configurator's customer parameters, read as by a session of the designer's own. */
-export async function readConfiguratorParameters(configurator: Configurator): Promise<ParameterDefinition[]> {
+/** The configurator's model as a new session sees it, its builds the configurator's own. */
+export async function readConfiguratorSource(configurator: Configurator): Promise<ModelSource> {
+  const session = { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null }
   const inputs = await describeModelInputs(configurator, null)
-  return customerParameters(inputs, { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null })
+  return { session, inputs, definitions: await customerParameters(inputs, session) }
+}
+
+/** The preview model of `values` over the defaults, built or from the cache. */
+export function buildValues(source: ModelSource, values: Values): Promise<CachedBuild> {
+  return buildModel(source, effectiveValues(source, values), 'preview')
 }
 
 /**

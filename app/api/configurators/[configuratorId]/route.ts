@@ -1,6 +1,7 @@
 import { route } from '@/lib/api/route'
 import { deleteConfigurator, findOwnedConfigurator, toConfiguratorDto, updateConfigurator } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
+import { schedulePreparation } from '@/lib/configurators/preparation'
 
 // GET /configurators/{id} - details
 export const GET = route(operations.getConfigurator, async ({ user, params }) =>
@@ -10,6 +11,7 @@ export const GET = route(operations.getConfigurator, async ({ user, params }) =>
 // PUT /configurators/{id} - update the fields sent
 export const PUT = route(operations.updateConfigurator, async ({ user, params, body }) => {
   const configurator = await updateConfigurator({ configuratorId: params.configuratorId, userId: user.id, input: body })
+  schedulePreparation(configurator.id)
   return { UUID: configurator.id }
 })
 

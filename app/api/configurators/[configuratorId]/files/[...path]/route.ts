@@ -2,10 +2,16 @@ import { route } from '@/lib/api/route'
 import { storedFileResponse } from '@/lib/api/untrusted-content'
 import { copyConfiguratorFile, deleteConfiguratorFile, findConfiguratorFile, uploadConfiguratorFile } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
+import { schedulePreparation } from '@/lib/configurators/preparation'
 import { parseConfiguratorFilePath, rawPathAfter } from '@/lib/storage/file-path'
 
 function filePath(request: Request): string {
   return parseConfiguratorFilePath(rawPathAfter(request, '/files/')).path
+}
+
+/** A change of the model's files prepares it again; renderer files are not the model's. */
+function prepareAfter(configuratorId: string, path: string): void {
+  if (path.startsWith('configurator/')) schedulePreparation(configuratorId)
 }
 
 // PUT /configurators/{id}/files/{subDir}/{fileName} - upload the raw body or copy service-copy-source
@@ -19,6 +25,7 @@ export const PUT = route(operations.uploadConfiguratorFile, async ({ request, us
   } else {
     await uploadConfiguratorFile({ ...options, body, declaredSize: Number(request.headers.get('content-length') ?? 0) })
   }
+  prepareAfter(params.configuratorId, path)
 })
 
 // GET /configurators/{id}/files/{path} - one file's content
@@ -28,6 +35,8 @@ export const GET = route(operations.getConfiguratorFile, async ({ request, user,
 })
 
 // DELETE /configurators/{id}/files/{path}
-export const DELETE = route(operations.deleteConfiguratorFile, ({ request, user, params }) =>
-  deleteConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path: filePath(request) }),
-)
+export const DELETE = route(operations.deleteConfiguratorFile, async ({ request, user, params }) => {
+  const path = filePath(request)
+  await deleteConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path })
+  prepareAfter(params.configuratorId, path)
+})

@@ -1,9 +1,12 @@
 import { route } from '@/lib/api/route'
 import { findOwnedConfigurator } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
+import { schedulePreparation } from '@/lib/configurators/preparation'
 import { savePreset } from '@/lib/sessions/presets'
 
 // PUT /configurators/{id}/presets/{name} - save values as a preset in the model's parameter set file
-export const PUT = route(operations.savePreset, async ({ user, params, body }) =>
-  savePreset(await findOwnedConfigurator({ configuratorId: params.configuratorId, userId: user.id }), params.name, body),
-)
+export const PUT = route(operations.savePreset, async ({ user, params, body }) => {
+  const saved = await savePreset(await findOwnedConfigurator({ configuratorId: params.configuratorId, userId: user.id }), params.name, body)
+  schedulePreparation(params.configuratorId)
+  return saved
+})

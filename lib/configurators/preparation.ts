@@ -1,0 +1,64 @@
+import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
+import { db } from '@/lib/db'
+import { env } from '@/lib/env'
+import { formatDateTime } from '@/lib/format-date'
+import { presetsOf } from '@/lib/sessions/presets'
+import { buildValues, readConfiguratorSource } from '@/lib/sessions/session-model'
+
+// After a change of a configurator's model (a file, an archive, a preset, its main file or
+// settings), its parameters are read and its defaults and every preset built in the
+// background, so that the first customer to open it gets cached models. Reads and builds are
+// cached by content, so preparing an unchanged model again costs nothing.
+
+/** Changes arriving together (a folder uploaded file by file) prepare once, after the last. */
+const SETTLE_MS = 500
+const timers = new Map<string, NodeJS.Timeout>()
+
+export function schedulePreparation(configuratorId: string): void {
+  if (!env.PREPARE_MODELS) return
+  clearTimeout(timers.get(configuratorId))
+  const timer = setTimeout(() => {
+    timers.delete(configuratorId)
+    prepareConfigurator(configuratorId).catch((error: unknown) => console.warn(`paraform: preparing configurator ${configuratorId} failed:`, error))
+  }, SETTLE_MS)
+  timer.unref()
+  timers.set(configuratorId, timer)
+}
+
+export async function prepareConfigurator(configuratorId: string): Promise<void> {
+  const configurator = await db.configurator.findUnique({ where: { id: configuratorId } })
+  if (!configurator) return
+  const startedAt = new Date()
+  const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '' }
+  await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
+  // A newer preparation that began meanwhile owns the row.
+  const finish = (data: { state: string; builds?: number; failedBuilds?: number; message?: string }) =>
+    db.preparation.updateMany({ where: { configuratorId, startedAt }, data: { ...data, finishedAt: new Date() } })
+  try {
+    const source = await readConfiguratorSource(configurator)
+    // A broken preset file is the presets' problem (its requests say so); the defaults still build.
+    const presets = await presetsOf(configurator, source.definitions).catch(() => [])
+    const valueSets = [{}, ...presets.map((preset) => preset.values)]
+    let failedBuilds = 0
+    for (const values of valueSets) if (!(await buildValues(source, values)).mesh) failedBuilds++
+    await finish({ state: 'ready', builds: valueSets.length, failedBuilds })
+  } catch (error) {
+    await finish({ state: 'failed', message: (error as Error).message })
+  }
+}
+
+/** The last preparation of a configurator of the user's; null before its first change. */
+export async function getPreparation(options: OwnedConfiguratorOptions) {
+  await findOwnedConfigurator(options)
+  const preparation = await db.preparation.findUnique({ where: { configuratorId: options.configuratorId } })
+  if (!preparation) return null
+  const { state, startedAt, finishedAt, builds, failedBuilds, message } = preparation
+  return {
+    state: state as 'preparing' | 'ready' | 'failed',
+    startedAt: formatDateTime(startedAt),
+    durationMs: finishedAt ? finishedAt.getTime() - startedAt.getTime() : null,
+    builds,
+    failedBuilds,
+    message,
+  }
+}
