@@ -244,6 +244,7 @@ test('a designer uploads a project zip and picks its main file when the archive 
   await choose.getByRole('button', { name: 'Use as main file' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Unpacked 3 files; the main file is bin.scad.' })).toBeVisible()
   await expect(page.getByText('lib/', { exact: true })).toBeVisible()
+  await expect(page.getByRole('status', { name: 'Preparation' })).toContainText(/Prepared for customers in [\d.]+ s: 1 model \(the defaults\) built\./)
 
   const configurator = await request.get(`/api/configurators/${configuratorId}`, { headers })
   expect(((await configurator.json()) as { mainFile: string }).mainFile).toBe('bin.scad')

@@ -8,6 +8,7 @@ import { FileTree } from '@/components/studio/file-tree'
 import { FileUpload } from '@/components/studio/file-upload'
 import { FileViewer } from '@/components/studio/file-viewer'
 import { FontList } from '@/components/studio/font-list'
+import { PreparationStatus } from '@/components/studio/preparation-status'
 import { Card } from '@/components/ui/card'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
@@ -36,6 +37,7 @@ export function FileManager({ configuratorId }: { configuratorId: string }) {
     <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="flex flex-col gap-6">
         <ErrorMessage error={files.error ?? remove.error} />
+        <PreparationStatus configuratorId={configuratorId} />
         {files.isPending && <Spinner label="Loading files" />}
         {files.data &&
           TREES.map((tree) => (
