@@ -19,6 +19,7 @@ const { benchSessions } = await import('./sessions')
 const { benchAttack } = await import('./attack')
 const { benchRender } = await import('./render')
 const { benchCustomer } = await import('./customer')
+const { benchFirstOpen } = await import('./first-open')
 
 await prepareDatabase()
 const { accessToken } = (await login({ email: 'bench@example.test', password: 'bench password', clientAddress: 'bench' })).grant
@@ -31,6 +32,7 @@ await benchSessions(ids, accessToken)
 await benchAttack(ids, accessToken)
 await benchRender()
 await benchCustomer()
+await benchFirstOpen(accessToken)
 await benchQueue()
 process.exit(0)
 
