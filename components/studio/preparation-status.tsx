@@ -12,19 +12,42 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
     queryKey: [...studioKeys.configurator(configuratorId), 'preparation'],
     queryFn: () => apiJson<typeof ZPreparation>(`/configurators/${configuratorId}/preparation`),
     // A change anywhere (another tab, the API) starts a new preparation: asked again now and then.
-    refetchInterval: (query) => (query.state.data?.state === 'preparing' ? 1000 : 3000),
+    refetchInterval: (query) => (query.state.data?.state === 'preparing' || query.state.data?.testDrive.done === false ? 1000 : 3000),
   })
   const state = preparation.data
   if (!state) return null
   const seconds = state.durationMs === null ? '' : ` in ${(state.durationMs / 1000).toFixed(1)} s`
+  const { samples, done } = state.testDrive
+  const problems = samples.filter((sample) => sample.outcome !== 'built')
   return (
-    <p role="status" aria-label="Preparation" className="text-sm text-stone-700">
-      {state.state === 'preparing' && <Spinner label="Preparing the model for customers: reading its parameters, building its defaults and presets…" />}
-      {state.state === 'ready' &&
-        `Prepared for customers${seconds}: ${state.builds} ${state.builds === 1 ? 'model' : 'models'} (the defaults${state.builds > 1 ? ' and each preset' : ''}) built${
-          state.failedBuilds > 0 ? `, ${state.failedBuilds} did not build (see a session's log)` : ''
-        }.`}
-      {state.state === 'failed' && `The preparation failed${seconds}: ${state.message}`}
-    </p>
+    <div className="flex flex-col gap-2">
+      <p role="status" aria-label="Preparation" className="text-sm text-stone-700">
+        {state.state === 'preparing' && <Spinner label="Preparing the model for customers: reading its parameters, building its defaults and presets…" />}
+        {state.state === 'ready' &&
+          `Prepared for customers${seconds}: ${state.builds} ${state.builds === 1 ? 'model' : 'models'} (the defaults${state.builds > 1 ? ' and each preset' : ''}) built${
+            state.failedBuilds > 0 ? `, ${state.failedBuilds} did not build (see a session's log)` : ''
+          }.`}
+        {state.state === 'failed' && `The preparation failed${seconds}: ${state.message}`}
+      </p>
+      {samples.length > 0 && (
+        <section aria-label="Test drive" className="text-sm text-stone-700">
+          <p>
+            Test drive: {samples.length} random {samples.length === 1 ? 'combination' : 'combinations'} of values{done ? '' : ' so far'},{' '}
+            {problems.length === 0 ? 'all built.' : `${problems.length} did not build:`}
+          </p>
+          {problems.length > 0 && (
+            <ul className="mt-1 flex flex-col gap-1">
+              {problems.map(({ values, outcome, message }) => (
+                <li key={JSON.stringify(values)} className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2">
+                  <span className="font-medium">{outcome === 'time limit' ? 'Ran past the time limit' : 'Failed'}</span> with{' '}
+                  <span className="font-mono text-xs">{Object.entries(values).map(([key, value]) => `${key} = ${JSON.stringify(value)}`).join(', ')}</span>
+                  {message && <span className="block text-xs text-stone-600">{message}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </div>
   )
 }

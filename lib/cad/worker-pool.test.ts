@@ -44,6 +44,20 @@ function customer(id: string, session: string, application = 'shop'): Fairness {
 }
 
 describe('WorkerPool', () => {
+  it('starts background work only when nothing else waits, and never on the last idle worker of several', async () => {
+    const { run, started, startedCount } = createPool(2)
+    const background = (name: string): Fairness => ({ turn: `session:${name}`, exclusive: [`session:${name}`], shared: [], background: true })
+    const first = run('customer-1', customer('c1', 's1'), { ms: 150 })
+    await startedCount(1)
+    const drive = run('test-drive', background('drive'), { ms: 20 })
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    // One worker is idle, but it stays free for customers: the next one starts at once.
+    expect(started).toEqual(['customer-1'])
+    const second = run('customer-2', customer('c2', 's2'), { ms: 20 })
+    await Promise.all([first, drive, second])
+    expect(started).toEqual(['customer-1', 'customer-2', 'test-drive'])
+  })
+
   it("starts a waiting customer's build before an attacker's second one, with one worker", async () => {
     const { run, started } = createPool(1)
     const attacker = [1, 2, 3].map((n) => run(`attacker-${n}`, customer('attacker', `a${n}`)))

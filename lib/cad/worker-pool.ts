@@ -18,6 +18,8 @@ export interface Fairness {
   exclusive: string[]
   /** Keys that hold at most ceil(workers / 2) workers while tasks of others wait (an application, a configurator). */
   shared: string[]
+  /** Work nobody waits for (a test drive): it starts only when no other task can, and never on the last idle worker of several. */
+  background?: boolean
 }
 
 /** How a task is scheduled. */
@@ -151,7 +153,10 @@ export class WorkerPool<Job, Result> {
     const startable = this.queue.filter((task) => task.fairness.exclusive.every((key) => holding(key) === 0))
     const withinShare = startable.filter((task) => task.fairness.shared.every((key) => holding(key) < half))
     // Past its half a key may still take an idle worker when nobody else's task could use it.
-    const candidates = withinShare.length > 0 ? withinShare : startable
+    const fair = withinShare.length > 0 ? withinShare : startable
+    const foreground = fair.filter((task) => !task.fairness.background)
+    const idle = this.slots.length - running.length
+    const candidates = foreground.length > 0 ? foreground : idle > 1 || this.slots.length === 1 ? fair : []
     const served = (task: Task<Job, Result>) => this.servedAt.get(task.fairness.turn) ?? -1
     return candidates.reduce<Task<Job, Result> | undefined>((best, task) => (!best || served(task) < served(best) ? task : best), undefined)
   }

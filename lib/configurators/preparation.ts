@@ -1,9 +1,13 @@
 import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
+import type { z } from 'zod'
+import type { ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
 import { presetsOf } from '@/lib/sessions/presets'
-import { buildValues, readConfiguratorSource } from '@/lib/sessions/session-model'
+import { type ModelSource, buildValues, readConfiguratorSource } from '@/lib/sessions/session-model'
+import { sampleValues } from '@/lib/configurators/test-drive'
+import type { Prisma } from '@/lib/generated/prisma/client'
 
 // After a change of a configurator's model (a file, an archive, a preset, its main file or
 // settings), its parameters are read and its defaults and every preset built in the
@@ -29,7 +33,7 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
   const configurator = await db.configurator.findUnique({ where: { id: configuratorId } })
   if (!configurator) return
   const startedAt = new Date()
-  const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '' }
+  const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '', testDrive: [], testDriveDone: false }
   await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
   // A newer preparation that began meanwhile owns the row.
   const finish = (data: { state: string; builds?: number; failedBuilds?: number; message?: string }) =>
@@ -42,9 +46,31 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
     let failedBuilds = 0
     for (const values of valueSets) if (!(await buildValues(source, values)).mesh) failedBuilds++
     await finish({ state: 'ready', builds: valueSets.length, failedBuilds })
+    await runTestDrive(source, startedAt)
   } catch (error) {
     await finish({ state: 'failed', message: (error as Error).message })
   }
+}
+
+const TEST_DRIVE_SAMPLES = 4
+
+/**
+ * Builds a few random combinations of values, behind everyone else's builds, and records how
+ * each went, with the values to reproduce it.
+ */
+async function runTestDrive(source: ModelSource, startedAt: Date): Promise<void> {
+  const configuratorId = source.session.configuratorId
+  const background = { ...source, session: { ...source.session, background: true } }
+  const results: Prisma.InputJsonValue[] = []
+  const record = (data: Prisma.PreparationUpdateManyMutationInput) => db.preparation.updateMany({ where: { configuratorId, startedAt }, data })
+  for (const values of sampleValues(source.definitions, TEST_DRIVE_SAMPLES, source.inputs.sourceHash)) {
+    const build = await buildValues(background, values)
+    const problem = build.log.error.split('\n').find((line) => /^(ERROR|WARNING)/.test(line)) ?? build.log.error.split('\n')[0] ?? ''
+    const outcome = build.mesh ? 'built' : /time limit/.test(build.log.error) ? 'time limit' : 'failed'
+    results.push({ values, outcome, message: build.mesh ? '' : problem })
+    await record({ testDrive: results })
+  }
+  await record({ testDriveDone: true })
 }
 
 /** The last preparation of a configurator of the user's; null before its first change. */
@@ -52,8 +78,9 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
   await findOwnedConfigurator(options)
   const preparation = await db.preparation.findUnique({ where: { configuratorId: options.configuratorId } })
   if (!preparation) return null
-  const { state, startedAt, finishedAt, builds, failedBuilds, message } = preparation
+  const { state, startedAt, finishedAt, builds, failedBuilds, message, testDrive, testDriveDone } = preparation
   return {
+    testDrive: { done: testDriveDone, samples: testDrive as z.infer<typeof ZTestDriveSample>[] },
     state: state as 'preparing' | 'ready' | 'failed',
     startedAt: formatDateTime(startedAt),
     durationMs: finishedAt ? finishedAt.getTime() - startedAt.getTime() : null,

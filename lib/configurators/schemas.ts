@@ -89,6 +89,12 @@ export const ZArchiveUpload = z.object({
   files: z.array(ZConfiguratorFile).describe('the files the archive stored'),
 })
 
+export const ZTestDriveSample = z.object({
+  values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())])).describe('every parameter: set them to reproduce it'),
+  outcome: z.enum(['built', 'failed', 'time limit']),
+  message: z.string().describe("the first error or warning of the build's log when it did not build"),
+})
+
 export const ZPreparation = z
   .object({
     state: z.enum(['preparing', 'ready', 'failed']),
@@ -97,6 +103,9 @@ export const ZPreparation = z
     builds: z.number().int().describe('models built: the defaults and each preset'),
     failedBuilds: z.number().int().describe('of those, the ones that did not build'),
     message: z.string().describe('why it failed'),
+    testDrive: z
+      .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
+      .describe('random combinations within the ranges, built after the preparation behind every other build'),
   })
   .nullable()
   .describe('null before the first change of the model')

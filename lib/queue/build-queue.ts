@@ -14,6 +14,8 @@ export const CAD_TASK = 'cad'
 export const DONE_CHANNEL = 'paraform_cad_done'
 /** A web instance says nobody waits for a build any more: the key. */
 export const CANCEL_CHANNEL = 'paraform_cad_cancel'
+/** graphile-worker runs lower numbers first. */
+const BACKGROUND_PRIORITY = 10
 
 /** Whose job it is, for the fair-share rules and the customer's build time. */
 export interface JobOwner {
@@ -22,6 +24,8 @@ export interface JobOwner {
   customerId: string | null
   configuratorId: string
   applicationId: string | null
+  /** Work nobody waits for (a test drive): queued behind every other job. */
+  background?: boolean
 }
 
 export interface CadJobPayload {
@@ -105,7 +109,7 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
       if (workers.length === 0) throw new AppError('service_unavailable', 'No build worker is running; start one with `npm run worker`')
       const job = await (
         await utils
-      ).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5 })
+      ).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5, priority: payload.owner.background ? BACKGROUND_PRIORITY : 0 })
       // A job out of attempts (its workers killed again and again) would hold the key forever.
       if (job.attempts >= job.max_attempts && !job.locked_at) {
         await removeJob(key)

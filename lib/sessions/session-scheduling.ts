@@ -8,7 +8,10 @@ import { ensureBuildWorker } from '@/lib/queue/build-worker'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
 /** What scheduling needs of a session. */
-export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configuratorId' | 'applicationId'>
+export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configuratorId' | 'applicationId'> & {
+  /** Work nobody waits for (a test drive), behind everyone's builds. */
+  background?: boolean
+}
 
 /**
  * How a session's CAD runs share this process's workers: one at a time per session and per
@@ -25,13 +28,14 @@ export function schedulingOf(session: SessionRef, signal?: AbortSignal): Schedul
       turn: customer ?? sessionKey,
       exclusive: customer ? [sessionKey, customer] : [sessionKey],
       shared: [`configurator:${session.configuratorId}`, ...(session.applicationId ? [`application:${session.applicationId}`] : [])],
+      background: session.background,
     },
     signal,
   }
 }
 
 function ownerOf(session: SessionRef): JobOwner {
-  return { sessionId: session.id, customerId: session.identityId, configuratorId: session.configuratorId, applicationId: session.applicationId }
+  return { sessionId: session.id, customerId: session.identityId, configuratorId: session.configuratorId, applicationId: session.applicationId, background: session.background }
 }
 
 export interface SessionJob<T extends { source: string }> {
