@@ -1,7 +1,8 @@
 'use client'
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
+import { ZipPicker } from '@/components/studio/zip-picker'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { ErrorMessage } from '@/components/ui/error-message'
@@ -13,7 +14,6 @@ import type { ZArchiveUpload } from '@/lib/configurators/schemas'
 /** A project zip in one step; when its main file is unclear, the server lists the candidates and the designer picks one. */
 export function ArchiveUpload({ configuratorId }: { configuratorId: string }) {
   const queryClient = useQueryClient()
-  const picker = useRef<HTMLInputElement>(null)
   const [replace, setReplace] = useState(false)
   const [pending, setPending] = useState<{ zip: File; candidates: string[] } | null>(null)
   const [choice, setChoice] = useState('')
@@ -40,24 +40,7 @@ export function ArchiveUpload({ configuratorId }: { configuratorId: string }) {
         and imports work as on the desktop.
       </p>
       <Checkbox label="Replace all model files" hint="Otherwise files of the same path are replaced and the others kept." checked={replace} onChange={(event) => setReplace(event.target.checked)} />
-      <div>
-        <Button variant="secondary" onClick={() => picker.current?.click()} disabled={upload.isPending}>
-          {upload.isPending ? 'Unpacking…' : 'Upload a project .zip…'}
-        </Button>
-        <input
-          ref={picker}
-          type="file"
-          accept=".zip,application/zip"
-          tabIndex={-1}
-          aria-label="Project archive to upload"
-          className="sr-only"
-          onChange={(event) => {
-            const zip = event.target.files?.[0]
-            if (zip) upload.mutate({ zip })
-            event.target.value = ''
-          }}
-        />
-      </div>
+      <ZipPicker label="Upload a project .zip…" busyLabel="Unpacking…" isBusy={upload.isPending} inputLabel="Project archive to upload" onPick={(zip) => upload.mutate({ zip })} />
       {asksForMainFile && (
         <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-3" role="group" aria-label="Choose the main file">
           <Field label="Main file" hint="The archive does not say which file is the model; choose it.">

@@ -1,10 +1,10 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import type { z } from 'zod'
 import { FontList } from '@/components/studio/font-list'
-import { Button } from '@/components/ui/button'
+import { ZipPicker } from '@/components/studio/zip-picker'
 import { Card } from '@/components/ui/card'
 import { ConfirmButton } from '@/components/ui/confirm-button'
 import { ErrorMessage } from '@/components/ui/error-message'
@@ -20,7 +20,6 @@ const SIZE = new Intl.NumberFormat('en', { style: 'unit', unit: 'kilobyte', maxi
 export function LibraryList({ canManage }: { canManage: boolean }) {
   const queryClient = useQueryClient()
   const libraries = useQuery({ queryKey: KEY, queryFn: () => apiJson<z.ZodArray<typeof ZLibrary>>('/libraries') })
-  const picker = useRef<HTMLInputElement>(null)
   const [name, setName] = useState('')
   const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }) }
   const install = useMutation({
@@ -48,24 +47,7 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
             <Field label="Name" hint="Optional: by default the folder the zip holds, e.g. BOSL2 for BOSL2-master.">
               {(control) => <Input {...control} value={name} onChange={(event) => setName(event.target.value)} placeholder="BOSL2" />}
             </Field>
-            <div>
-              <Button variant="secondary" onClick={() => picker.current?.click()} disabled={install.isPending}>
-                {install.isPending ? 'Installing…' : 'Upload a library .zip…'}
-              </Button>
-              <input
-                ref={picker}
-                type="file"
-                accept=".zip,application/zip"
-                tabIndex={-1}
-                aria-label="Library archive to install"
-                className="sr-only"
-                onChange={(event) => {
-                  const zip = event.target.files?.[0]
-                  if (zip) install.mutate(zip)
-                  event.target.value = ''
-                }}
-              />
-            </div>
+            <ZipPicker label="Upload a library .zip…" busyLabel="Installing…" isBusy={install.isPending} inputLabel="Library archive to install" onPick={(zip) => install.mutate(zip)} />
             {install.data && (
               <p role="status" className="text-sm text-stone-700">
                 Installed {install.data.name} ({install.data.fileCount} {install.data.fileCount === 1 ? 'file' : 'files'}).
