@@ -15,7 +15,7 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
     refetchInterval: (query) => (query.state.data?.state === 'preparing' || query.state.data?.testDrive.done === false ? 1000 : 3000),
   })
   const state = preparation.data
-  if (!state) return null
+  if (!state || state.state === 'none') return null
   const seconds = state.durationMs === null ? '' : ` in ${(state.durationMs / 1000).toFixed(1)} s`
   const { samples, done } = state.testDrive
   const problems = samples.filter((sample) => sample.outcome !== 'built')

@@ -73,11 +73,12 @@ async function runTestDrive(source: ModelSource, startedAt: Date): Promise<void>
   await record({ testDriveDone: true })
 }
 
-/** The last preparation of a configurator of the user's; null before its first change. */
+
+/** The last preparation of a configurator of the user's; state `none` before the model's first change. */
 export async function getPreparation(options: OwnedConfiguratorOptions) {
   await findOwnedConfigurator(options)
   const preparation = await db.preparation.findUnique({ where: { configuratorId: options.configuratorId } })
-  if (!preparation) return null
+  if (!preparation) return { state: 'none' as const, startedAt: null, durationMs: null, builds: 0, failedBuilds: 0, message: '', testDrive: { done: false, samples: [] } }
   const { state, startedAt, finishedAt, builds, failedBuilds, message, testDrive, testDriveDone } = preparation
   return {
     testDrive: { done: testDriveDone, samples: testDrive as z.infer<typeof ZTestDriveSample>[] },

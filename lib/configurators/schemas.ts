@@ -97,8 +97,8 @@ export const ZTestDriveSample = z.object({
 
 export const ZPreparation = z
   .object({
-    state: z.enum(['preparing', 'ready', 'failed']),
-    startedAt: ZDateTime,
+    state: z.enum(['none', 'preparing', 'ready', 'failed']).describe('none: the model has not changed since the server prepares models'),
+    startedAt: ZDateTime.nullable(),
     durationMs: z.number().int().nullable().describe('null while preparing'),
     builds: z.number().int().describe('models built: the defaults and each preset'),
     failedBuilds: z.number().int().describe('of those, the ones that did not build'),
@@ -107,5 +107,3 @@ export const ZPreparation = z
       .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
       .describe('random combinations within the ranges, built after the preparation behind every other build'),
   })
-  .nullable()
-  .describe('null before the first change of the model')

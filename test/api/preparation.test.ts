@@ -27,7 +27,7 @@ describe('preparation after a change', () => {
   it('reads the parameters and builds the defaults and every preset, so the first customer gets cached models', async () => {
     const owner = await signUp()
     const configuratorId = await createConfigurator(owner.token, { mainFile: 'bracket.scad' })
-    expect(await preparationOf(owner.token, configuratorId)).toBeNull()
+    expect(await preparationOf(owner.token, configuratorId)).toMatchObject({ state: 'none', startedAt: null })
     for (const name of ['bracket.scad', 'bracket.json']) {
       const body = fs.readFileSync(path.join(CORPUS, name), 'utf8')
       expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/${name}`, { token: owner.token, body })).status).toBe(202)
