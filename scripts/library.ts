@@ -19,6 +19,8 @@ async function main() {
     const nameAt = args.indexOf('--name')
     const library = await libraries.installLibraryFrom(args[0], nameAt > 0 ? args[nameAt + 1] : undefined)
     console.log(`paraform: installed ${describe(library)}`)
+    const using = await libraries.configuratorsUsing(library.name)
+    if (using.length > 0) console.log(`paraform: ${using.length} configurators use it; each builds with it at its next change or first open`)
   } else if (command === 'list') {
     for (const library of await libraries.listLibraries()) console.log(describe(library))
   } else if (command === 'remove' && args[0] !== undefined) {

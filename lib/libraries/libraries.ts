@@ -81,6 +81,17 @@ export async function removeLibrary(name: string): Promise<void> {
   if (count === 0) throw new AppError('not_found', `No library ${name} is installed`)
 }
 
+/** The configurators whose model files include or use the library (`include <BOSL2/std.scad>`). */
+export async function configuratorsUsing(name: string): Promise<string[]> {
+  const usage = new RegExp(`\\b(include|use)\\s*<\\s*${name.replace(/[.]/g, '\\.')}/`)
+  const sources = await db.configuratorFile.findMany({ where: { path: { startsWith: 'configurator/', endsWith: '.scad' } }, select: { configuratorId: true, blobHash: true } })
+  const using = new Set<string>()
+  for (const { configuratorId, blobHash } of sources) {
+    if (!using.has(configuratorId) && usage.test((await blobStore.readBuffer(blobHash)).toString('utf8'))) using.add(configuratorId)
+  }
+  return [...using]
+}
+
 /** Every installed library, for the inputs of a build. */
 export function installedLibraries(): Promise<LibraryRef[]> {
   return db.library.findMany({ select: { name: true, contentHash: true }, orderBy: { name: 'asc' } })

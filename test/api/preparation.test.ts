@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { strToU8, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as configurators from '@/lib/configurators/operations'
 import { env } from '@/lib/env'
@@ -23,6 +24,16 @@ async function preparationOf(token: string, configuratorId: string) {
   return readBody(await api('GET', `/configurators/${configuratorId}/preparation`, { token }), configurators.getPreparation)
 }
 
+/** The configurator's preparation once it, and its test drive, are done; one that began after `after` when given. */
+async function settledPreparation(token: string, configuratorId: string, after: string | null = null) {
+  for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    const preparation = await preparationOf(token, configuratorId)
+    expect(preparation.state).not.toBe('failed')
+    if (preparation.state === 'ready' && preparation.testDrive.done && preparation.startedAt !== after) return preparation
+    expect(Date.now()).toBeLessThan(deadline)
+  }
+}
+
 describe('preparation after a change', () => {
   it('reads the parameters and builds the defaults and every preset, so the first customer gets cached models', async () => {
     const owner = await signUp()
@@ -33,13 +44,8 @@ describe('preparation after a change', () => {
       expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/${name}`, { token: owner.token, body })).status).toBe(202)
     }
 
-    let preparation = await preparationOf(owner.token, configuratorId)
     // Its test drive too: its builds would land in the cache while the customer's are counted.
-    for (const deadline = Date.now() + 60_000; preparation?.state !== 'ready' || !preparation.testDrive.done; preparation = await preparationOf(owner.token, configuratorId)) {
-      expect(preparation?.state).not.toBe('failed')
-      expect(Date.now()).toBeLessThan(deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    const preparation = await settledPreparation(owner.token, configuratorId)
     expect(preparation).toMatchObject({ builds: 3, failedBuilds: 0, message: '' })
     expect(preparation.durationMs).toBeGreaterThan(0)
 
@@ -64,12 +70,7 @@ describe('test drive after the preparation', () => {
     const source = `size = 10; // [1:1:20]\ncheck = assert(size < 15, "size must be under 15") 0;\n${COUNT_TO_N}cube(size);\n`
     expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: source })).status).toBe(202)
 
-    let preparation = await preparationOf(owner.token, configuratorId)
-    for (const deadline = Date.now() + 60_000; !preparation?.testDrive.done; preparation = await preparationOf(owner.token, configuratorId)) {
-      expect(Date.now()).toBeLessThan(deadline)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
-    const { samples } = preparation.testDrive
+    const { samples } = (await settledPreparation(owner.token, configuratorId)).testDrive
     expect(samples).toHaveLength(4)
     expect(new Set(samples.map((sample) => JSON.stringify(sample.values))).size).toBe(4)
     for (const { values, outcome, message } of samples) {
@@ -81,5 +82,25 @@ describe('test drive after the preparation', () => {
       expect({ values, outcome }).toEqual({ values, outcome: expected })
       if (outcome === 'failed') expect(message).toBe(`ERROR: Assertion '(size < 15)' failed: "size must be under 15" in file main.scad, line 2`)
     }
+  })
+})
+
+describe('a library change', () => {
+  it('prepares again the configurators that include or use the library', async () => {
+    const admin = await signUp('admin')
+    const version = (size: number) => zipSync({ 'prep-lib-main': { 'part.scad': strToU8(`module part() cube(${size});\n`) } })
+    expect((await api('POST', '/libraries', { token: admin.token, body: version(5), headers: { 'content-type': 'application/zip' } })).status).toBe(200)
+    const configuratorId = await createConfigurator(admin.token)
+    expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: admin.token, body: 'use <prep-lib/part.scad>\npart();\n' })).status).toBe(202)
+    const first = await settledPreparation(admin.token, configuratorId)
+
+    expect((await api('POST', '/libraries', { token: admin.token, body: version(6), headers: { 'content-type': 'application/zip' } })).status).toBe(200)
+    await settledPreparation(admin.token, configuratorId, first.startedAt)
+    const { db } = await import('@/lib/db')
+    const cached = await db.cacheEntry.count()
+    const session = await readBody(await api('POST', '/configsessions', { token: admin.token, body: { configuratorId } }), sessions.createSession)
+    const info = await readBody(await api('GET', `/configsessions/${session.id}/objectinfo`, { token: admin.token }), sessions.getObjectInfo)
+    expect(info.volume).toBeCloseTo(216, 3)
+    expect(await db.cacheEntry.count()).toBe(cached)
   })
 })

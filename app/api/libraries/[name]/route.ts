@@ -1,6 +1,10 @@
 import { route } from '@/lib/api/route'
-import { removeLibrary } from '@/lib/libraries/libraries'
+import { schedulePreparation } from '@/lib/configurators/preparation'
+import { configuratorsUsing, removeLibrary } from '@/lib/libraries/libraries'
 import * as operations from '@/lib/libraries/operations'
 
 // DELETE /libraries/{name} - remove a library (admins)
-export const DELETE = route(operations.removeLibrary, ({ params }) => removeLibrary(params.name))
+export const DELETE = route(operations.removeLibrary, async ({ params }) => {
+  await removeLibrary(params.name)
+  for (const configuratorId of await configuratorsUsing(params.name)) schedulePreparation(configuratorId)
+})
