@@ -61,6 +61,16 @@ describe('POST /configurators/{id}/archives', () => {
     expect(info.volume).toBeCloseTo(20 * 10 * 5 + 1, 3)
   })
 
+  it('keeps non-ASCII file and folder names, which includes find', async () => {
+    const { owner, configuratorId } = await owned()
+    const zip = zipSync({ 'main.scad': strToU8('include <Teile für Größe/maße.scad>\ncube(MASS);\n'), 'Teile für Größe': { 'maße.scad': strToU8('MASS = 7;\n') } })
+    const { files } = await readBody(await upload(owner.token, configuratorId, zip), configurators.uploadConfiguratorArchive)
+    expect(files.map((file) => file.path).sort()).toEqual(['configurator/Teile für Größe/maße.scad', 'configurator/main.scad'])
+    const session = (await (await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } })).json()) as { id: string }
+    const info = ZObjectInfo.parse(await (await api('GET', `/configsessions/${session.id}/objectinfo`, { token: owner.token })).json())
+    expect(info.volume).toBeCloseTo(343, 3)
+  })
+
   it('replaces files of the same path and keeps the others, or with ?replace=true replaces the folder', async () => {
     const { owner, configuratorId } = await owned()
     for (const path of ['configurator/main.scad', 'configurator/notes.txt', 'renderer/scene.json']) {
