@@ -6,6 +6,7 @@ import { withError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
 import { type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
+import { hostFonts } from '@/lib/fonts/host-fonts'
 
 const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
 
@@ -82,7 +83,8 @@ export const openscadEngine: CadEngine = {
   },
 }
 
-/** Starts the workers (and their first warm instances) before the first request needs them. */
+/** Starts the workers (and their first warm instances), and reads the machine's fonts, before the first request needs them. */
 export function warmUpOpenscad(): void {
   pool()
+  hostFonts()
 }
