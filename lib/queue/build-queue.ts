@@ -4,7 +4,7 @@ import type { CadJob } from '@/lib/cad/cad-job'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { listen, notify, onReconnect } from '@/lib/queue/notifications'
-import { liveWorkers } from '@/lib/queue/worker-heartbeat'
+import { BACKGROUND_FLAG, liveWorkers } from '@/lib/queue/worker-heartbeat'
 
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
 // docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
@@ -40,9 +40,9 @@ export const queueLogger = new Logger(() => (level, message) => {
 
 export type JobOutcome = { key: string; outcome: 'done' | 'cancelled' } | { key: string; outcome: 'failed'; message: string }
 
-/** Keys a configurator or application may hold at most half of all workers' slots with. */
+/** Keys a configurator or application may hold at most half of all workers' slots with, and background work's own. */
 export function sharedFlags(owner: JobOwner): string[] {
-  return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : [])]
+  return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : []), ...(owner.background ? [BACKGROUND_FLAG] : [])]
 }
 
 /** One at a time per anonymous customer (so per session too), else per session. */

@@ -10,6 +10,9 @@ export interface RunningBuild {
   flags: string[]
 }
 
+/** Background work's flag (a test drive): held back, besides by the half-share rule, while one free slot at most is left. */
+export const BACKGROUND_FLAG = 'background'
+
 export function liveWorkers() {
   return db.buildWorker.findMany({ where: { beatAt: { gt: new Date(Date.now() - DEAD_AFTER_MS) } } })
 }
@@ -74,14 +77,19 @@ export async function takeDeadWorkers(): Promise<string[]> {
 
 /**
  * Configurator and application flags that already hold half of all live workers' slots: their
- * jobs wait while others run (the fair share of the security issue, across every worker).
+ * jobs wait while others run (the fair share of the security issue, across every worker). And
+ * the background flag while one free slot at most is left.
  */
 export async function fullSharedFlags(): Promise<string[]> {
   const workers = await liveWorkers()
-  const half = Math.ceil(workers.reduce((slots, worker) => slots + worker.slots, 0) / 2)
+  const slots = workers.reduce((total, worker) => total + worker.slots, 0)
+  const half = Math.ceil(slots / 2)
+  const running = workers.flatMap((worker) => worker.running as unknown as RunningBuild[])
   const holding = new Map<string, number>()
-  for (const build of workers.flatMap((worker) => worker.running as unknown as RunningBuild[])) {
+  for (const build of running) {
     for (const flag of build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
   }
-  return [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
+  const full = [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
+  // As in the in-process pool: background work never takes the last free slot of several.
+  return slots > 1 && slots - running.length <= 1 ? [...full, BACKGROUND_FLAG] : full
 }

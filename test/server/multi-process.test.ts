@@ -87,6 +87,9 @@ beforeAll(async () => {
     S3_FORCE_PATH_STYLE: 'true',
     ...S3RVER_CREDENTIALS,
     BUILD_TIME_LIMIT_SECONDS: String(BUILD_TIME_LIMIT_SECONDS),
+    // Background preparation would build beside the builds this test times and counts (it is
+    // tested on the queue by the API tests on PostgreSQL).
+    PREPARE_MODELS: 'false',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
   }
