@@ -72,7 +72,11 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
                 <th className="py-2 font-medium">Files</th>
                 <th className="py-2 font-medium">Size</th>
                 <th className="py-2 font-medium">Content hash (sha256)</th>
-                {canManage && <th className="py-2" />}
+                {canManage && (
+                  <th className="py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
