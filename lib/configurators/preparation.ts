@@ -29,48 +29,54 @@ export function schedulePreparation(configuratorId: string): void {
   timers.set(configuratorId, timer)
 }
 
+/** Updates the preparation that began at `startedAt`: a newer one that began meanwhile owns the row. */
+function updatePreparation(configuratorId: string, startedAt: Date, data: Prisma.PreparationUpdateManyMutationInput) {
+  return db.preparation.updateMany({ where: { configuratorId, startedAt }, data })
+}
+
 export async function prepareConfigurator(configuratorId: string): Promise<void> {
   const configurator = await db.configurator.findUnique({ where: { id: configuratorId } })
   if (!configurator) return
   const startedAt = new Date()
   const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '', testDrive: [], testDriveDone: false }
   await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
-  // A newer preparation that began meanwhile owns the row.
-  const finish = (data: { state: string; builds?: number; failedBuilds?: number; message?: string }) =>
-    db.preparation.updateMany({ where: { configuratorId, startedAt }, data: { ...data, finishedAt: new Date() } })
+  let source: ModelSource
   try {
-    const source = await readConfiguratorSource(configurator)
+    source = await readConfiguratorSource(configurator)
     // A broken preset file is the presets' problem (its requests say so); the defaults still build.
     const presets = await presetsOf(configurator, source.definitions).catch(() => [])
     const valueSets = [{}, ...presets.map((preset) => preset.values)]
     let failedBuilds = 0
     for (const values of valueSets) if (!(await buildValues(source, values)).mesh) failedBuilds++
-    await finish({ state: 'ready', builds: valueSets.length, failedBuilds })
-    await runTestDrive(source, startedAt)
+    await updatePreparation(configuratorId, startedAt, { state: 'ready', builds: valueSets.length, failedBuilds, finishedAt: new Date() })
   } catch (error) {
-    await finish({ state: 'failed', message: (error as Error).message })
+    await updatePreparation(configuratorId, startedAt, { state: 'failed', message: (error as Error).message, finishedAt: new Date(), testDriveDone: true })
+    return
   }
+  await runTestDrive(source, startedAt)
 }
 
 const TEST_DRIVE_SAMPLES = 4
 
 /**
  * Builds a few random combinations of values, behind everyone else's builds, and records how
- * each went, with the values to reproduce it.
+ * each went, with the values to reproduce it. It ends done whatever happens, so nobody waits for it.
  */
 async function runTestDrive(source: ModelSource, startedAt: Date): Promise<void> {
   const configuratorId = source.session.configuratorId
   const background = { ...source, session: { ...source.session, background: true } }
   const results: Prisma.InputJsonValue[] = []
-  const record = (data: Prisma.PreparationUpdateManyMutationInput) => db.preparation.updateMany({ where: { configuratorId, startedAt }, data })
-  for (const values of sampleValues(source.definitions, TEST_DRIVE_SAMPLES, source.inputs.sourceHash)) {
-    const build = await buildValues(background, values)
-    const problem = build.log.error.split('\n').find((line) => /^(ERROR|WARNING)/.test(line)) ?? build.log.error.split('\n')[0] ?? ''
-    const outcome = build.mesh ? 'built' : /time limit/.test(build.log.error) ? 'time limit' : 'failed'
-    results.push({ values, outcome, message: build.mesh ? '' : problem })
-    await record({ testDrive: results })
+  try {
+    for (const values of sampleValues(source.definitions, TEST_DRIVE_SAMPLES, source.inputs.sourceHash)) {
+      const build = await buildValues(background, values)
+      const lines = build.log.error.split('\n')
+      const outcome = build.mesh ? 'built' : /time limit/.test(build.log.error) ? 'time limit' : 'failed'
+      results.push({ values, outcome, message: build.mesh ? '' : (lines.find((line) => /^(ERROR|WARNING)/.test(line)) ?? lines[0] ?? '') })
+      await updatePreparation(configuratorId, startedAt, { testDrive: results })
+    }
+  } finally {
+    await updatePreparation(configuratorId, startedAt, { testDriveDone: true })
   }
-  await record({ testDriveDone: true })
 }
 
 

@@ -1,10 +1,8 @@
 import path from 'node:path'
 import { listConfiguratorFiles } from '@/lib/configurators/configurator-files'
 import { readFontName } from '@/lib/fonts/font-names'
-import { hostFonts } from '@/lib/fonts/host-fonts'
+import { FONT_FILE, hostFonts } from '@/lib/fonts/host-fonts'
 import { blobStore } from '@/lib/storage/blob-store'
-
-const FONT_FILE = /\.(ttf|otf)$/i
 
 /** The fonts a build can use: this machine's, and with a configurator, the font files uploaded into it. */
 export async function listFonts({ configuratorId, userId }: { configuratorId?: string; userId: string }) {

@@ -10,7 +10,7 @@ import { type FontName, readFontName } from './font-names'
 export const DEFAULT_FONT_DIRS = '/usr/share/fonts:/usr/local/share/fonts'
 const BUNDLED_DIR = path.join(process.cwd(), 'node_modules/dejavu-fonts-ttf/ttf')
 const BUNDLED = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf', 'DejaVuSerif.ttf']
-const FONT_FILE = /\.(ttf|otf)$/i
+export const FONT_FILE = /\.(ttf|otf)$/i
 
 export interface HostFont extends FontName {
   file: string
