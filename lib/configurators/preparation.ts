@@ -3,7 +3,6 @@ import type { z } from 'zod'
 import type { ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
-import { formatDateTime } from '@/lib/format-date'
 import { presetsOf } from '@/lib/sessions/presets'
 import { type ModelSource, buildValues, readConfiguratorSource } from '@/lib/sessions/session-model'
 import { sampleValues } from '@/lib/configurators/test-drive'
@@ -89,7 +88,7 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
   return {
     testDrive: { done: testDriveDone, samples: testDrive as z.infer<typeof ZTestDriveSample>[] },
     state: state as 'preparing' | 'ready' | 'failed',
-    startedAt: formatDateTime(startedAt),
+    startedAt: startedAt.toISOString(),
     durationMs: finishedAt ? finishedAt.getTime() - startedAt.getTime() : null,
     builds,
     failedBuilds,

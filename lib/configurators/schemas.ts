@@ -98,7 +98,8 @@ export const ZTestDriveSample = z.object({
 export const ZPreparation = z
   .object({
     state: z.enum(['none', 'preparing', 'ready', 'failed']).describe('none: the model has not changed since the server prepares models'),
-    startedAt: ZDateTime.nullable(),
+    // To the millisecond (ISO 8601): two preparations may begin within one second.
+    startedAt: z.iso.datetime().nullable(),
     durationMs: z.number().int().nullable().describe('null while preparing'),
     builds: z.number().int().describe('models built: the defaults and each preset'),
     failedBuilds: z.number().int().describe('of those, the ones that did not build'),

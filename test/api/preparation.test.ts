@@ -13,6 +13,9 @@ import { COUNT_TO_N } from '@/test/models'
 // server prepares it once after the last change, and its first customer gets cached models.
 const CORPUS = path.join(import.meta.dirname, '../corpus/presets')
 
+/** Each test waits for whole preparations (two for the library change): longer than one build on a loaded machine. */
+const PREPARATIONS_MS = 150_000
+
 beforeAll(() => {
   env.PREPARE_MODELS = true
 })
@@ -35,7 +38,7 @@ async function settledPreparation(token: string, configuratorId: string, after: 
 }
 
 describe('preparation after a change', () => {
-  it('reads the parameters and builds the defaults and every preset, so the first customer gets cached models', async () => {
+  it('reads the parameters and builds the defaults and every preset, so the first customer gets cached models', { timeout: PREPARATIONS_MS }, async () => {
     const owner = await signUp()
     const configuratorId = await createConfigurator(owner.token, { mainFile: 'bracket.scad' })
     expect(await preparationOf(owner.token, configuratorId)).toMatchObject({ state: 'none', startedAt: null })
@@ -63,7 +66,7 @@ describe('preparation after a change', () => {
 })
 
 describe('test drive after the preparation', () => {
-  it('builds random combinations within the ranges behind other builds, and reports those that fail or run past the time limit', async () => {
+  it('builds random combinations within the ranges behind other builds, and reports those that fail or run past the time limit', { timeout: PREPARATIONS_MS }, async () => {
     const owner = await signUp()
     const configuratorId = await createConfigurator(owner.token, { extraSettings: { limits: { buildSeconds: 1 } } })
     // Assignments run in order, before any statement: the size check comes before the counting.
@@ -86,7 +89,7 @@ describe('test drive after the preparation', () => {
 })
 
 describe('a library change', () => {
-  it('prepares again the configurators that include or use the library', async () => {
+  it('prepares again the configurators that include or use the library', { timeout: PREPARATIONS_MS }, async () => {
     const admin = await signUp('admin')
     const version = (size: number) => zipSync({ 'prep-lib-main': { 'part.scad': strToU8(`module part() cube(${size});\n`) } })
     expect((await api('POST', '/libraries', { token: admin.token, body: version(5), headers: { 'content-type': 'application/zip' } })).status).toBe(200)
