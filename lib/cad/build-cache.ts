@@ -47,12 +47,13 @@ function meshKey(key: string): string {
 }
 
 export async function loadBuild(key: string): Promise<CachedBuild | null> {
-  const entry = await db.cacheEntry.findUnique({ where: { key } })
-  if (!entry) return null
+  // Both reads at once: a failed build has no mesh, which is no error then.
+  const [entry, bytes] = await Promise.all([db.cacheEntry.findUnique({ where: { key } }), storage.readBuffer(meshKey(key)).catch(() => null)])
+  if (!entry || (entry.ok && !bytes)) return null
   let mesh: Mesh | null = null
   if (entry.ok) {
     try {
-      mesh = deserializeMesh(await storage.readBuffer(meshKey(key)))
+      mesh = deserializeMesh(bytes!)
     } catch {
       return null
     }

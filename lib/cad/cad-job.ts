@@ -29,28 +29,40 @@ export interface CadJob {
   overrides: Record<string, ParameterValue>
 }
 
-async function readSource(job: CadJob): Promise<ModelSource> {
+// A model's files, by content hash, as its builds read them: every slider move builds the same files.
+const recentFiles = new Map<string, Promise<Uint8Array>>()
+const RECENT_FILES = 64
+
+function readModelFile(blobHash: string): Promise<Uint8Array> {
+  const known = recentFiles.get(blobHash)
+  if (known) return known
+  const reading = blobStore.readBuffer(blobHash).then((buffer) => new Uint8Array(buffer))
+  reading.catch(() => recentFiles.delete(blobHash))
+  recentFiles.set(blobHash, reading)
+  if (recentFiles.size > RECENT_FILES) recentFiles.delete(recentFiles.keys().next().value!)
+  return reading
+}
+
+/** Everything the engine needs of the job but its values. */
+export async function readSource(job: CadJob): Promise<ModelSource> {
   // The key holds the asking machine's fonts: a model built with others would be cached under it wrongly.
   if (job.fontsHash !== hostFonts().hash) {
     throw new Error('this build worker has other fonts than the web instance that asked (FONT_DIRS); every machine needs the same fonts')
   }
-  const [files, libraries] = await Promise.all([
-    Promise.all(job.files.map(async ({ path, blobHash }) => ({ path, data: new Uint8Array(await blobStore.readBuffer(blobHash)) }))),
-    readLibraryFiles(job.libraries),
-  ])
+  const [files, libraries] = await Promise.all([Promise.all(job.files.map(async ({ path, blobHash }) => ({ path, data: await readModelFile(blobHash) }))), readLibraryFiles(job.libraries)])
   return { files, libraries, mainFile: job.mainFile }
 }
 
-export async function runBuildJob(job: CadJob, scheduling: Scheduling): Promise<CachedBuild> {
-  const { mesh, log } = await getEngine(job.cadType).build({ ...(await readSource(job)), values: job.values, overrides: job.overrides, ...job.limits, scheduling })
+export async function runBuildJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {
+  const { mesh, log } = await getEngine(job.cadType).build({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling })
   return storeBuild(job.key, mesh, log)
 }
 
-export async function runParametersJob(job: CadJob, scheduling: Scheduling): Promise<ReadParameters> {
-  const { ok, parameters, log } = await getEngine(job.cadType).readParameters({ ...(await readSource(job)), ...job.limits, scheduling })
+export async function runParametersJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<ReadParameters> {
+  const { ok, parameters, log } = await getEngine(job.cadType).readParameters({ ...(await source), ...job.limits, scheduling })
   return storeParameters(job.key, ok, parameters, log)
 }
 
-export function runCadJob(job: CadJob, scheduling: Scheduling): Promise<unknown> {
-  return job.kind === 'build' ? runBuildJob(job, scheduling) : runParametersJob(job, scheduling)
+export function runCadJob(job: CadJob, scheduling: Scheduling, source?: Promise<ModelSource>): Promise<unknown> {
+  return job.kind === 'build' ? runBuildJob(job, scheduling, source) : runParametersJob(job, scheduling, source)
 }
