@@ -4,7 +4,7 @@ import type { CadJob } from '@/lib/cad/cad-job'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { listen, notify, onReconnect } from '@/lib/queue/notifications'
-import { BACKGROUND_FLAG, liveWorkers } from '@/lib/queue/worker-heartbeat'
+import { BACKGROUND_FLAG, BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
 
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
 // docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
@@ -38,7 +38,7 @@ export const queueLogger = new Logger(() => (level, message) => {
   if (level === 'error' || level === 'warning') console.warn(`paraform: queue ${level}: ${message}`)
 })
 
-export type JobOutcome = { key: string; outcome: 'done' | 'cancelled' } | { key: string; outcome: 'failed'; message: string }
+export type JobOutcome = { key: string; outcome: 'done'; ran: boolean } | { key: string; outcome: 'cancelled' } | { key: string; outcome: 'failed'; message: string }
 
 /** Keys a configurator or application may hold at most half of all workers' slots with, and background work's own. */
 export function sharedFlags(owner: JobOwner): string[] {
@@ -73,7 +73,7 @@ function queue(): Queue {
     listening: listen(DONE_CHANNEL, (payload) => settle(JSON.parse(payload) as JobOutcome)),
   }
   // Outcomes sent while the connection was down are lost: whatever got built meanwhile is cached.
-  onReconnect(() => void Promise.all([...waiters].map(async ({ key }) => (await isCached(key)) && settle({ key, outcome: 'done' }))))
+  onReconnect(() => void Promise.all([...waiters].map(async ({ key }) => (await isCached(key)) && settle({ key, outcome: 'done', ran: false }))))
   globalForQueue.paraformBuildQueue = created
   return created
 }
@@ -88,8 +88,8 @@ export async function isCached(key: string): Promise<boolean> {
 
 /**
  * Runs `job` on the build queue and resolves once its result is in the cache: built by any
- * worker of any machine, once per key however many instances ask. True when a job ran for it,
- * false when the result was cached already. An abort stops waiting and cancels the job for
+ * worker of any machine, once per key however many instances ask. True when the engine ran for
+ * it, false when the result was cached already. An abort stops waiting and cancels the job for
  * everyone; those still waiting elsewhere ask for it again.
  */
 export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): Promise<boolean> {
@@ -102,28 +102,48 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
     const ended = new Promise<JobOutcome>((resolve) => (waiter = { key, settle: resolve }))
     waiters.add(waiter)
     const onAbort = () => void cancel(key).catch(() => {})
+    const orphaned = watchWorkers(key)
     try {
-      // Listening before looking: an outcome sent between the two is not missed.
-      const [cached, workers] = await Promise.all([isCached(key), liveWorkers()])
-      if (cached) return false
-      if (workers.length === 0) throw new AppError('service_unavailable', 'No build worker is running; start one with `npm run worker`')
-      const job = await (
-        await utils
-      ).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5, priority: payload.owner.background ? BACKGROUND_PRIORITY : 0 })
+      // Listening before adding: the outcome is not missed. The worker looks in the cache first
+      // (a caller asks after missing it); nothing else is asked of the database before the insert,
+      // where it would add to every build's time.
+      const job = await (await utils).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5, priority: payload.owner.background ? BACKGROUND_PRIORITY : 0 })
       // A job out of attempts (its workers killed again and again) would hold the key forever.
       if (job.attempts >= job.max_attempts && !job.locked_at) {
         await removeJob(key)
         continue
       }
+      // Joined a running job: it may have stored its build and said so before this listened.
+      if (job.locked_at && (await isCached(key))) return false
       signal?.addEventListener('abort', onAbort, { once: true })
-      const outcome = await (signal ? Promise.race([ended, abortion(signal)]) : ended)
-      if (outcome.outcome === 'done') return true
+      const outcome = await Promise.race([ended, orphaned.promise, ...(signal ? [abortion(signal)] : [])])
+      if (outcome.outcome === 'done') return outcome.ran
       if (outcome.outcome === 'failed') throw new AppError('service_unavailable', `The build could not run: ${outcome.message}`)
     } finally {
       waiters.delete(waiter)
       signal?.removeEventListener('abort', onAbort)
+      orphaned.stop()
     }
   }
+}
+
+/** Rejects, taking the job out of the queue, once no live worker is left to run it: looked at every BEAT_MS while waiting. */
+function watchWorkers(key: string): { promise: Promise<never>; stop: () => void } {
+  let reject!: (error: Error) => void
+  const promise = new Promise<never>((_, rejectWith) => (reject = rejectWith))
+  promise.catch(() => {})
+  const timer = setInterval(
+    () =>
+      void liveWorkers()
+        .then(async (workers) => {
+          if (workers.length > 0) return
+          reject(new AppError('service_unavailable', 'No build worker is running; start one with `npm run worker`'))
+          await cancel(key)
+        })
+        .catch(() => {}),
+    BEAT_MS,
+  )
+  return { promise, stop: () => clearInterval(timer) }
 }
 
 function abortion(signal: AbortSignal): Promise<never> {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { run, type Task, type WorkerEvents } from 'graphile-worker'
 import { limits } from '@/lib/api/rate-limit'
-import { runCadJob } from '@/lib/cad/cad-job'
+import { readSource, runCadJob } from '@/lib/cad/cad-job'
 import { env } from '@/lib/env'
 import { CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, type JobOutcome, queueLogger, sharedFlags, workerUtils } from '@/lib/queue/build-queue'
 import { listen, notify } from '@/lib/queue/notifications'
@@ -47,7 +47,10 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
 
   const cad: Task = async (payload, helpers) => {
     const { job, owner } = payload as CadJobPayload
-    if (await isCached(job.key)) return send({ key: job.key, outcome: 'done' })
+    // Built meanwhile (its asker missed the cache just before): no need of the files then.
+    const source = readSource(job)
+    source.catch(() => {})
+    if (await isCached(job.key)) return send({ key: job.key, outcome: 'done', ran: false })
     const controller = new AbortController()
     const stop = () => controller.abort(helpers.abortSignal.reason)
     helpers.abortSignal.addEventListener('abort', stop, { once: true })
@@ -57,8 +60,8 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     void heartbeat.started({ key: job.key, flags: sharedFlags(owner) }).catch(() => {})
     try {
       const scheduling = { fairness: { turn: job.key, exclusive: [], shared: [] }, signal: controller.signal, onStart: () => (startedAt = performance.now()) }
-      await runCadJob(job, scheduling)
-      await send({ key: job.key, outcome: 'done' })
+      await runCadJob(job, scheduling, source)
+      await send({ key: job.key, outcome: 'done', ran: true })
     } catch (error) {
       // Stopping: the job goes back to the queue for another worker.
       if (helpers.abortSignal.aborted) throw error
