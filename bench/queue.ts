@@ -1,13 +1,17 @@
 // The build queue on this machine's PostgreSQL: job pick-up, builds per second with one and two
-// worker processes, and what a build costs through the queue against the same build here.
-// Run by bench/run.ts in a process of its own (it needs DATABASE_URL; the other benches run on
-// the embedded database).
+// worker processes, and what a set→model costs through the queue against the same one built in
+// this process. Run by bench/run.ts in a process of its own (it needs DATABASE_URL; the other
+// benches run on the embedded database), with its demo content and admin.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { describe, ms } from './stats'
+import { api } from '../test/api-client'
 
 const { env } = await import('@/lib/env')
-const { migrateDatabase } = await import('@/lib/prepare')
+const { prepareDatabase } = await import('@/lib/prepare')
+const { db } = await import('@/lib/db')
+const { login } = await import('@/lib/auth/login')
+const { ensureBuildWorker } = await import('@/lib/queue/build-worker')
 const { blobStore } = await import('@/lib/storage/blob-store')
 const { loadBuild } = await import('@/lib/cad/build-cache')
 const { hostFonts } = await import('@/lib/fonts/host-fonts')
@@ -18,9 +22,11 @@ type CadJob = import('@/lib/cad/cad-job').CadJob
 
 const PICKUPS = 200
 const BATCH = 16
-const OVERHEAD_RUNS = 10
+const OVERHEAD_RUNS = 40
+/** After each measured step: the engine that built warms its next instance, a CPU-heavy ~30 ms that belongs to neither side. */
+const SETTLE_MS = 300
 
-await migrateDatabase()
+await prepareDatabase()
 const source = fs.readFileSync('demo/box-with-lid/main.scad')
 const { hash } = await blobStore.put(new Blob([source]).stream(), source.byteLength)
 let serial = 0
@@ -97,35 +103,87 @@ async function pickUps(): Promise<number[]> {
   return samples
 }
 
-async function overhead(): Promise<{ queued: number[]; here: number[] }> {
-  const stop = await startWorkers(1)
-  const queued: number[] = []
-  const here: number[] = []
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+
+/** Runs `run` as the service does without DATABASE_URL: its builds on this process's engine (the database stays). */
+async function inProcess<T>(run: () => Promise<T>): Promise<T> {
+  const url = env.DATABASE_URL
+  env.DATABASE_URL = undefined
+  try {
+    return await run()
+  } finally {
+    env.DATABASE_URL = url
+  }
+}
+
+/** The bare build of the demo box: add job, worker builds and stores, notice, load the mesh; against building and storing here. */
+async function bareBuilds() {
+  const samples = { queued: [] as number[], here: [] as number[] }
   const scheduling = { fairness: { turn: 'bench', exclusive: [], shared: [] } }
   for (let i = 0; i < OVERHEAD_RUNS + 1; i++) {
+    // The first round warms both engines up.
+    const keep = (list: number[], value: number) => i > 0 && list.push(value)
     const [a, b] = [boxJob(), boxJob()]
+    await settle()
     let started = performance.now()
     await runQueued({ job: a, owner: ownerOf(a) })
     await loadBuild(a.key)
-    const queuedMs = performance.now() - started
+    keep(samples.queued, performance.now() - started)
+    await settle()
     started = performance.now()
     await runBuildJob(b, scheduling)
-    const hereMs = performance.now() - started
-    // The first pair warms both engines up.
-    if (i > 0) queued.push(queuedMs), here.push(hereMs)
+    keep(samples.here, performance.now() - started)
   }
-  await stop()
-  return { queued, here }
+  return samples
 }
 
-// The whole machine's cores go to the worker processes; this process only builds in `overhead`.
+/** Uncached set→model of a demo through the route handlers (PUT a value, GET the model as STL), each run on the queue and here. */
+async function setToModel(token: string, demo: { name: string; parameter: string; values: (i: number) => [number, number] }) {
+  const configurator = await db.configurator.findFirstOrThrow({ where: { name: demo.name } })
+  const session = async () => (await (await api('POST', '/configsessions', { token, body: { configuratorId: configurator.id } })).json()).id as string
+  const [onQueue, here] = [await session(), await session()]
+  const setAndGet = async (id: string, value: number) => {
+    const started = performance.now()
+    for (const response of [await api('PUT', `/configsessions/${id}/parameters`, { token, body: { [demo.parameter]: { value } } }), await api('GET', `/configsessions/${id}/model`, { token })]) {
+      if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
+      await response.arrayBuffer()
+    }
+    return performance.now() - started
+  }
+  const samples = { queued: [] as number[], here: [] as number[] }
+  for (let i = 0; i < OVERHEAD_RUNS + 1; i++) {
+    // The first round warms both sessions' paths up; every value is built once, by one of them.
+    const keep = (list: number[], value: number) => i > 0 && list.push(value)
+    const [queuedValue, hereValue] = demo.values(i)
+    await settle()
+    keep(samples.queued, await setAndGet(onQueue, queuedValue))
+    await settle()
+    keep(samples.here, await inProcess(() => setAndGet(here, hereValue)))
+  }
+  return samples
+}
+
+function compare({ queued, here }: { queued: number[]; here: number[] }): string {
+  const [q, h] = [describe(queued).p50, describe(here).p50]
+  return `through the queue p50 ${ms(q)} vs in this process p50 ${ms(h)}: ratio ${(q / h).toFixed(2)}x (${ms(q - h)} more)`
+}
+
+// This process is a web instance (no queue worker of its own; the worker processes get the
+// cores) whose engine pool of one serves the in-process runs.
+env.BUILD_WORKERS = 0
+await ensureBuildWorker()
 env.BUILD_WORKERS = 1
 console.log('\n## Build queue (graphile-worker on PostgreSQL; worker processes of `npm run worker`, one build each)')
 const pickUp = describe(await pickUps())
 console.log(`- job pick-up and completion notice, idle worker (${PICKUPS} jobs): p50 ${ms(pickUp.p50)}, p95 ${ms(pickUp.p95)} (goal p50 ≤ 10 ms)`)
 const [one, two] = [await buildsPerSecond(1), await buildsPerSecond(2)]
 console.log(`- distinct uncached builds of the demo box, batch of ${BATCH}: 1 worker ${one.toFixed(2)}/s, 2 workers ${two.toFixed(2)}/s, ratio ${(two / one).toFixed(2)}x (${fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? '?'} cores)`)
-const { queued, here } = await overhead()
-const [q, h] = [describe(queued), describe(here)]
-console.log(`- uncached build through the queue (add job, worker builds and stores, notice, load) p50 ${ms(q.p50)} vs the same build in this process p50 ${ms(h.p50)}: ratio ${(q.p50 / h.p50).toFixed(2)}x (goal ≤ 1.1x)`)
+const stop = await startWorkers(1)
+const { accessToken } = (await login({ email: env.ADMIN_EMAIL!, password: env.ADMIN_PASSWORD!, clientAddress: 'bench' })).grant
+console.log(`- uncached set→model (PUT a value, GET the model as STL), ${OVERHEAD_RUNS} runs each, goal ≤ 1.1x:`)
+console.log(`  - box with lid: ${compare(await setToModel(accessToken, { name: 'Box with lid', parameter: 'width', values: (i) => [30 + i, 30.5 + i] }))}`)
+console.log(`  - name tag: ${compare(await setToModel(accessToken, { name: 'Name tag', parameter: 'text_size', values: (i) => [5 + i * 0.3, 5.15 + i * 0.3] }))}`)
+console.log(`  - spur gear: ${compare(await setToModel(accessToken, { name: 'Spur gear', parameter: 'thickness', values: (i) => [4 + i * 0.3, 4.15 + i * 0.3] }))}`)
+console.log(`- the bare build of the box alone (add job, worker builds and stores, notice, load the mesh vs build and store here): ${compare(await bareBuilds())}`)
+await stop()
 process.exit(0)

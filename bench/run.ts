@@ -42,7 +42,8 @@ async function benchQueue(): Promise<void> {
   const databaseUrl = await createTestDatabase().catch((error: Error) => console.log(`\n## Build queue: skipped, no PostgreSQL (${error.message})`))
   if (!databaseUrl) return
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'bench/queue.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-bench-queue-')) },
+    // No test drives of the seeded demos: they would build beside the builds it times.
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-bench-queue-')), PREPARE_MODELS: 'false' },
     stdio: 'inherit',
   })
   await new Promise((resolve) => child.on('exit', resolve))
