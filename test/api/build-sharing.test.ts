@@ -59,7 +59,7 @@ describe('a newer PUT of a session supersedes the older one', () => {
     expect((await api('GET', `/configsessions/${first.session.id}/parameters`, { token: first.token })).status).toBe(200)
 
     // Both ask for the same state, so they wait for one and the same build.
-    const slow = { n: 400_000, width: 20 }
+    const slow = { n: 1_500_000, width: 20 }
     const firstSlow = put(first, slow)
     const secondSlow = put(second, slow)
     await settle()
@@ -68,7 +68,7 @@ describe('a newer PUT of a session supersedes the older one', () => {
     expect(await valuesOf(await secondSlow)).toEqual({ ...slow, depth: 10 })
     const log = await readBody(await api('GET', `/configsessions/${second.session.id}/log`, { token: second.token }), sessions.getLog)
     expect(log.error).toBe('')
-    expect(log.message).toContain('ECHO: 400000')
+    expect(log.message).toContain('ECHO: 1.5e+6')
     expect(await valuesOf(await firstSlow)).toEqual({ n: 0, width: 25, depth: 10 })
     expect(await valuesOf(await firstNewer)).toEqual({ n: 0, width: 25, depth: 10 })
   }, 60_000)
