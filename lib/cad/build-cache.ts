@@ -34,9 +34,10 @@ function remember(build: CachedBuild): CachedBuild {
 const TOUCH_INTERVAL_MS = 60_000
 const touched = new Map<string, number>()
 
-/** Marks a build as used for LRU eviction; at most once a minute per build, never awaited. */
-function touch(key: string): void {
+/** Marks a build as used for LRU eviction; at most once a minute per build, never awaited. `lastUsedAt`: as its row says, when known. */
+function touch(key: string, lastUsedAt?: Date): void {
   const now = Date.now()
+  if (lastUsedAt && now - lastUsedAt.getTime() < TOUCH_INTERVAL_MS) touched.set(key, lastUsedAt.getTime())
   if (now - (touched.get(key) ?? 0) < TOUCH_INTERVAL_MS) return
   touched.set(key, now)
   void db.cacheEntry.updateMany({ where: { key }, data: { lastUsedAt: new Date(now) } }).catch(() => {})
@@ -58,7 +59,8 @@ export async function loadBuild(key: string): Promise<CachedBuild | null> {
       return null
     }
   }
-  touch(key)
+  // A build stored a moment ago (by a worker, for this request) needs no touch.
+  touch(key, entry.lastUsedAt)
   const log = { message: entry.logMessage, error: entry.logError }
   return { key, source: 'stored', mesh, log, objectInfo: entry.data as CachedBuild['objectInfo'] }
 }
