@@ -127,7 +127,7 @@ describe('two web instances and two build workers on one database and one bucket
     expect((await call(a, 'PUT', `/configurators/${otherId}/files/configurator/main.scad`, token, source)).status).toBe(202)
     const openOn = async (id: string) => ((await (await call(b, 'POST', '/configsessions', token, { configuratorId: id })).json()) as { id: string }).id
     const [first, second, third] = [session.id, await openOn(configuratorId), await openOn(otherId)]
-    const slowSet = (web: Web, id: string, width: number) => call(web, 'PUT', `/configsessions/${id}/parameters`, token, { n: { value: 800_000 }, width: { value: width } })
+    const slowSet = (web: Web, id: string, width: number) => call(web, 'PUT', `/configsessions/${id}/parameters`, token, { n: { value: 2_500_000 }, width: { value: width } })
     const held: string[][] = []
     const sampling = setInterval(() => void runningFlags().then((flags) => held.push(flags), () => {}), 25)
     onTestFinished(() => clearInterval(sampling))
