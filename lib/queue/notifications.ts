@@ -7,7 +7,7 @@ interface Hub {
   client: pg.Client | null
   connecting: Promise<pg.Client> | null
   handlers: Map<string, Set<Handler>>
-  /** The last notification sent. */
+  /** The last query sent on the connection (LISTEN or a notification). */
   sending: Promise<void>
   /** Called after a lost connection is back: notifications sent meanwhile are gone. */
   onReconnect: Set<() => void>
@@ -63,8 +63,8 @@ export async function listen(channel: string, handler: Handler): Promise<void> {
   const isNew = !hub.handlers.has(channel)
   hub.handlers.set(channel, (hub.handlers.get(channel) ?? new Set()).add(handler))
   if (!env.DATABASE_URL) return
-  const client = await connect()
-  if (isNew) await client.query(`LISTEN ${channel}`)
+  if (isNew) await serially(`LISTEN ${channel}`)
+  else await connect()
 }
 
 export function onReconnect(handler: () => void): void {
@@ -74,9 +74,13 @@ export function onReconnect(handler: () => void): void {
 /** Sends `payload` to every process listening on `channel`, through the shared connection. */
 export function notify(channel: string, payload: string): Promise<void> {
   if (!env.DATABASE_URL) return Promise.resolve(dispatch(channel, payload))
-  // One query at a time on the connection (pg queues them, but no longer wants to), in order.
+  return serially('SELECT pg_notify($1, $2)', [channel, payload])
+}
+
+/** One query at a time on the shared connection (pg queues them, but no longer wants to), in order. */
+function serially(query: string, values?: string[]): Promise<void> {
   const sent = hub.sending.catch(() => {}).then(async () => {
-    await (await connect()).query('SELECT pg_notify($1, $2)', [channel, payload])
+    await (await connect()).query(query, values)
   })
   hub.sending = sent
   return sent
