@@ -13,7 +13,15 @@ export const MESH_FORMATS = {
 
 export type MeshFormat = keyof typeof MESH_FORMATS
 
+// Each mesh is encoded once per format: a cached model is asked for again and again, and its
+// mesh stays the same object while the build cache keeps it in memory.
+const encoded = new WeakMap<Mesh, Map<MeshFormat, Uint8Array>>()
+
 export function exportMesh(mesh: Mesh, format: MeshFormat): { bytes: Uint8Array; contentType: string } {
   const { contentType, write } = MESH_FORMATS[format]
-  return { bytes: write(mesh), contentType }
+  const formats = encoded.get(mesh) ?? new Map<MeshFormat, Uint8Array>()
+  encoded.set(mesh, formats)
+  const bytes = formats.get(format) ?? write(mesh)
+  formats.set(format, bytes)
+  return { bytes, contentType }
 }
