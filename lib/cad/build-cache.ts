@@ -70,7 +70,9 @@ export async function storeBuild(key: string, mesh: Mesh | null, log: EngineLog)
   const bytes = mesh ? serializeMesh(mesh) : null
   if (bytes) await storage.put(meshKey(key), bytes)
   const data = { ok: mesh !== null, data: objectInfo as unknown as Prisma.InputJsonValue, logMessage: log.message, logError: log.error, sizeBytes: bytes?.byteLength ?? 0 }
-  await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: { ...data, lastUsedAt: new Date() } })
+  const now = new Date()
+  await db.cacheEntry.upsert({ where: { key }, create: { key, ...data, lastUsedAt: now }, update: { ...data, lastUsedAt: now } })
+  touched.set(key, now.getTime())
   await evict()
   return { key, source: 'built', mesh, log, objectInfo }
 }
