@@ -20,6 +20,7 @@ const { benchAttack } = await import('./attack')
 const { benchRender } = await import('./render')
 const { benchCustomer } = await import('./customer')
 const { benchFirstOpen } = await import('./first-open')
+const { benchGrowth } = await import('./growth')
 
 await prepareDatabase()
 const { accessToken } = (await login({ email: 'bench@example.test', password: 'bench password', clientAddress: 'bench' })).grant
@@ -33,6 +34,7 @@ await benchAttack(ids, accessToken)
 await benchRender()
 await benchCustomer()
 await benchFirstOpen(accessToken)
+await benchGrowth(accessToken)
 await benchQueue()
 process.exit(0)
 

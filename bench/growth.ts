@@ -1,0 +1,84 @@
+// How a slider move's cost grows with the work: a model with ten times the triangles and one
+// with ten times the parameters, each against its base measured in the same run.
+import { describe, ms } from './stats'
+import { api } from '../test/api-client'
+
+const RUNS = 10
+
+interface Variant {
+  label: string
+  source: string
+  /** The parameter each run sets to a new value. */
+  parameter: string
+  values: (run: number) => number
+}
+
+/** `count` tori along x: triangles grow with the count, the work per triangle stays the same. */
+function tori(count: number): Variant {
+  return {
+    label: `${count} ${count === 1 ? 'torus' : 'tori'}`,
+    source: `size = 20; // [10:0.01:40]\nfor (i = [0:${count - 1}]) translate([i * size * 1.3, 0, 0]) rotate_extrude($fn = 64) translate([size / 2, 0]) circle(size / 6, $fn = 24);\n`,
+    parameter: 'size',
+    values: (run) => 20 + run / 10,
+  }
+}
+
+/** A block whose height takes every one of `count` parameters: the geometry stays the same. */
+function parameters(count: number): Variant {
+  const keys = Array.from({ length: count }, (_, i) => `p${i}`)
+  return {
+    label: `${count} parameters`,
+    source: `${keys.map((key) => `// Part ${key}\n${key} = 1; // [0:0.01:5]\n`).join('')}cube([20, 20, 1 + (${keys.join(' + ')}) / ${count}]);\n`,
+    parameter: 'p0',
+    values: (run) => 1 + run / 10,
+  }
+}
+
+async function measure(token: string, variant: Variant) {
+  const created = await api('POST', '/configurators', { token, body: { name: `Growth ${variant.label} ${process.pid}`, mainFile: 'main.scad' } })
+  const { UUID: configuratorId } = (await created.json()) as { UUID: string }
+  await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token, body: variant.source })
+  const { id } = (await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()) as { id: string }
+  const fetched = async (method: 'GET' | 'PUT', path: string, body?: unknown) => {
+    const response = await api(method, `/configsessions/${id}/${path}`, { token, body })
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+    return new Uint8Array(await response.arrayBuffer())
+  }
+  const setAndGet = async (value: number) => {
+    const started = performance.now()
+    await fetched('PUT', 'parameters', { [variant.parameter]: { value } })
+    const stl = await fetched('GET', 'model')
+    return { ms: performance.now() - started, bytes: stl.byteLength }
+  }
+  await setAndGet(variant.values(-1)) // warms the session's path and reads the parameters
+  const moves: number[] = []
+  const reads: number[] = []
+  let bytes = 0
+  for (let run = 0; run < RUNS; run++) {
+    const move = await setAndGet(variant.values(run))
+    moves.push(move.ms)
+    bytes = move.bytes
+    const started = performance.now()
+    await fetched('GET', 'parameters')
+    reads.push(performance.now() - started)
+  }
+  // Binary STL: an 84-byte header, then 50 bytes per triangle.
+  return { variant, move: describe(moves), read: describe(reads), bytes, triangles: (bytes - 84) / 50 }
+}
+
+export async function benchGrowth(token: string): Promise<void> {
+  console.log('\n## Growth: an uncached slider move (PUT then GET model, STL) as the model grows')
+  console.log('| model | triangles | STL bytes | move p50 | move p95 | GET parameters p50 | move p50 / base |')
+  console.log('|---|---|---|---|---|---|---|')
+  for (const [base, grown] of [
+    [tori(1), tori(10)],
+    [parameters(5), parameters(50)],
+  ] as const) {
+    const baseline = await measure(token, base)
+    for (const { variant, move, read, bytes, triangles } of [baseline, await measure(token, grown)]) {
+      console.log(`| ${variant.label} | ${triangles} | ${bytes} | ${ms(move.p50)} | ${ms(move.p95)} | ${ms(read.p50)} | ${(move.p50 / baseline.move.p50).toFixed(2)}x |`)
+    }
+  }
+  console.log('\nAim: ten times the triangles at most ten times the time (the engine works per triangle); ten times')
+  console.log('the parameters about the same time (only the parameter list grows).')
+}
