@@ -34,7 +34,8 @@ function parameters(count: number): Variant {
   }
 }
 
-async function measure(token: string, variant: Variant) {
+/** A configurator of the variant and a session of it whose path is warm: `move` times one uncached slider move. */
+async function open(token: string, variant: Variant) {
   const created = await api('POST', '/configurators', { token, body: { name: `Growth ${variant.label} ${process.pid}`, mainFile: 'main.scad' } })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
   await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token, body: variant.source })
@@ -44,26 +45,18 @@ async function measure(token: string, variant: Variant) {
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
     return new Uint8Array(await response.arrayBuffer())
   }
-  const setAndGet = async (value: number) => {
-    const started = performance.now()
-    await fetched('PUT', 'parameters', { [variant.parameter]: { value } })
-    const stl = await fetched('GET', 'model')
-    return { ms: performance.now() - started, bytes: stl.byteLength }
-  }
-  await setAndGet(variant.values(-1)) // warms the session's path and reads the parameters
-  const moves: number[] = []
-  const reads: number[] = []
-  let bytes = 0
-  for (let run = 0; run < RUNS; run++) {
-    const move = await setAndGet(variant.values(run))
-    moves.push(move.ms)
-    bytes = move.bytes
-    const started = performance.now()
+  const samples = { moves: [] as number[], reads: [] as number[], bytes: 0 }
+  const move = async (run: number) => {
+    let started = performance.now()
+    await fetched('PUT', 'parameters', { [variant.parameter]: { value: variant.values(run) } })
+    samples.bytes = (await fetched('GET', 'model')).byteLength
+    if (run >= 0) samples.moves.push(performance.now() - started)
+    started = performance.now()
     await fetched('GET', 'parameters')
-    reads.push(performance.now() - started)
+    if (run >= 0) samples.reads.push(performance.now() - started)
   }
-  // Binary STL: an 84-byte header, then 50 bytes per triangle.
-  return { variant, move: describe(moves), read: describe(reads), bytes, triangles: (bytes - 84) / 50 }
+  await move(-1)
+  return { variant, move, samples }
 }
 
 export async function benchGrowth(token: string): Promise<void> {
@@ -74,9 +67,14 @@ export async function benchGrowth(token: string): Promise<void> {
     [tori(1), tori(10)],
     [parameters(5), parameters(50)],
   ] as const) {
-    const baseline = await measure(token, base)
-    for (const { variant, move, read, bytes, triangles } of [baseline, await measure(token, grown)]) {
-      console.log(`| ${variant.label} | ${triangles} | ${bytes} | ${ms(move.p50)} | ${ms(move.p95)} | ${ms(read.p50)} | ${(move.p50 / baseline.move.p50).toFixed(2)}x |`)
+    const pair = [await open(token, base), await open(token, grown)]
+    // Taking turns, so that both see the machine in the same state.
+    for (let run = 0; run < RUNS; run++) for (const session of pair) await session.move(run)
+    const baseline = describe(pair[0]!.samples.moves).p50
+    for (const { variant, samples } of pair) {
+      const [move, read] = [describe(samples.moves), describe(samples.reads)]
+      // Binary STL: an 84-byte header, then 50 bytes per triangle.
+      console.log(`| ${variant.label} | ${(samples.bytes - 84) / 50} | ${samples.bytes} | ${ms(move.p50)} | ${ms(move.p95)} | ${ms(read.p50)} | ${(move.p50 / baseline).toFixed(2)}x |`)
     }
   }
   console.log('\nAim: ten times the triangles at most ten times the time (the engine works per triangle); ten times')
