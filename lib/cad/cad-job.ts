@@ -5,6 +5,7 @@ import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 import { hostFonts } from '@/lib/fonts/host-fonts'
 import { type LibraryRef, readLibraryFiles } from '@/lib/libraries/libraries'
+import { recentReads } from '@/lib/recent-reads'
 import { blobStore } from '@/lib/storage/blob-store'
 
 /**
@@ -30,18 +31,7 @@ export interface CadJob {
 }
 
 // A model's files, by content hash, as its builds read them: every slider move builds the same files.
-const recentFiles = new Map<string, Promise<Uint8Array>>()
-const RECENT_FILES = 64
-
-function readModelFile(blobHash: string): Promise<Uint8Array> {
-  const known = recentFiles.get(blobHash)
-  if (known) return known
-  const reading = blobStore.readBuffer(blobHash).then((buffer) => new Uint8Array(buffer))
-  reading.catch(() => recentFiles.delete(blobHash))
-  recentFiles.set(blobHash, reading)
-  if (recentFiles.size > RECENT_FILES) recentFiles.delete(recentFiles.keys().next().value!)
-  return reading
-}
+const readModelFile = recentReads(64, (blobHash: string) => blobHash, async (blobHash) => new Uint8Array(await blobStore.readBuffer(blobHash)))
 
 /** Everything the engine needs of the job but its values. */
 export async function readSource(job: CadJob): Promise<ModelSource> {

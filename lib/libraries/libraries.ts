@@ -7,6 +7,7 @@ import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
 import type { Library } from '@/lib/generated/prisma/client'
+import { recentReads } from '@/lib/recent-reads'
 import { blobStore } from '@/lib/storage/blob-store'
 import { pathProblem } from '@/lib/storage/file-path'
 import { readProjectZip } from '@/lib/storage/project-zip'
@@ -97,30 +98,22 @@ export function installedLibraries(): Promise<LibraryRef[]> {
   return db.library.findMany({ select: { name: true, contentHash: true }, orderBy: { name: 'asc' } })
 }
 
-// Library versions read lately: every build places every library, so they are kept in memory.
-const read = new Map<string, Promise<ModelFile[]>>()
-const MAX_READ = 16
-
 /** The files of these library versions, each under its library's folder (`BOSL2/std.scad`). */
 export async function readLibraryFiles(libraries: LibraryRef[]): Promise<ModelFile[]> {
   const files = await Promise.all(libraries.map(readLibrary))
   return files.flat()
 }
 
-function readLibrary({ name, contentHash }: LibraryRef): Promise<ModelFile[]> {
-  const key = `${name}@${contentHash}`
-  const known = read.get(key)
-  if (known) return known
-  const loading = (async () => {
+// Library versions read lately: every build places every library.
+const readLibrary = recentReads(
+  16,
+  ({ name, contentHash }: LibraryRef) => `${name}@${contentHash}`,
+  async ({ name, contentHash }) => {
     const library = await db.library.findUnique({ where: { name }, include: { files: true } })
     if (library?.contentHash !== contentHash) throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
     return Promise.all(library.files.map(async ({ path, blobHash }) => ({ path: `${name}/${path}`, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
-  })()
-  loading.catch(() => read.delete(key))
-  read.set(key, loading)
-  if (read.size > MAX_READ) read.delete(read.keys().next().value!)
-  return loading
-}
+  },
+)
 
 /** Every file under `dir`, by its path inside it; symbolic links are refused, as in archives. */
 async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {

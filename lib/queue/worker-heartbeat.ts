@@ -58,14 +58,18 @@ export class Heartbeat {
     return reading
   }
 
-  async started(build: RunningBuild): Promise<void> {
+  started(build: RunningBuild): Promise<void> {
     this.running.set(build.key, build)
-    await this.beat()
-    await notify(SHARES_CHANNEL, this.id)
+    return this.sharesChanged()
   }
 
-  async ended(key: string): Promise<void> {
+  ended(key: string): Promise<void> {
     this.running.delete(key)
+    return this.sharesChanged()
+  }
+
+  /** Writes the row, then tells every worker to read the shares again. */
+  private async sharesChanged(): Promise<void> {
     await this.beat()
     await notify(SHARES_CHANNEL, this.id)
   }
