@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type Fairness, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
+import { DroppedError, type Fairness, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 
 interface Job {
   name: string
@@ -19,9 +19,9 @@ function createPool(size: number) {
   const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, maxHeapMb: 64 })
   const started: string[] = []
   const ran: (Ran & { keys: string[] })[] = []
-  const run = (name: string, fairness: Fairness, options: { ms?: number; signal?: AbortSignal } = {}) =>
+  const run = (name: string, fairness: Fairness, { ms = 20, ...options }: { ms?: number; signal?: AbortSignal; dropUnlessIdle?: boolean } = {}) =>
     pool
-      .run({ name, ms: options.ms ?? 20 }, { timeLimitMs: 10_000, fairness, signal: options.signal, onStart: () => started.push(name) })
+      .run({ name, ms }, { timeLimitMs: 10_000, fairness, ...options, onStart: () => started.push(name) })
       .then((result) => {
         ran.push({ ...result, keys: [...fairness.exclusive, ...fairness.shared] })
         return result.name
@@ -56,6 +56,19 @@ describe('WorkerPool', () => {
     const second = run('customer-2', customer('c2', 's2'), { ms: 20 })
     await Promise.all([first, drive, second])
     expect(started).toEqual(['customer-1', 'customer-2', 'test-drive'])
+  })
+
+  it('drops a guess that no free worker can start at once, and runs it when one can', async () => {
+    const { run, started } = createPool(2)
+    const guess = (): Fairness => ({ turn: 'speculative:c1', exclusive: ['speculative:c1'], shared: [], background: true })
+    // Both workers booted and idle.
+    await Promise.all([run('warm-1', customer('w1', 'w1')), run('warm-2', customer('w2', 'w2'))])
+    const customerBuild = run('customer', customer('c2', 's2'), { ms: 150 })
+    // The one idle worker left stays free for customers.
+    await expect(run('guess-1', guess(), { dropUnlessIdle: true })).rejects.toBeInstanceOf(DroppedError)
+    await customerBuild
+    await expect(run('guess-2', guess(), { dropUnlessIdle: true })).resolves.toBe('guess-2')
+    expect(started.slice(2)).toEqual(['customer', 'guess-2'])
   })
 
   it("starts a waiting customer's build before an attacker's second one, with one worker", async () => {
@@ -95,7 +108,6 @@ describe('WorkerPool', () => {
     // shop's builds started at the first two free workers.
     expect(started.slice(0, 6)).toEqual(['busy-0', 'busy-1', 'busy-2', 'busy-3', 'quiet-0', 'quiet-1'])
 
-
     // Queued together behind other work, the busy shop gets ceil(4 / 2) workers while the quiet one waits.
     const second = createPool(4)
     const blockers = [0, 1, 2, 3].map((n) => second.run(`blocker-${n}`, customer(`blocker-${n}`, `x${n}`, 'blocker'), { ms: 60 }))
@@ -127,7 +139,7 @@ describe('WorkerPool', () => {
 
   it('stops a task past its time limit and goes on with the next on the spare worker booted before', async () => {
     const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size: 1, maxHeapMb: 64 })
-      const fairness = customer('a', 'a')
+    const fairness = customer('a', 'a')
     const slow = pool.run({ name: 'slow', ms: 60_000 }, { timeLimitMs: 200, fairness })
     await expect(slow).rejects.toBeInstanceOf(TimeLimitError)
     const stopped = process.hrtime.bigint()

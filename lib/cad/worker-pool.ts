@@ -4,6 +4,12 @@ import { Worker } from 'node:worker_threads'
 
 const TS_WORKER = path.join(process.cwd(), 'lib/cad/ts-worker.mjs')
 
+export class DroppedError extends Error {
+  constructor() {
+    super('dropped: no worker was free for it')
+  }
+}
+
 export class TimeLimitError extends Error {
   constructor(readonly timeLimitMs: number) {
     super(`stopped after the time limit of ${timeLimitMs / 1000} s`)
@@ -29,6 +35,8 @@ export interface Scheduling {
   signal?: AbortSignal
   /** Called when a worker starts on the task. */
   onStart?: () => void
+  /** Work that is worth doing only now (a guess ahead of the customer): rejected with DroppedError unless a worker starts on it at once. */
+  dropUnlessIdle?: boolean
 }
 
 export interface RunOptions extends Scheduling {
@@ -101,6 +109,10 @@ export class WorkerPool<Job, Result> {
       signal?.addEventListener('abort', onAbort, { once: true })
       this.queue.push(task)
       this.dispatch()
+      if (options.dropUnlessIdle && this.queue.includes(task)) {
+        this.queue = this.queue.filter((queued) => queued !== task)
+        task.reject(new DroppedError())
+      }
     })
   }
 

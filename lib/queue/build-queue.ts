@@ -26,6 +26,8 @@ export interface JobOwner {
   applicationId: string | null
   /** Work nobody waits for (a test drive): queued behind every other job. */
   background?: boolean
+  /** A guess ahead of the customer (background too): one at a time in its own queue, its time not counted. */
+  speculative?: boolean
 }
 
 export interface CadJobPayload {
@@ -45,9 +47,15 @@ export function sharedFlags(owner: JobOwner): string[] {
   return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : []), ...(owner.background ? [BACKGROUND_FLAG] : [])]
 }
 
-/** One at a time per anonymous customer (so per session too), else per session. */
+/** One at a time per anonymous customer (so per session too), else per session; guesses apart. */
 function queueNameOf(owner: JobOwner): string {
-  return owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
+  const queue = owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
+  return owner.speculative ? `speculative:${queue}` : queue
+}
+
+function jobSpec(payload: CadJobPayload, jobKeyMode: 'unsafe_dedupe' | 'replace') {
+  const { owner, job } = payload
+  return { jobKey: job.key, jobKeyMode, queueName: queueNameOf(owner), flags: sharedFlags(owner), maxAttempts: 5, priority: owner.background ? BACKGROUND_PRIORITY : 0 }
 }
 
 interface Waiter {
@@ -101,13 +109,16 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
     let waiter!: Waiter
     const ended = new Promise<JobOutcome>((resolve) => (waiter = { key, settle: resolve }))
     waiters.add(waiter)
-    const onAbort = () => void cancel(key).catch(() => {})
+    // A guess given up is dropped only while nothing else claimed it; any other job, for everyone.
+    const onAbort = () => void (payload.owner.speculative ? dropGuess(key) : cancel(key)).catch(() => {})
     const orphaned = watchWorkers(key)
     try {
       // Listening before adding: the outcome is not missed. The worker looks in the cache first
       // (a caller asks after missing it); nothing else is asked of the database before the insert,
       // where it would add to every build's time.
-      const job = await (await utils).addJob(CAD_TASK, payload, { jobKey: key, jobKeyMode: 'unsafe_dedupe', queueName: queueNameOf(payload.owner), flags: sharedFlags(payload.owner), maxAttempts: 5, priority: payload.owner.background ? BACKGROUND_PRIORITY : 0 })
+      let job = await (await utils).addJob(CAD_TASK, payload, jobSpec(payload, 'unsafe_dedupe'))
+      // Joined a job waiting in the background (a guess, a preparation): it becomes this one, in front.
+      if (!payload.owner.background && job.priority !== 0 && !job.locked_at) job = await (await utils).addJob(CAD_TASK, payload, jobSpec(payload, 'replace'))
       // A job out of attempts (its workers killed again and again) would hold the key forever.
       if (job.attempts >= job.max_attempts && !job.locked_at) {
         await removeJob(key)
@@ -156,6 +167,15 @@ function abortion(signal: AbortSignal): Promise<never> {
 /** graphile-worker's own removal: a waiting job is deleted, a running one loses its key and retries. */
 async function removeJob(key: string): Promise<void> {
   await (await workerUtils()).withPgClient((client) => client.query('SELECT graphile_worker.remove_job($1)', [key]))
+}
+
+/** Takes a guess out of the queue while it waits in the background; a running or claimed one goes on. */
+async function dropGuess(key: string): Promise<void> {
+  const removed = await (await workerUtils()).withPgClient((client) =>
+    client.query('SELECT graphile_worker.remove_job(key) FROM graphile_worker.jobs WHERE key = $1 AND priority = $2 AND locked_at IS NULL', [key, BACKGROUND_PRIORITY]),
+  )
+  // Claimed just before it was removed: who claimed it asks again.
+  if (removed.rowCount) await notify(DONE_CHANNEL, JSON.stringify({ key, outcome: 'cancelled' } satisfies JobOutcome))
 }
 
 /** Takes a waiting job out of the queue and tells the worker of a running one to stop it. */

@@ -72,7 +72,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       await heartbeat.ended(job.key).catch(() => {})
       // Its slot may have been what held another configurator's jobs back.
       await wakeIdleWorkers().catch(() => {})
-      if (owner.customerId && startedAt !== undefined) await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
+      if (owner.customerId && startedAt !== undefined && !owner.speculative) await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
     }
   }
 

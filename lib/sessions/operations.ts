@@ -7,6 +7,8 @@ import {
   ZModelQuery,
   ZObjectInfo,
   ZParameterSet,
+  ZPrefetch,
+  ZPrefetchAccepted,
   ZPreset,
   ZPresetParams,
   ZRestoreQuery,
@@ -65,6 +67,20 @@ export const setParameters = defineOperation({
   params: ZSessionParams,
   body: ZSetParameters,
   response: ZParameterSet,
+})
+
+export const prefetchModels = defineOperation({
+  id: 'prefetchModels',
+  method: 'POST',
+  path: '/configsessions/{sessionId}/prefetch',
+  summary:
+    'Guesses of the values the customer is about to set (a slider being dragged): built in the background, lowest priority, so that setting one finds its model cached. Stores nothing, replaces the previous guesses, never counts against build time',
+  tag,
+  auth: 'session',
+  params: ZSessionParams,
+  body: ZPrefetch,
+  response: ZPrefetchAccepted,
+  status: 202,
 })
 
 export const listPresets = defineOperation({

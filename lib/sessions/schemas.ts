@@ -35,6 +35,17 @@ export type ParameterSet = z.infer<typeof ZParameterSet>
 
 export const ZSetParameters = z.record(z.string(), z.looseObject({ value: z.unknown() }))
 
+/** How many guesses one prefetch may name: the value passed and a few steps around it. */
+export const MAX_PREFETCH_CANDIDATES = 6
+export const ZPrefetch = z.object({
+  candidates: z
+    .array(ZSetParameters)
+    .min(1)
+    .max(MAX_PREFETCH_CANDIDATES)
+    .describe('value sets the customer may set next, likeliest first, each as a set-parameters body over the stored values'),
+})
+export const ZPrefetchAccepted = z.object({ candidates: z.number().int().describe('guesses that replaced the previous ones; each builds when a worker is free for it') })
+
 const ZPresetName = z.string().min(1).max(200).describe("the set's name in the model's parameter set file; may hold dots and spaces")
 export const ZPresetParams = ZSessionParams.extend({ name: ZPresetName })
 export const ZPreset = z.object({

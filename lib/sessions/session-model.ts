@@ -14,8 +14,9 @@ import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import type { Configurator, Prisma, RenderSession } from '@/lib/generated/prisma/client'
+import { dropGuesses } from '@/lib/sessions/guesses'
 import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
-import { runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
+import { mayStop, runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
 import { updateSession } from '@/lib/sessions/session-updates'
 import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
 
@@ -176,7 +177,7 @@ function effectiveValues({ definitions, inputs }: ModelSource, stored: Readonly<
 }
 
 /** The values a session row stores (only those set); anything but an object stores none. */
-function storedValuesOf(json: Prisma.JsonValue): Prisma.JsonObject {
+export function storedValuesOf(json: Prisma.JsonValue): Prisma.JsonObject {
   return json !== null && typeof json === 'object' && !Array.isArray(json) ? json : {}
 }
 
@@ -223,9 +224,9 @@ export async function readConfiguratorSource(configurator: Configurator): Promis
   return { session, inputs, definitions: await customerParameters(inputs, session) }
 }
 
-/** The preview model of `values` over the defaults, built or from the cache. */
-export function buildValues(source: ModelSource, values: Values): Promise<CachedBuild> {
-  return buildModel(source, effectiveValues(source, values), 'preview')
+/** The preview model of `values` (stored values, or changes over them) over the defaults, built or from the cache. */
+export function buildValues(source: ModelSource, values: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<CachedBuild> {
+  return buildModel(source, effectiveValues(source, values), 'preview', signal)
 }
 
 /**
@@ -247,7 +248,7 @@ async function buildModel({ session, inputs, definitions }: ModelSource, values:
   // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
   const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits })
   const job = cadJob(inputs, 'build', key, engineValues, overrides)
-  return getCachedBuild(key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), signal)
+  return getCachedBuild(key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), mayStop(session) ? signal : undefined)
 }
 
 /** The model of the session's stored state. */
@@ -294,15 +295,25 @@ export async function getSessionLog(session: LoadedSession) {
  * Validates, builds and stores new values; answers the full parameter set of the newest
  * stored state, which holds them (lib/sessions/session-updates.ts).
  */
-export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
+export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>, responseHeaders?: Headers): Promise<ParameterSet> {
   const source = await readModelSource(session)
-  return storeValues(source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
+  return storeValues(source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())), { responseHeaders })
+}
+
+export interface StoreOptions {
+  /** What the session's log says about the values. */
+  warnings?: string
+  /** Gets `x-build-cache`, where the model of the stored values came from, when this request made it. */
+  responseHeaders?: Headers
 }
 
 /** Stores valid values over the session's, built; answers the newest stored state. */
-export async function storeValues(source: ModelSource, changes: Values, warnings?: string): Promise<ParameterSet> {
+export async function storeValues(source: ModelSource, changes: Values, { warnings, responseHeaders }: StoreOptions = {}): Promise<ParameterSet> {
+  // The customer set values: guesses of what it would set are moot.
+  dropGuesses(source.session.id)
   const build = async (values: Prisma.JsonObject, signal: AbortSignal) => {
-    await buildModel(source, effectiveValues(source, values), 'preview', signal)
+    const built = await buildModel(source, effectiveValues(source, values), 'preview', signal)
+    responseHeaders?.set('x-build-cache', built.source)
   }
   const stored = await updateSession(source.session.id, { changes, build, warnings })
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))

@@ -11,6 +11,13 @@ import type { LoadedSession } from '@/lib/sessions/sessions'
 export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configuratorId' | 'applicationId'> & {
   /** Work nobody waits for (a test drive), behind everyone's builds. */
   background?: boolean
+  /**
+   * A guess of values the customer is about to set (lib/sessions/speculation.ts): background
+   * work with its own one-at-a-time key, so it never holds the session's or the customer's turn
+   * and its time is not counted against the customer. In this process it runs only when a worker
+   * takes it at once.
+   */
+  speculative?: boolean
 }
 
 /**
@@ -23,19 +30,38 @@ export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configurator
 export function schedulingOf(session: SessionRef, signal?: AbortSignal): Scheduling {
   const customer = session.identityId ? `customer:${session.identityId}` : null
   const sessionKey = `session:${session.id}`
+  if (session.speculative) {
+    const guesses = `speculative:${customer ?? sessionKey}`
+    // No signal: a guess starts at once or not at all, and stopping a running one would cost its worker.
+    return { fairness: { turn: guesses, exclusive: [guesses], shared: sharedKeys(session), background: true }, dropUnlessIdle: true }
+  }
   return {
     fairness: {
       turn: customer ?? sessionKey,
       exclusive: customer ? [sessionKey, customer] : [sessionKey],
-      shared: [`configurator:${session.configuratorId}`, ...(session.applicationId ? [`application:${session.applicationId}`] : [])],
+      shared: sharedKeys(session),
       background: session.background,
     },
     signal,
   }
 }
 
+/**
+ * Whether giving up on a build of the session may stop it. A guess in this process starts at
+ * once or not at all: stopping it would cost its worker and throw away a model that is almost
+ * there. On the build queue a guess given up is dropped while it waits.
+ */
+export function mayStop(session: SessionRef): boolean {
+  return !session.speculative || Boolean(env.DATABASE_URL)
+}
+
+function sharedKeys(session: SessionRef): string[] {
+  return [`configurator:${session.configuratorId}`, ...(session.applicationId ? [`application:${session.applicationId}`] : [])]
+}
+
 function ownerOf(session: SessionRef): JobOwner {
-  return { sessionId: session.id, customerId: session.identityId, configuratorId: session.configuratorId, applicationId: session.applicationId, background: session.background }
+  const { id: sessionId, identityId: customerId, configuratorId, applicationId, speculative } = session
+  return { sessionId, customerId, configuratorId, applicationId, background: session.background || speculative, speculative }
 }
 
 export interface SessionJob<T extends { source: string }> {
@@ -52,7 +78,8 @@ export interface SessionJob<T extends { source: string }> {
  * Runs a CAD job of the session: on the build queue when the database is PostgreSQL, where any
  * worker of any machine may take it, else on this process's workers. An anonymous customer's
  * time on them counts against its budget (CUSTOMER_BUILD_SECONDS a window): once used up, 429
- * until the window ends. Cancelled and timed-out builds count for the time they ran.
+ * until the window ends. Cancelled and timed-out builds count for the time they ran; guesses
+ * (speculative) do not count.
  */
 export async function runSessionJob<T extends { source: string }>(session: SessionRef, { job, ranSource, run, load }: SessionJob<T>, signal?: AbortSignal): Promise<T> {
   const customer = session.identityId
@@ -68,6 +95,6 @@ export async function runSessionJob<T extends { source: string }>(session: Sessi
   try {
     return await run(job, { ...schedulingOf(session, signal), onStart: () => (startedAt = performance.now()) })
   } finally {
-    if (customer && startedAt !== undefined) await limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt))
+    if (customer && startedAt !== undefined && !session.speculative) await limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt))
   }
 }

@@ -1,27 +1,67 @@
 import { describe, expect, it } from 'vitest'
+import { db } from '@/lib/db'
 import { hostFonts } from '@/lib/fonts/host-fonts'
-import { queueCounts, runQueued } from '@/lib/queue/build-queue'
+import { type JobOwner, queueCounts, runQueued } from '@/lib/queue/build-queue'
 import { BEAT_MS } from '@/lib/queue/worker-heartbeat'
+
+const NO_WORKER = { code: 'service_unavailable', message: 'No build worker is running; start one with `npm run worker`' }
+
+function buildJob(name: string) {
+  return {
+    kind: 'build' as const,
+    key: `${name}-${crypto.randomUUID()}`,
+    cadType: 'openscad',
+    mainFile: 'main.scad',
+    files: [],
+    libraries: [],
+    fontsHash: hostFonts().hash,
+    limits: { timeLimitMs: 10_000, memoryLimitBytes: 256 * 1024 * 1024 },
+    values: {},
+    overrides: {},
+  }
+}
+
+function ownerOf(customerId: string): JobOwner {
+  return { sessionId: crypto.randomUUID(), customerId, configuratorId: 'none', applicationId: null }
+}
+
+async function queuedJob(key: string) {
+  const rows = await db.$queryRaw<{ priority: number; queue_name: string }[]>`SELECT priority, queue_name FROM graphile_worker.jobs WHERE key = ${key}`
+  return rows[0] ?? null
+}
 
 // This file's database has no build worker: nothing here starts one (runSessionJob would).
 describe.runIf(process.env.TEST_DB === 'postgres')('the build queue without a worker', () => {
   it('answers 503 once it sees no live worker, and takes the job out of the queue', async () => {
-    const job = {
-      kind: 'build' as const,
-      key: `no-worker-${Date.now()}`,
-      cadType: 'openscad',
-      mainFile: 'main.scad',
-      files: [],
-      libraries: [],
-      fontsHash: hostFonts().hash,
-      limits: { timeLimitMs: 10_000, memoryLimitBytes: 256 * 1024 * 1024 },
-      values: {},
-      overrides: {},
-    }
-    const owner = { sessionId: crypto.randomUUID(), customerId: null, configuratorId: 'none', applicationId: null }
+    const job = buildJob('no-worker')
+    const owner = ownerOf('customer')
     const started = performance.now()
-    await expect(runQueued({ job, owner })).rejects.toMatchObject({ code: 'service_unavailable', message: 'No build worker is running; start one with `npm run worker`' })
+    await expect(runQueued({ job, owner })).rejects.toMatchObject(NO_WORKER)
     expect(performance.now() - started).toBeGreaterThanOrEqual(BEAT_MS - 50)
     await expect.poll(queueCounts).toEqual({ queued: 0, running: 0 })
+  })
+
+  it('queues a guess behind everything in a queue of its own, and drops it when given up', async () => {
+    const job = buildJob('guess')
+    const giveUp = new AbortController()
+    const guess = runQueued({ job, owner: { ...ownerOf('c1'), background: true, speculative: true } }, giveUp.signal)
+    await expect.poll(() => queuedJob(job.key)).toEqual({ priority: 10, queue_name: 'speculative:customer:c1' })
+    giveUp.abort(new Error('superseded'))
+    await expect(guess).rejects.toThrow('superseded')
+    await expect.poll(() => queuedJob(job.key)).toBeNull()
+  })
+
+  it("moves a waiting guess to the front when a customer asks for the same build, and keeps it when the guess is given up", async () => {
+    const job = buildJob('promoted')
+    const giveUp = new AbortController()
+    const guess = runQueued({ job, owner: { ...ownerOf('c2'), background: true, speculative: true } }, giveUp.signal)
+    await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 10 })
+    const asked = runQueued({ job, owner: ownerOf('c2') })
+    await expect.poll(() => queuedJob(job.key)).toEqual({ priority: 0, queue_name: 'customer:c2' })
+    giveUp.abort(new Error('superseded'))
+    await expect(guess).rejects.toThrow('superseded')
+    // Still there for the customer, who then learns that no worker runs it.
+    expect(await queuedJob(job.key)).toEqual({ priority: 0, queue_name: 'customer:c2' })
+    await expect(asked).rejects.toMatchObject(NO_WORKER)
   })
 })

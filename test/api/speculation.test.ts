@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { limits } from '@/lib/api/rate-limit'
+import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
+import { db } from '@/lib/db'
+import * as sessions from '@/lib/sessions/operations'
+import { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
+import { api, readBody } from '@/test/api-client'
+import { expectError, openSession, registerApplication, signUp } from '@/test/fixtures'
+
+const MODEL = (tag: string) => `size = 10; // [1:100]
+cube(size);
+echo("${tag}");
+`
+
+interface Opened {
+  session: { id: string }
+  token: string
+  headers?: Record<string, string>
+}
+
+const prefetch = ({ session, token, headers }: Opened, candidates: Record<string, unknown>[]) =>
+  api('POST', `/configsessions/${session.id}/prefetch`, { token, headers, body: { candidates: candidates.map((values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }]))) } })
+const sizeOf = async ({ session, token, headers }: Opened) => ZParameterSet.parse(await (await api('GET', `/configsessions/${session.id}/parameters`, { token, headers })).json()).size?.value
+const objectInfo = async ({ session, token, headers }: Opened) => ZObjectInfo.parse(await (await api('GET', `/configsessions/${session.id}/objectinfo`, { token, headers })).json())
+
+/** Resolves once `count` builds have run to their end. */
+async function buildsEnded(builds: { mock: { settledResults: unknown[] } }, count: number) {
+  await expect.poll(() => builds.mock.settledResults.length, { timeout: 30_000, interval: 20 }).toBe(count)
+}
+
+/** Resolves once the build cache (this file's database alone) holds `count` builds. */
+async function buildsStored(count: number) {
+  await expect.poll(() => db.cacheEntry.count(), { timeout: 30_000, interval: 20 }).toBe(count)
+}
+
+afterEach(() => vi.restoreAllMocks())
+
+describe('POST /configsessions/{id}/prefetch', () => {
+  it('builds the guesses in the background, so that setting one finds its model built, and stores nothing', async () => {
+    const opened = await openSession(MODEL(`guess ${crypto.randomUUID()}`))
+    await objectInfo(opened)
+    const stored = await db.cacheEntry.count()
+    const builds = vi.spyOn(openscadEngine, 'build')
+    const response = await prefetch(opened, [{ size: 12 }, { size: 13 }])
+    expect(response.status).toBe(202)
+    expect(await readBody(response, sessions.prefetchModels)).toEqual({ candidates: 2 })
+    expect(await sizeOf(opened)).toBe(10)
+    await buildsStored(stored + 2)
+    expect(builds.mock.calls.map(([request]) => request.values)).toEqual([{ size: 12 }, { size: 13 }])
+    expect(await sizeOf(opened)).toBe(10)
+
+    const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, { token: opened.token, body: { size: { value: 13 } } })
+    expect(set.status).toBe(200)
+    expect(set.headers.get('x-build-cache')).not.toBe('built')
+    expect((await objectInfo(opened)).boundingBox.maxX).toBe(13)
+    expect(builds).toHaveBeenCalledTimes(2)
+  })
+
+  it("does not count against an anonymous customer's build time", async () => {
+    const shop = await openSession(MODEL(`budget ${crypto.randomUUID()}`))
+    const { key } = await registerApplication(shop.token, shop.configuratorId)
+    const { accessToken } = (await (await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } })).json()) as { accessToken: string }
+    const headers = { 'x-api-key': key }
+    const opened = await api('POST', '/configsessions', { token: accessToken, headers, body: { configuratorId: shop.configuratorId } })
+    const customer = { session: await readBody(opened, sessions.createSession), token: accessToken, headers }
+    await objectInfo(customer)
+    const { identityId } = await db.configSession.findUniqueOrThrow({ where: { id: customer.session.id } })
+    const spent = () => limits.customerBuildTime.add(identityId!, 0)
+    const before = await spent()
+    const builds = vi.spyOn(openscadEngine, 'build')
+    expect((await prefetch(customer, [{ size: 30 }])).status).toBe(202)
+    await buildsEnded(builds, 1)
+    expect(await spent()).toBe(before)
+  })
+
+  it.each([
+    ['a value out of range', [{ size: 500 }], 422, /size: must be at most 100/],
+    ['an unknown parameter', [{ size: 11 }, { depth: 3 }], 422, /depth: is not a parameter of this model/],
+    ['no guess', [], 422, /candidates/],
+    ['more than 6 guesses', [11, 12, 13, 14, 15, 16, 17].map((size) => ({ size })), 422, /candidates/],
+  ])('refuses %s, building nothing', async (_case, candidates, status, message) => {
+    const opened = await openSession(MODEL(`refused ${crypto.randomUUID()}`))
+    await objectInfo(opened)
+    const builds = vi.spyOn(openscadEngine, 'build')
+    await expectError(await prefetch(opened, candidates), status, 'unprocessable_entity', message)
+    expect(builds).not.toHaveBeenCalled()
+  })
+
+  it("is 404 for someone else's session", async () => {
+    const opened = await openSession(MODEL('not yours'))
+    const stranger = await signUp()
+    await expectError(await prefetch({ ...opened, token: stranger.token }, [{ size: 11 }]), 404, 'not_found')
+  })
+})
