@@ -80,3 +80,38 @@ test('the owner configures on /configure after signing in; signed out it leads t
   await expect(page.getByRole('heading', { name: 'Box with lid' })).toBeVisible()
   await configureHeight(page)
 })
+
+test('dragging a slider sends guesses of where it stops, and letting go sets where it stopped', async ({ page, request }) => {
+  const { applicationKey } = await findDemo(request, 'Box with lid')
+  await page.goto(`/embed/${applicationKey}`)
+  const viewer = page.getByTestId('model-viewer')
+  const first = await waitForModelDrawn(viewer)
+  const slider = page.getByRole('slider', { name: 'Width' })
+  const box = (await slider.boundingBox())!
+  // The thumb of 80 on [30, 200], then a slow drag to the right.
+  const y = box.y + box.height / 2
+  await page.mouse.move(box.x + box.width * ((80 - 30) / 170), y)
+  await page.mouse.down()
+  const guessed = page.waitForRequest((sent) => sent.url().endsWith('/prefetch'))
+  for (let step = 1; step <= 12; step++) {
+    await page.mouse.move(box.x + box.width * ((80 - 30) / 170) + step * 4, y)
+    await page.waitForTimeout(20)
+  }
+  const prefetch = await guessed
+  expect((await prefetch.response())?.status()).toBe(202)
+  const { candidates } = prefetch.postDataJSON() as { candidates: Record<string, { value: number }>[] }
+  expect(candidates.length).toBeGreaterThan(0)
+  for (const candidate of candidates) {
+    expect(Object.keys(candidate)).toEqual(['width'])
+    expect(Number.isInteger(candidate.width!.value) && candidate.width!.value > 80 && candidate.width!.value <= 200).toBe(true)
+  }
+
+  const released = page.waitForRequest((sent) => sent.url().endsWith('/parameters') && sent.method() === 'PUT')
+  await page.mouse.up()
+  const stoppedAt = Number(await slider.inputValue())
+  expect(stoppedAt).toBeGreaterThan(80)
+  expect((await released).postDataJSON()).toEqual({ width: { value: stoppedAt } })
+  await waitForModelDrawn(viewer, first)
+  // The lid lies 10 mm beside the box, as wide as it.
+  await expect(page.getByTestId('fact-width')).toHaveText(`${(2 * stoppedAt + 10).toFixed(1)} mm`)
+})

@@ -6,7 +6,8 @@ import type { z } from 'zod'
 import { decodeShareQuery, type Values } from '@/components/configurator/share-values'
 import type { ParameterValue } from '@/lib/cad/engine'
 import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
-import type { ParameterSet, ZLog, ZObjectInfo, ZParameterSet, ZSession } from '@/lib/sessions/schemas'
+import { PREFETCH_INTERVAL_MS, sliderGuesses } from '@/lib/client/speculation'
+import type { ParameterSet, ZLog, ZObjectInfo, ZParameterSet, ZPrefetchAccepted, ZSession } from '@/lib/sessions/schemas'
 
 export const UPDATE_DELAY_MS = 250
 
@@ -17,7 +18,9 @@ export type SessionLog = z.infer<typeof ZLog>
 /**
  * A configurator session in the browser: opens it (applying the values of a shared link
  * before the first model is shown), keeps what the controls show apart from what the server
- * built, and sends changes ~250 ms after the last one, one request at a time.
+ * built, and sends changes ~250 ms after the last one, one request at a time. While a slider
+ * moves, it sends guesses of where it will stop every PREFETCH_INTERVAL_MS, so that the model
+ * of the value let go on is built already.
  */
 export function useConfigSession(configuratorId: string, credentials: ApiCredentials | undefined, sharedQuery: string) {
   const credentialsRef = useRef(credentials)
@@ -31,6 +34,9 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   const pending = useRef<Values>({})
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const inFlight = useRef(false)
+  const guesses = useRef<Values[]>([])
+  const guessTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const slid = useRef<{ key: string; value: number } | null>(null)
 
   const session = useQuery({
     queryKey: ['configsession', configuratorId],
@@ -42,12 +48,20 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   const sessionId = session.data?.id ?? null
 
   const putValues = useCallback(
-    async (values: Values): Promise<ParameterSet> => {
-      const body = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }]))
-      return apiJson<typeof ZParameterSet>(`/configsessions/${sessionId}/parameters`, { method: 'PUT', json: body, credentials: credentialsRef.current })
-    },
+    async (values: Values): Promise<ParameterSet> =>
+      apiJson<typeof ZParameterSet>(`/configsessions/${sessionId}/parameters`, { method: 'PUT', json: setBody(values), credentials: credentialsRef.current }),
     [sessionId],
   )
+
+  const sendGuesses = useCallback(() => {
+    guessTimer.current = null
+    const candidates = guesses.current
+    guesses.current = []
+    // Nothing pending: the values were sent, and the guesses are moot.
+    if (candidates.length === 0 || Object.keys(pending.current).length === 0) return
+    const json = { candidates: candidates.map(setBody) }
+    apiJson<typeof ZPrefetchAccepted>(`/configsessions/${sessionId}/prefetch`, { method: 'POST', json, credentials: credentialsRef.current }).catch(() => {})
+  }, [sessionId])
 
   /** Sends the values; on 422 sends the accepted rest again (a 422 stores nothing) and answers which were refused and why. */
   const applyValues = useCallback(
@@ -104,6 +118,8 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
 
   const flush = useCallback(async () => {
     timer.current = null
+    if (guessTimer.current) clearTimeout(guessTimer.current)
+    guessTimer.current = null
     if (inFlight.current || Object.keys(pending.current).length === 0) return
     inFlight.current = true
     const sent = pending.current
@@ -138,7 +154,18 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     void flush()
   }, [flush])
 
-  const setValue = useCallback((key: string, value: ParameterValue) => changeValues({ [key]: value }), [changeValues])
+  const setValue = useCallback(
+    (key: string, value: ParameterValue) => {
+      changeValues({ [key]: value })
+      const parameter = parameters?.[key]
+      if (parameter?.type !== 'float' || typeof value !== 'number') return
+      const previous = slid.current?.key === key ? slid.current.value : undefined
+      slid.current = { key, value }
+      guesses.current = sliderGuesses(parameter, value, previous).map((guess) => ({ ...pending.current, [key]: guess }))
+      guessTimer.current ??= setTimeout(sendGuesses, PREFETCH_INTERVAL_MS)
+    },
+    [changeValues, parameters, sendGuesses],
+  )
   /** Sets several values at once (a preset), sent without waiting for further changes. */
   const setValues = useCallback(
     (values: Values) => {
@@ -154,6 +181,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current)
+      if (guessTimer.current) clearTimeout(guessTimer.current)
     },
     [],
   )
@@ -172,6 +200,11 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     commit,
     resetToDefaults,
   }
+}
+
+/** A set-parameters body: `{key: {value}}`. */
+function setBody(values: Values): Record<string, { value: ParameterValue }> {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }]))
 }
 
 function withoutKeys<T>(record: Record<string, T>, keys: readonly string[]): Record<string, T> {

@@ -137,8 +137,10 @@ function startFlight(key: string, produce: (signal: AbortSignal) => Promise<Cach
   const controller = new AbortController()
   const promise = (async (): Promise<CachedBuild> => remember((await loadBuild(key)) ?? (await produce(controller.signal))))()
   const flight: Flight = { promise, waiters: 0, controller }
-  // A build every caller left rejects with nobody listening.
-  promise.catch(() => {}).finally(() => inFlight.get(key) === flight && inFlight.delete(key))
+  // Forgotten before any caller hears how it ended, so that one asking again starts anew. A build
+  // every caller left rejects with nobody listening.
+  const forget = () => void (inFlight.get(key) === flight && inFlight.delete(key))
+  promise.then(forget, forget)
   inFlight.set(key, flight)
   return flight
 }

@@ -5,9 +5,16 @@ import { Worker } from 'node:worker_threads'
 const TS_WORKER = path.join(process.cwd(), 'lib/cad/ts-worker.mjs')
 
 export class DroppedError extends Error {
+  override readonly name = 'DroppedError'
+
   constructor() {
     super('dropped: no worker was free for it')
   }
+}
+
+/** By name: the Next.js server bundles may hold more than one copy of this module, each its own class. */
+export function isDropped(error: unknown): boolean {
+  return error instanceof Error && error.name === 'DroppedError'
 }
 
 export class TimeLimitError extends Error {

@@ -6,6 +6,7 @@ import { type CachedBuild, getCachedBuild, loadBuild } from '@/lib/cad/build-cac
 import { type CadJob, runBuildJob, runParametersJob } from '@/lib/cad/cad-job'
 import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
 import { exportMesh, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import { isDropped } from '@/lib/cad/worker-pool'
 import { loadParameters, type ReadParameters } from '@/lib/cad/parameter-cache'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 import { hostFonts } from '@/lib/fonts/host-fonts'
@@ -248,7 +249,9 @@ async function buildModel({ session, inputs, definitions }: ModelSource, values:
   // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
   const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits })
   const job = cadJob(inputs, 'build', key, engineValues, overrides)
-  return getCachedBuild(key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), mayStop(session) ? signal : undefined)
+  const build = () => getCachedBuild(key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), mayStop(session) ? signal : undefined)
+  // Joined a guess of the same values that no worker took: this one is no guess.
+  return build().catch((error: unknown) => (isDropped(error) && !session.speculative ? build() : Promise.reject(error)))
 }
 
 /** The model of the session's stored state. */

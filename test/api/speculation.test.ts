@@ -6,6 +6,7 @@ import * as sessions from '@/lib/sessions/operations'
 import { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
 import { api, readBody } from '@/test/api-client'
 import { expectError, openSession, registerApplication, signUp } from '@/test/fixtures'
+import { COUNT_TO_N } from '@/test/models'
 
 const MODEL = (tag: string) => `size = 10; // [1:100]
 cube(size);
@@ -23,15 +24,15 @@ const prefetch = ({ session, token, headers }: Opened, candidates: Record<string
 const sizeOf = async ({ session, token, headers }: Opened) => ZParameterSet.parse(await (await api('GET', `/configsessions/${session.id}/parameters`, { token, headers })).json()).size?.value
 const objectInfo = async ({ session, token, headers }: Opened) => ZObjectInfo.parse(await (await api('GET', `/configsessions/${session.id}/objectinfo`, { token, headers })).json())
 
-/** Resolves once `count` builds have run to their end. */
-async function buildsEnded(builds: { mock: { settledResults: unknown[] } }, count: number) {
-  await expect.poll(() => builds.mock.settledResults.length, { timeout: 30_000, interval: 20 }).toBe(count)
+/**
+ * Sends the guesses until the build cache (this file's database alone) holds `count` builds. A
+ * guess no free worker takes at once is dropped (the second worker may still be booting): sent
+ * again, as a dragging page does.
+ */
+async function guessUntilStored(opened: Opened, candidates: Record<string, unknown>[], count: number) {
+  await expect.poll(async () => (await prefetch(opened, candidates), db.cacheEntry.count()), { timeout: 30_000, interval: 100 }).toBe(count)
 }
 
-/** Resolves once the build cache (this file's database alone) holds `count` builds. */
-async function buildsStored(count: number) {
-  await expect.poll(() => db.cacheEntry.count(), { timeout: 30_000, interval: 20 }).toBe(count)
-}
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -45,15 +46,17 @@ describe('POST /configsessions/{id}/prefetch', () => {
     expect(response.status).toBe(202)
     expect(await readBody(response, sessions.prefetchModels)).toEqual({ candidates: 2 })
     expect(await sizeOf(opened)).toBe(10)
-    await buildsStored(stored + 2)
-    expect(builds.mock.calls.map(([request]) => request.values)).toEqual([{ size: 12 }, { size: 13 }])
+    await guessUntilStored(opened, [{ size: 12 }, { size: 13 }], stored + 2)
+    const built = builds.mock.calls.filter((_, index) => builds.mock.settledResults[index]?.type === 'fulfilled')
+    expect(built.map(([request]) => request.values)).toEqual([{ size: 12 }, { size: 13 }])
     expect(await sizeOf(opened)).toBe(10)
 
+    const calls = builds.mock.calls.length
     const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, { token: opened.token, body: { size: { value: 13 } } })
     expect(set.status).toBe(200)
     expect(set.headers.get('x-build-cache')).not.toBe('built')
     expect((await objectInfo(opened)).boundingBox.maxX).toBe(13)
-    expect(builds).toHaveBeenCalledTimes(2)
+    expect(builds).toHaveBeenCalledTimes(calls)
   })
 
   it("does not count against an anonymous customer's build time", async () => {
@@ -67,10 +70,24 @@ describe('POST /configsessions/{id}/prefetch', () => {
     const { identityId } = await db.configSession.findUniqueOrThrow({ where: { id: customer.session.id } })
     const spent = () => limits.customerBuildTime.add(identityId!, 0)
     const before = await spent()
-    const builds = vi.spyOn(openscadEngine, 'build')
-    expect((await prefetch(customer, [{ size: 30 }])).status).toBe(202)
-    await buildsEnded(builds, 1)
+    await guessUntilStored(customer, [{ size: 30 }], (await db.cacheEntry.count()) + 1)
     expect(await spent()).toBe(before)
+  })
+
+  it('drops a guess while every worker it may take is busy, leaving nothing cached of it', async () => {
+    const busy = await openSession(`${COUNT_TO_N}\ncube(1);\n`)
+    const opened = await openSession(MODEL(`dropped ${crypto.randomUUID()}`))
+    await Promise.all([objectInfo(busy), objectInfo(opened)])
+    const builds = vi.spyOn(openscadEngine, 'build')
+    // About two seconds on one worker: a guess never takes the last free one.
+    const counting = api('PUT', `/configsessions/${busy.session.id}/parameters`, { token: busy.token, body: { n: { value: 800_000 } } })
+    await expect.poll(() => builds.mock.calls.length).toBe(1)
+    expect((await prefetch(opened, [{ size: 14 }])).status).toBe(202)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, { token: opened.token, body: { size: { value: 14 } } })
+    expect(set.status).toBe(200)
+    expect((await objectInfo(opened)).boundingBox.maxX).toBe(14)
+    expect((await counting).status).toBe(200)
   })
 
   it.each([

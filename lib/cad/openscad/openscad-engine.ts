@@ -4,7 +4,7 @@ import type { OpenscadJob, OpenscadJobResult } from '@/lib/cad/openscad/openscad
 import { addFontProbe, readFontProbe } from '@/lib/cad/openscad/font-probe'
 import { withError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
-import { type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
+import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
 import { hostFonts } from '@/lib/fonts/host-fonts'
 
@@ -55,7 +55,8 @@ async function runJob(job: OpenscadJob, options: RunOptions): Promise<OpenscadJo
   try {
     return await pool().run({ ...job, files: job.files.map(normalizeSource), libraries: job.libraries.map(normalizeSource) }, options)
   } catch (error) {
-    if (options.signal?.aborted) throw error
+    // Not run at all: nothing to say about the model.
+    if (options.signal?.aborted || isDropped(error)) throw error
     const reason = error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message
     return { exitCode: 1, log: { message: '', error: `ERROR: ${reason}` } }
   }

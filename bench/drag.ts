@@ -1,0 +1,151 @@
+// A customer dragging a slider, as the page does it (components/configurator/use-config-session.ts):
+// a new value every frame with ease-out, guesses sent every PREFETCH_INTERVAL_MS, and on release
+// the PUT then the model. With guesses against without, taking turns in the same run; then 16
+// sessions dragging at once on this process's workers.
+import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
+import { PREFETCH_INTERVAL_MS, type SliderRange, sliderGuesses } from '@/lib/client/speculation'
+import { describe, ms } from './stats'
+import { api } from '../test/api-client'
+
+const RUNS = 8
+const FRAME_MS = 16
+const DRAG_MS = 600
+/** Between drags, so that each starts on settled workers. */
+const SETTLE_MS = 300
+const CROWD = 16
+
+interface Slider {
+  slug: string
+  /** The parameter dragged, from `from` to `to`. */
+  parameter: string
+  range: SliderRange
+  from: number
+  to: number
+  /** Another parameter, set to a new value before each drag so that every value dragged over is a new build. */
+  fresh: (run: number) => Record<string, number>
+}
+
+const SLIDERS: Slider[] = [
+  { slug: 'box-with-lid', parameter: 'width', range: { min: 30, max: 200, step: 1 }, from: 60, to: 84, fresh: (run) => ({ depth: 30 + run }) },
+  { slug: 'name-tag', parameter: 'text_size', range: { min: 5, max: 20, step: 0.5 }, from: 8, to: 14, fresh: (run) => ({ thickness: 1 + (run % 9) / 2, relief: 0.4 + Math.floor(run / 9) * 0.2 }) },
+  { slug: 'spur-gear', parameter: 'teeth', range: { min: 8, max: 80, step: 1 }, from: 16, to: 34, fresh: (run) => ({ thickness: 2 + run / 2 }) },
+]
+
+let engineBuilds = 0
+const build = openscadEngine.build.bind(openscadEngine)
+openscadEngine.build = (request) => {
+  engineBuilds++
+  return build(request)
+}
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+async function call(token: string, method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<Response> {
+  const response = await api(method, path, { token, body })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  await response.arrayBuffer()
+  return response
+}
+
+interface Release {
+  /** Release to model answered: PUT then GET model. */
+  ms: number
+  /** The PUT found the model in the cache. */
+  hit: boolean
+  builds: number
+}
+
+/** One drag of `slider` in session `id`; on release the PUT and the model, timed. */
+async function drag(token: string, id: string, slider: Slider, guessing: boolean): Promise<Release> {
+  const { parameter, range, from, to } = slider
+  const buildsBefore = engineBuilds
+  const frames = Math.round(DRAG_MS / FRAME_MS)
+  let previous: number | undefined
+  let guesses: number[] = []
+  let timer: NodeJS.Timeout | undefined
+  const send = () => {
+    timer = undefined
+    const candidates = guesses.map((value) => ({ [parameter]: { value } }))
+    void call(token, 'POST', `/configsessions/${id}/prefetch`, { candidates }).catch(() => {})
+  }
+  for (let frame = 1; frame <= frames; frame++) {
+    const progress = 1 - (1 - frame / frames) ** 3
+    const [value] = sliderGuesses(range, from + (to - from) * progress, undefined)
+    if (value !== previous && value !== undefined) {
+      if (guessing) {
+        guesses = sliderGuesses(range, value, previous)
+        timer ??= setTimeout(send, PREFETCH_INTERVAL_MS)
+      }
+      previous = value
+    }
+    await sleep(FRAME_MS)
+  }
+  clearTimeout(timer)
+  const released = performance.now()
+  const put = await call(token, 'PUT', `/configsessions/${id}/parameters`, { [parameter]: { value: previous } })
+  await call(token, 'GET', `/configsessions/${id}/model`)
+  const elapsed = performance.now() - released
+  return { ms: elapsed, hit: put.headers.get('x-build-cache') !== 'built', builds: engineBuilds - buildsBefore }
+}
+
+async function openSession(token: string, configuratorId: string): Promise<string> {
+  const { id } = (await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()) as { id: string }
+  return id
+}
+
+async function prepare(token: string, id: string, slider: Slider, run: number): Promise<void> {
+  const body = Object.fromEntries(Object.entries({ ...slider.fresh(run), [slider.parameter]: slider.from }).map(([key, value]) => [key, { value }]))
+  await call(token, 'PUT', `/configsessions/${id}/parameters`, body)
+  await sleep(SETTLE_MS)
+}
+
+function summary(releases: Release[]) {
+  const { p50, p95 } = describe(releases.map((release) => release.ms))
+  const hits = releases.filter((release) => release.hit).length / releases.length
+  const builds = releases.reduce((sum, release) => sum + release.builds, 0) / releases.length
+  return { p50, p95, hits, builds, worst: Math.max(...releases.map((release) => release.ms)) }
+}
+
+export async function benchDrag(ids: Map<string, string>, token: string): Promise<void> {
+  console.log(`\n## Dragging a slider: release to model (PUT then GET model), with guesses (POST .../prefetch every ${PREFETCH_INTERVAL_MS} ms) and without`)
+  console.log('| model | without: p50 | with: p50 | with / without | hit rate | engine builds per drag, without / with |')
+  console.log('|---|---|---|---|---|---|')
+  for (const slider of SLIDERS) {
+    const id = await openSession(token, ids.get(slider.slug)!)
+    const runs = { without: [] as Release[], with: [] as Release[] }
+    for (let run = 0; run < RUNS * 2; run++) {
+      const guessing = run % 2 === 1
+      await prepare(token, id, slider, run)
+      ;(guessing ? runs.with : runs.without).push(await drag(token, id, slider, guessing))
+    }
+    const [without, withGuesses] = [summary(runs.without), summary(runs.with)]
+    console.log(
+      `| ${slider.slug} | ${ms(without.p50)} | ${ms(withGuesses.p50)} | ${(withGuesses.p50 / without.p50).toFixed(2)}x | ${(withGuesses.hits * 100).toFixed(0)} % | ${without.builds.toFixed(1)} / ${withGuesses.builds.toFixed(1)} |`,
+    )
+  }
+  console.log(`\n${RUNS} drags each way per demo over ${DRAG_MS} ms with ease-out, every dragged value a new build. A hit: the PUT found`)
+  console.log('the model cached. Extra builds per real build = builds per drag with guesses - builds without.')
+  await benchCrowd(ids, token)
+}
+
+/** CROWD sessions dragging the box at once, each starting a little after the last, all guessing. */
+async function benchCrowd(ids: Map<string, string>, token: string): Promise<void> {
+  const slider = SLIDERS[0]!
+  const sessions = await Promise.all(Array.from({ length: CROWD }, () => openSession(token, ids.get(slider.slug)!)))
+  const releases: Release[] = []
+  let builds = 0
+  for (let round = 0; round < 2; round++) {
+    await Promise.all(sessions.map((id, index) => prepare(token, id, slider, RUNS * 2 + round * CROWD + index)))
+    const buildsBefore = engineBuilds
+    const dragging = sessions.map(async (id, index) => {
+      await sleep(index * 37)
+      return drag(token, id, slider, true)
+    })
+    releases.push(...(await Promise.all(dragging)))
+    builds += engineBuilds - buildsBefore
+  }
+  // Per drag, counted over all of them: the drags overlap.
+  const crowd = summary(releases)
+  console.log(`\n${CROWD} sessions dragging "${slider.parameter}" of the box at once (2 rounds, staggered by 37 ms), with guesses:`)
+  console.log(`release to model p50 ${ms(crowd.p50)}, p95 ${ms(crowd.p95)}, slowest ${ms(crowd.worst)}; hit rate ${(crowd.hits * 100).toFixed(0)} %; ${(builds / releases.length).toFixed(1)} engine builds per drag.`)
+}
