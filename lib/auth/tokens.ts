@@ -66,7 +66,12 @@ export async function verifyToken(token: string) {
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
   const payload = ZPayload.safeParse(safeJson(Buffer.from(body, 'base64url').toString()))
   if (!payload.success || payload.data.exp * 1000 <= Date.now()) return null
-  const row = await db.authToken.findUnique({ where: { id: payload.data.jti }, include: { user: true, application: true } })
+  // The signed kind says which of user and application the token has: the other is not looked up.
+  const where = { id: payload.data.jti }
+  const row =
+    payload.data.kind === 'user'
+      ? await db.authToken.findUnique({ where, include: { user: true } }).then((found) => found && { ...found, application: null })
+      : await db.authToken.findUnique({ where, include: { application: true } }).then((found) => found && { ...found, user: null })
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null
   return row
 }

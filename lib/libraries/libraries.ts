@@ -93,11 +93,6 @@ export async function configuratorsUsing(name: string): Promise<string[]> {
   return [...using]
 }
 
-/** Every installed library, for the inputs of a build. */
-export function installedLibraries(): Promise<LibraryRef[]> {
-  return db.library.findMany({ select: { name: true, contentHash: true }, orderBy: { name: 'asc' } })
-}
-
 /** The files of these library versions, each under its library's folder (`BOSL2/std.scad`). */
 export async function readLibraryFiles(libraries: LibraryRef[]): Promise<ModelFile[]> {
   const files = await Promise.all(libraries.map(readLibrary))

@@ -10,7 +10,7 @@ import { isDropped } from '@/lib/cad/worker-pool'
 import { loadParameters, type ReadParameters } from '@/lib/cad/parameter-cache'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 import { hostFonts } from '@/lib/fonts/host-fonts'
-import { installedLibraries, type LibraryRef } from '@/lib/libraries/libraries'
+import type { LibraryRef } from '@/lib/libraries/libraries'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
@@ -45,16 +45,36 @@ interface ModelInputs {
   sourceHash: string
 }
 
+interface InputRow {
+  kind: 'configurator' | 'session' | 'library'
+  /** A session file's id. */
+  id: string | null
+  /** A configurator file's path, a session file's or a library's name. */
+  name: string
+  /** A file's blob, a library version's content hash. */
+  hash: string
+}
+
+/** The configurator's files, the session's and the installed libraries, in one round trip: every request of a session reads them. */
+function readInputRows(configuratorId: string, sessionId: string | null): Promise<InputRow[]> {
+  return db.$queryRaw<InputRow[]>`
+    SELECT 'configurator' AS kind, NULL AS id, "path" AS name, "blobHash" AS hash FROM "ConfiguratorFile"
+      WHERE "configuratorId" = ${configuratorId}::uuid AND starts_with("path", ${CONFIGURATOR_ROOT})
+    UNION ALL SELECT 'session', "id", "name", "blobHash" FROM "SessionFile" WHERE "sessionId" = ${sessionId}::uuid
+    UNION ALL SELECT 'library', NULL, "name", "contentHash" FROM "Library"`
+}
+
 export async function describeModelInputs(configurator: Configurator, sessionId: string | null): Promise<ModelInputs> {
-  const [configuratorFiles, sessionFiles, libraries] = await Promise.all([
-    db.configuratorFile.findMany({ where: { configuratorId: configurator.id, path: { startsWith: CONFIGURATOR_ROOT } } }),
-    sessionId ? db.sessionFile.findMany({ where: { sessionId } }) : [],
-    installedLibraries(),
-  ])
-  const byPath = new Map(configuratorFiles.map((file) => [file.path.slice(CONFIGURATOR_ROOT.length), file.blobHash]))
-  const taken = configuratorNames(configuratorFiles.map((file) => file.path))
+  const rows = await readInputRows(configurator.id, sessionId)
+  const ofKind = (kind: InputRow['kind']) => rows.filter((row) => row.kind === kind)
+  const [configuratorFiles, sessionFiles] = [ofKind('configurator'), ofKind('session')]
+  const libraries: LibraryRef[] = ofKind('library')
+    .map(({ name, hash }) => ({ name, contentHash: hash }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const byPath = new Map(configuratorFiles.map((file) => [file.name.slice(CONFIGURATOR_ROOT.length), file.hash]))
+  const taken = configuratorNames(configuratorFiles.map((file) => file.name))
   // A customer's file never replaces the designer's: names the configurator uses stay its own.
-  for (const file of sessionFiles) if (!taken.has(file.name)) byPath.set(file.name, file.blobHash)
+  for (const file of sessionFiles) if (!taken.has(file.name)) byPath.set(file.name, file.hash)
   const files = [...byPath].map(([path, blobHash]) => ({ path, blobHash })).sort((a, b) => a.path.localeCompare(b.path))
   const settings = readExtraSettings(configurator)
   const buildSeconds = Math.min(settings.limits?.buildSeconds ?? env.BUILD_TIME_LIMIT_SECONDS, env.BUILD_TIME_LIMIT_SECONDS)
@@ -65,7 +85,7 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
     mainFile,
     files,
     libraries,
-    sessionFileNames: new Map(sessionFiles.map((file) => [file.id, file.name])),
+    sessionFileNames: new Map(sessionFiles.map((file) => [file.id!, file.name])),
     settings,
     limits: { timeLimitMs: buildSeconds * 1000, memoryLimitBytes: env.BUILD_MEMORY_LIMIT_MB * 1024 * 1024 },
     sourceHash: hashOf({ cadType, cadVersion, mainFile, files, libraries, fonts: hostFonts().hash }),

@@ -5,8 +5,13 @@ import type { RenderSession } from '@/lib/generated/prisma/client'
 import { isValidSessionKey, type KeyPurpose, signSessionKey } from '@/lib/sessions/session-keys'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 
-function load(sessionId: string) {
-  return db.configSession.findUnique({ where: { id: sessionId }, include: { configurator: true, application: true } })
+/** The session with its configurator and application; the caller's application is not read again. */
+async function load(sessionId: string, principal: Principal | null = null) {
+  const session = await db.configSession.findUnique({ where: { id: sessionId }, include: { configurator: true } })
+  if (!session) return null
+  const { applicationId } = session
+  const known = principal && principal.kind !== 'user' && principal.application.id === applicationId ? principal.application : null
+  return { ...session, application: applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))) }
 }
 
 export type LoadedSession = NonNullable<Awaited<ReturnType<typeof load>>>
@@ -17,7 +22,7 @@ export type LoadedSession = NonNullable<Awaited<ReturnType<typeof load>>>
  * opened it. Anyone else gets the same 404 as for a session that does not exist.
  */
 export async function findSession(sessionId: string, principal: Principal | null): Promise<LoadedSession> {
-  const session = await load(sessionId)
+  const session = await load(sessionId, principal)
   if (session === null || principal === null || !(await mayUse(session, principal))) throw new AppError('not_found', `Session ${sessionId} not found`)
   return session
 }

@@ -228,6 +228,7 @@ describe('GET /configsessions/{id}', () => {
 describe('anonymous identities', () => {
   const OPERATION_BODIES: Record<string, () => unknown> = {
     setParameters: () => ({ width: { value: 60 } }),
+    prefetchModels: () => ({ candidates: [{ width: { value: 61 } }] }),
     addSessionFile: () => 'a note',
     updateScene: () => ({ materials: {} }),
   }
