@@ -1,0 +1,77 @@
+// A cached slider move over HTTP, as the customer page makes it: PUT parameters, then GET the
+// model, both answered from the build cache, against a real server on the embedded database
+// and on PostgreSQL (builds on its queue). Beside it the floor: two requests Next.js answers
+// without any work of ours (an unknown /api path).
+import fs from 'node:fs'
+import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
+import { createTestDatabase, dropTestDatabase } from '../test/postgres'
+import { describe, ms } from './stats'
+
+const RUNS = 200
+const DEMOS = [
+  { name: 'Box with lid', parameter: 'width', values: [50, 51] },
+  { name: 'Name tag', parameter: 'text_size', values: [8, 9] },
+  { name: 'Spur gear', parameter: 'teeth', values: [20, 21] },
+]
+
+async function timedRuns(run: () => Promise<void>): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 10; i++) await run()
+  const samples: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now()
+    await run()
+    samples.push(performance.now() - started)
+  }
+  return describe(samples)
+}
+
+async function fetched(url: string, init?: RequestInit): Promise<void> {
+  const response = await fetch(url, init)
+  await response.arrayBuffer()
+  if (!response.ok && response.status !== 404) throw new Error(`${url}: ${response.status}`)
+}
+
+async function measure(server: StartedServer): Promise<string[]> {
+  const headers = { authorization: `Bearer ${await signIn(server.url)}`, 'content-type': 'application/json' }
+  const configurators = (await (await fetch(`${server.url}/api/configurators`, { headers })).json()) as { UUID: string; name: string }[]
+  const floor = await timedRuns(async () => {
+    await fetched(`${server.url}/api/nothing`)
+    await fetched(`${server.url}/api/nothing`)
+  })
+  const rows = [`| two requests with no work of ours (floor) | ${ms(floor.p50)} | ${ms(floor.p95)} |`]
+  for (const demo of DEMOS) {
+    const { UUID } = configurators.find((configurator) => configurator.name === demo.name)!
+    const { id } = (await (await fetch(`${server.url}/api/configsessions`, { method: 'POST', headers, body: JSON.stringify({ configuratorId: UUID }) })).json()) as { id: string }
+    let run = 0
+    const move = await timedRuns(async () => {
+      const value = demo.values[run++ % demo.values.length]
+      await fetched(`${server.url}/api/configsessions/${id}/parameters`, { method: 'PUT', headers, body: JSON.stringify({ [demo.parameter]: { value } }) })
+      await fetched(`${server.url}/api/configsessions/${id}/model`, { headers })
+    })
+    rows.push(`| ${demo.name}: PUT then GET model (STL), cached | ${ms(move.p50)} | ${ms(move.p95)} |`)
+  }
+  return rows
+}
+
+export async function benchHttp(): Promise<void> {
+  console.log('\n## Cached slider move over HTTP (real server, PUT parameters then GET model)')
+  if (!fs.existsSync('.next/BUILD_ID')) {
+    console.log('\nSkipped: the server needs the production build; run `npm run build` first.')
+    return
+  }
+  const databaseUrl = await createTestDatabase().catch(() => null)
+  // bench/run.ts runs without DATABASE_URL, which the embedded server inherits.
+  const setups: [string, Record<string, string>][] = [['embedded database (PGlite)', {}]]
+  if (databaseUrl) setups.push(['PostgreSQL, builds on its queue', { DATABASE_URL: databaseUrl }])
+  for (const [label, env] of setups) {
+    const server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true', PREPARE_MODELS: 'false', ...env })
+    try {
+      console.log(`\n${label}:\n\n| figure | p50 | p95 |\n|---|---|---|`)
+      for (const row of await measure(server)) console.log(row)
+    } finally {
+      await stopServer(server)
+    }
+  }
+  if (databaseUrl) await dropTestDatabase(databaseUrl)
+  console.log(`\n${RUNS} moves each between two values built before. Aim: 10 ms p50.`)
+}
