@@ -2,7 +2,7 @@
 
 import { AdaptiveDpr, OrbitControls } from '@react-three/drei'
 import { addAfterEffect, Canvas, useThree } from '@react-three/fiber'
-import { useEffect, useRef, useState, type RefObject } from 'react'
+import { memo, useEffect, useRef, useState, type RefObject } from 'react'
 import { Vector3, type PerspectiveCamera, type Scene } from 'three'
 import { addHeadlight } from '@/lib/render/add-headlight'
 import { buildScene } from '@/lib/render/build-scene'
@@ -36,9 +36,10 @@ export interface ModelViewerProps {
  * The session's model, drawn only on demand (orbiting, resizing, a new model), which keeps a
  * big model usable on a CPU renderer. The wrapper's `data-state`, `data-model-version` and
  * `data-draw-count` (scenes built and drawn) change after the frame showing a newly built
- * scene was drawn (for tests and embedding pages).
+ * scene was drawn (for tests and embedding pages). Memoized: the page around it re-renders on
+ * every slider move, and each render of the canvas costs a CPU renderer a frame.
  */
-export function ModelViewer({ className = '', ...props }: ModelViewerProps) {
+export const ModelViewer = memo(function ModelViewer({ className = '', ...props }: ModelViewerProps) {
   const wrapper = useRef<HTMLDivElement>(null)
   const [isSoftware] = useState(isSoftwareRenderer)
   useEffect(() => {
@@ -59,7 +60,7 @@ export function ModelViewer({ className = '', ...props }: ModelViewerProps) {
       </Canvas>
     </div>
   )
-}
+})
 
 interface Shown {
   scene: Scene
@@ -146,5 +147,26 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
   )
 
   if (!shown) return null
-  return <OrbitControls makeDefault regress camera={shown.camera} target={shown.center} enableDamping={false} />
+  return <Controls shown={shown} />
+}
+
+/**
+ * Orbiting draws at a lower resolution (AdaptiveDpr) while the customer drags. Only then: a new
+ * model moves the camera too, and lowering the resolution for that would resize the canvas
+ * twice and draw it three times.
+ */
+function Controls({ shown }: { shown: Shown }) {
+  const regress = useThree((state) => state.performance.regress)
+  const orbiting = useRef(false)
+  return (
+    <OrbitControls
+      makeDefault
+      camera={shown.camera}
+      target={shown.center}
+      enableDamping={false}
+      onStart={() => (orbiting.current = true)}
+      onEnd={() => (orbiting.current = false)}
+      onChange={() => orbiting.current && regress()}
+    />
+  )
 }
