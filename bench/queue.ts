@@ -186,4 +186,13 @@ console.log(`  - name tag: ${compare(await setToModel(accessToken, { name: 'Name
 console.log(`  - spur gear: ${compare(await setToModel(accessToken, { name: 'Spur gear', parameter: 'thickness', values: (i) => [4 + i * 0.3, 4.15 + i * 0.3] }))}`)
 console.log(`- the bare build of the box alone (add job, worker builds and stores, notice, load the mesh vs build and store here): ${compare(await bareBuilds())}`)
 await stop()
+
+// Guesses on the queue: two worker slots, so that a guess (never on the last free one) can run.
+const stopBoth = await startWorkers(2)
+const { benchDrag } = await import('./drag')
+const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
+const configurators = await db.configurator.findMany()
+const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((configurator) => configurator.name === demo.name)!.id]))
+await benchDrag(ids, accessToken, 'PostgreSQL, builds on the queue with 2 `npm run worker` processes')
+await stopBoth()
 process.exit(0)
