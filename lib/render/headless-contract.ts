@@ -8,8 +8,8 @@ export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
 export type ImageType = (typeof IMAGE_TYPES)[number]
 
 export interface HeadlessRenderArgs {
-  /** Same-origin path of the model GLB, with the session's modelKey. */
-  modelUrl: string
+  /** The model, GLB in base64: the server has it at hand, and handing it over costs no request. */
+  model: string
   /** A renderer file's URL is prefix + its path (each segment encoded) + query (the renderingKey). */
   files: RendererFiles
   settings: SceneSettings
@@ -24,10 +24,11 @@ export interface HeadlessRenderArgs {
 /** Milliseconds per stage, answered as Server-Timing. */
 export type Timings = Record<string, number>
 
-export type HeadlessRenderResult =
-  | { ok: true; dataUrl: string; warnings: string[]; timings: Timings }
-  /** The model could not be had (e.g. 409: it did not build): answered with that status. */
-  | { ok: false; status: number; message: string }
+export interface HeadlessRenderResult {
+  dataUrl: string
+  warnings: string[]
+  timings: Timings
+}
 
 declare global {
   interface Window {

@@ -342,6 +342,12 @@ export async function storeValues(source: ModelSource, changes: Values, { warnin
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }
 
+/** The model of the session's stored state as a file of `type`; 409 when it did not build. */
+export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat) {
+  const { build } = await buildStoredModel(session, quality)
+  return { build, ...exportMesh(builtOrConflict(session, build).mesh, type) }
+}
+
 export interface ModelResponseOptions {
   sessionId: string
   principal: Principal | null
@@ -356,8 +362,7 @@ export async function modelResponse({ sessionId, principal, query, quality }: Mo
   if (quality === 'final' && session.application?.secureModel && (principal === null || principal.kind === 'anonymous')) {
     throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
   }
-  const { build } = await buildStoredModel(session, quality)
-  const { bytes, contentType } = exportMesh(builtOrConflict(session, build).mesh, query.type)
+  const { build, bytes, contentType } = await storedModelFile(session, quality, query.type)
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       'content-type': contentType,

@@ -19,8 +19,8 @@ interface PageSlot {
   page: Page
   /** Requests refused (external textures, this server's other URLs) or failed during the current render. */
   requestWarnings: string[]
-  /** What the current render may load from this server besides the page and its assets. */
-  allowed: { modelUrl: string; filesPath: string } | null
+  /** The renderer files the current render may load from this server besides the page and its assets. */
+  filesPath: string | null
 }
 
 // One browser, at most RENDER_PAGES pages rendering at once (each kept warm once opened),
@@ -119,16 +119,12 @@ async function renderOnPage(args: HeadlessRenderArgs, signal: AbortSignal): Prom
     }
     slot = opened
     slot.requestWarnings = []
-    slot.allowed = { modelUrl: new URL(args.modelUrl, baseUrl()).href, filesPath: new URL(args.files.prefix, baseUrl()).pathname }
+    slot.filesPath = new URL(args.files.prefix, baseUrl()).pathname
     const result = await slot.page.evaluate((renderArgs) => {
       if (!window.renderScene) throw new Error('the headless page is not ready')
       return window.renderScene(renderArgs)
     }, args)
     isHealthy = true
-    if (!result.ok) {
-      if (result.status === 409) throw new AppError('conflict', result.message)
-      throw new Error(`the headless page could not load the model: HTTP ${result.status} ${result.message}`)
-    }
     return { bytes: decodeDataUrl(result.dataUrl, args.type), warnings: [...slot.requestWarnings, ...result.warnings], timings: result.timings }
   }
   try {
@@ -145,7 +141,7 @@ async function renderOnPage(args: HeadlessRenderArgs, signal: AbortSignal): Prom
   } finally {
     isOver = true
     if (slot && isHealthy && !slot.page.isClosed()) {
-      slot.allowed = null
+      slot.filesPath = null
       pool.idle.push(slot)
     } else if (slot) void slot.page.close().catch(() => {})
   }
@@ -159,7 +155,7 @@ async function answers(page: Page): Promise<boolean> {
 async function openSlot(): Promise<PageSlot> {
   const base = baseUrl()
   const page = await (await getBrowser()).newPage({ userAgent: `${RENDERER_USER_AGENT} (headless Chromium)` })
-  const slot: PageSlot = { page, requestWarnings: [], allowed: null }
+  const slot: PageSlot = { page, requestWarnings: [], filesPath: null }
   try {
     // Anything not on this server is an external texture: it is fetched here, from public
     // addresses only. On this server the page reaches only what its render needs.
@@ -179,14 +175,11 @@ async function openSlot(): Promise<PageSlot> {
 
 async function serveOwn(route: Route, slot: PageSlot): Promise<void> {
   const url = new URL(route.request().url())
-  const { allowed } = slot
-  const isNeeded =
-    url.pathname === '/render/headless' ||
-    url.pathname.startsWith('/_next/static/') ||
-    (allowed !== null && (url.href === allowed.modelUrl || url.pathname.startsWith(allowed.filesPath)))
+  const { filesPath } = slot
+  const isNeeded = url.pathname === '/render/headless' || url.pathname.startsWith('/_next/static/') || (filesPath !== null && url.pathname.startsWith(filesPath))
   if (isNeeded) return route.continue().catch(() => {})
   // The query is left out: it may hold a key.
-  const warning = `request to this server ${url.origin}${url.pathname} refused: a render loads only its model and renderer files`
+  const warning = `request to this server ${url.origin}${url.pathname} refused: a render loads only its renderer files`
   console.warn(`paraform: ${warning}`)
   slot.requestWarnings.push(warning)
   await route.abort('blockedbyclient').catch(() => {})

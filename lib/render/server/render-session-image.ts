@@ -7,6 +7,7 @@ import { isRendererRequest, renderImage } from '@/lib/render/server/image-render
 import type { ImageQuery } from '@/lib/render/schemas'
 import { findRenderer, readSceneSettings } from '@/lib/renderers/renderers'
 import { signSessionKey } from '@/lib/sessions/session-keys'
+import { storedModelFile } from '@/lib/sessions/session-model'
 import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
 
 export interface RenderSessionImageOptions {
@@ -32,12 +33,11 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
         "Images come from a headless renderer (the configurator's rendererType 'headless', or 'headless' in extraSettings.renderers)",
     )
   }
-  // Keys for the headless page only: it fetches the model and the renderer's files like a viewer would.
-  const [modelKey, renderingKey] = await Promise.all([signSessionKey(session.id, 'model'), signSessionKey(session.id, 'rendering')])
+  // The page is handed the model; it fetches the renderer's files like a viewer would, with a key of its own.
+  const [renderingKey, model] = await Promise.all([signSessionKey(session.id, 'rendering'), storedModelFile(session, 'preview', 'glb')])
   const base = `/api/configsessions/${session.id}`
-  const { bytes, warnings, timings, count } = await renderImage(
-    {
-    modelUrl: `${base}/model?type=glb&key=${encodeURIComponent(modelKey)}`,
+  const args = {
+    model: Buffer.from(model.bytes).toString('base64'),
     files: { prefix: `${base}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
     settings: await readSceneSettings(renderer, session.configuratorId),
     width: query.w,
@@ -50,10 +50,9 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
       right: vector(query.rx, query.ry, query.rz),
       angle: query.a,
     },
-      lightScale: query.s,
-    },
-    request.signal,
-  )
+    lightScale: query.s,
+  }
+  const { bytes, warnings, timings, count } = await renderImage(args, request.signal)
   // What could not be drawn goes to the session log too, where a designer looks for it.
   const renderLog = warnings.join('\n')
   if (renderLog !== renderer.renderLog) await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
