@@ -1,12 +1,11 @@
 // The customer page, driven in real Chromium: time from releasing a slider to the new model
 // drawn in the viewer, next to the server's build for the same change (the PUT that builds
 // it, as the page saw it), and the page's JavaScript (gzip) before and after the 3D chunk.
-import fs from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
 import { signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
-import { describe, ms } from './stats'
+import { describe, hasProductionBuild, ms } from './stats'
 
 const RUNS = 12
 const DEMO = 'Box with lid'
@@ -55,10 +54,7 @@ async function measureJavaScript(page: Page, url: string): Promise<{ initial: nu
 
 export async function benchCustomer(): Promise<void> {
   console.log('\n## Customer page: slider release to new model drawn, against the server build of the same change')
-  if (!fs.existsSync('.next/BUILD_ID')) {
-    console.log('\nSkipped: the customer page needs the production build; run `npm run build` first.')
-    return
-  }
+  if (!hasProductionBuild('the customer page')) return
   const server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true' })
   const browser = await launchBrowser()
   try {

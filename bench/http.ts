@@ -2,10 +2,9 @@
 // model, both answered from the build cache, against a real server on the embedded database
 // and on PostgreSQL (builds on its queue). Beside it the floor: two requests Next.js answers
 // without any work of ours (an unknown /api path).
-import fs from 'node:fs'
 import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
 import { createTestDatabase, dropTestDatabase } from '../test/postgres'
-import { describe, ms } from './stats'
+import { describe, hasProductionBuild, ms, timeRuns } from './stats'
 
 const RUNS = 200
 const DEMOS = [
@@ -14,16 +13,7 @@ const DEMOS = [
   { name: 'Spur gear', parameter: 'teeth', values: [20, 21] },
 ]
 
-async function timedRuns(run: () => Promise<void>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 10; i++) await run()
-  const samples: number[] = []
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now()
-    await run()
-    samples.push(performance.now() - started)
-  }
-  return describe(samples)
-}
+const WARM_UP = 10
 
 async function fetched(url: string, init?: RequestInit): Promise<void> {
   const response = await fetch(url, init)
@@ -34,20 +24,32 @@ async function fetched(url: string, init?: RequestInit): Promise<void> {
 async function measure(server: StartedServer): Promise<string[]> {
   const headers = { authorization: `Bearer ${await signIn(server.url)}`, 'content-type': 'application/json' }
   const configurators = (await (await fetch(`${server.url}/api/configurators`, { headers })).json()) as { UUID: string; name: string }[]
-  const floor = await timedRuns(async () => {
-    await fetched(`${server.url}/api/nothing`)
-    await fetched(`${server.url}/api/nothing`)
-  })
+  const floor = describe(
+    await timeRuns(
+      async () => {
+        await fetched(`${server.url}/api/nothing`)
+        await fetched(`${server.url}/api/nothing`)
+      },
+      RUNS,
+      WARM_UP,
+    ),
+  )
   const rows = [`| two requests with no work of ours (floor) | ${ms(floor.p50)} | ${ms(floor.p95)} |`]
   for (const demo of DEMOS) {
     const { UUID } = configurators.find((configurator) => configurator.name === demo.name)!
     const { id } = (await (await fetch(`${server.url}/api/configsessions`, { method: 'POST', headers, body: JSON.stringify({ configuratorId: UUID }) })).json()) as { id: string }
     let run = 0
-    const move = await timedRuns(async () => {
-      const value = demo.values[run++ % demo.values.length]
-      await fetched(`${server.url}/api/configsessions/${id}/parameters`, { method: 'PUT', headers, body: JSON.stringify({ [demo.parameter]: { value } }) })
-      await fetched(`${server.url}/api/configsessions/${id}/model`, { headers })
-    })
+    const move = describe(
+      await timeRuns(
+        async () => {
+          const value = demo.values[run++ % demo.values.length]
+          await fetched(`${server.url}/api/configsessions/${id}/parameters`, { method: 'PUT', headers, body: JSON.stringify({ [demo.parameter]: { value } }) })
+          await fetched(`${server.url}/api/configsessions/${id}/model`, { headers })
+        },
+        RUNS,
+        WARM_UP,
+      ),
+    )
     rows.push(`| ${demo.name}: PUT then GET model (STL), cached | ${ms(move.p50)} | ${ms(move.p95)} |`)
   }
   return rows
@@ -55,10 +57,7 @@ async function measure(server: StartedServer): Promise<string[]> {
 
 export async function benchHttp(): Promise<void> {
   console.log('\n## Cached slider move over HTTP (real server, PUT parameters then GET model)')
-  if (!fs.existsSync('.next/BUILD_ID')) {
-    console.log('\nSkipped: the server needs the production build; run `npm run build` first.')
-    return
-  }
+  if (!hasProductionBuild('the server')) return
   const databaseUrl = await createTestDatabase().catch(() => null)
   // bench/run.ts runs without DATABASE_URL, which the embedded server inherits.
   const setups: [string, Record<string, string>][] = [['embedded database (PGlite)', {}]]

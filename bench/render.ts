@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
 import { signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
-import { describe, ms } from './stats'
+import { describe, hasProductionBuild, ms, timeRuns } from './stats'
 
 const RUNS = 20
 const WARM_UP = 3
@@ -58,23 +58,9 @@ async function openBarePage(page: Page): Promise<void> {
   await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true)
 }
 
-async function timeRuns(run: () => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < WARM_UP; i++) await run()
-  const samples: number[] = []
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now()
-    await run()
-    samples.push(performance.now() - started)
-  }
-  return samples
-}
-
 export async function benchRender(): Promise<void> {
   console.log('\n## Images: GET .../image (PNG, warm, default 3/4 camera) against bare three.js in the same Chromium')
-  if (!fs.existsSync('.next/BUILD_ID')) {
-    console.log('\nSkipped: the image endpoint needs the production build; run `npm run build` first.')
-    return
-  }
+  if (!hasProductionBuild('the image endpoint')) return
   const server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true' })
   const browser = await launchBrowser()
   try {
@@ -107,7 +93,7 @@ export async function benchRender(): Promise<void> {
             for (const [, stage, value] of (response.headers.get('server-timing') ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
               ;(stages[stage!] ??= []).push(Number(value))
             }
-          }),
+          }, RUNS, WARM_UP),
         )
         const baseline = describe(
           await timeRuns(async () => {
@@ -115,7 +101,7 @@ export async function benchRender(): Promise<void> {
               ([width, height]) => (window as unknown as { renderBare: (w: number, h: number, t: string) => Promise<string> }).renderBare(width, height, 'png'),
               [w, h] as const,
             )
-          }),
+          }, RUNS, WARM_UP),
         )
         const breakdown = Object.entries(stages)
           .map(([stage, values]) => `${stage} ${describe(values).p50.toFixed(0)}`)
