@@ -55,22 +55,21 @@ interface InputRow {
   hash: string
 }
 
-/** The configurator's files, the session's and the installed libraries, in one round trip: every request of a session reads them. */
+/** The configurator's files, the session's and the installed libraries (by name, as build keys list them), in one round trip: every request of a session reads them. */
 function readInputRows(configuratorId: string, sessionId: string | null): Promise<InputRow[]> {
   return db.$queryRaw<InputRow[]>`
     SELECT 'configurator' AS kind, NULL AS id, "path" AS name, "blobHash" AS hash FROM "ConfiguratorFile"
       WHERE "configuratorId" = ${configuratorId}::uuid AND starts_with("path", ${CONFIGURATOR_ROOT})
     UNION ALL SELECT 'session', "id", "name", "blobHash" FROM "SessionFile" WHERE "sessionId" = ${sessionId}::uuid
-    UNION ALL SELECT 'library', NULL, "name", "contentHash" FROM "Library"`
+    UNION ALL SELECT 'library', NULL, "name", "contentHash" FROM "Library"
+    ORDER BY name`
 }
 
 export async function describeModelInputs(configurator: Configurator, sessionId: string | null): Promise<ModelInputs> {
   const rows = await readInputRows(configurator.id, sessionId)
   const ofKind = (kind: InputRow['kind']) => rows.filter((row) => row.kind === kind)
   const [configuratorFiles, sessionFiles] = [ofKind('configurator'), ofKind('session')]
-  const libraries: LibraryRef[] = ofKind('library')
-    .map(({ name, hash }) => ({ name, contentHash: hash }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const libraries: LibraryRef[] = ofKind('library').map(({ name, hash }) => ({ name, contentHash: hash }))
   const byPath = new Map(configuratorFiles.map((file) => [file.name.slice(CONFIGURATOR_ROOT.length), file.hash]))
   const taken = configuratorNames(configuratorFiles.map((file) => file.name))
   // A customer's file never replaces the designer's: names the configurator uses stay its own.

@@ -32,8 +32,7 @@ export function schedulingOf(session: SessionRef, signal?: AbortSignal): Schedul
   const sessionKey = `session:${session.id}`
   if (session.speculative) {
     const guesses = `speculative:${customer ?? sessionKey}`
-    // No signal: a guess starts at once or not at all, and stopping a running one would cost its worker.
-    return { fairness: { turn: guesses, exclusive: [guesses], shared: sharedKeys(session), background: true }, dropUnlessIdle: true }
+    return { fairness: { turn: guesses, exclusive: [guesses], shared: sharedKeys(session), background: true }, signal, dropUnlessIdle: true }
   }
   return {
     fairness: {
