@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { limits } from '@/lib/api/rate-limit'
 import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
 import { db } from '@/lib/db'
+import { env } from '@/lib/env'
 import * as sessions from '@/lib/sessions/operations'
 import { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
 import { api, readBody } from '@/test/api-client'
@@ -59,7 +60,7 @@ describe('POST /configsessions/{id}/prefetch', () => {
     expect(builds).toHaveBeenCalledTimes(calls)
   })
 
-  it("does not count against an anonymous customer's build time", async () => {
+  it("does not count against an anonymous customer's build time, and is 429 once that is used up", async () => {
     const shop = await openSession(MODEL(`budget ${crypto.randomUUID()}`))
     const { key } = await registerApplication(shop.token, shop.configuratorId)
     const { accessToken } = (await (await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } })).json()) as { accessToken: string }
@@ -72,6 +73,9 @@ describe('POST /configsessions/{id}/prefetch', () => {
     const before = await spent()
     await guessUntilStored(customer, [{ size: 30 }], (await db.cacheEntry.count()) + 1)
     expect(await spent()).toBe(before)
+
+    await limits.customerBuildTime.add(identityId!, env.CUSTOMER_BUILD_SECONDS * 1000)
+    await expectError(await prefetch(customer, [{ size: 31 }]), 429, 'too_many_requests', /used up its build time/)
   })
 
   it('drops a guess while every worker it may take is busy, leaving nothing cached of it', async () => {
