@@ -6,7 +6,7 @@ import { env } from '@/lib/env'
 import { CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, type JobOutcome, queueLogger, sharedFlags, workerUtils } from '@/lib/queue/build-queue'
 import { listen, notify } from '@/lib/queue/notifications'
 import { onShutdown } from '@/lib/shutdown'
-import { BEAT_MS, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'
+import { BEAT_MS, fullSharedFlags, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'
 
 /** How long a stopping worker lets its running builds finish before it hands them back to the queue. */
 const FINISH_ON_STOP_MS = 20_000
@@ -86,7 +86,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     pollInterval: 1000,
     gracefulShutdownAbortTimeout: FINISH_ON_STOP_MS,
     taskList: { [CAD_TASK]: cad },
-    forbiddenFlags: heartbeat.forbiddenFlags,
+    forbiddenFlags: fullSharedFlags,
     events,
     logger: queueLogger,
   })

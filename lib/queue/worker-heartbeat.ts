@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { db } from '@/lib/db'
-import { listen, notify } from '@/lib/queue/notifications'
 
 /** How often a live worker process beats, and how long without a beat makes it dead. */
 export const BEAT_MS = 2000
@@ -10,9 +9,6 @@ export interface RunningBuild {
   key: string
   flags: string[]
 }
-
-/** A worker started or ended a build: the shares that workers hold changed. */
-const SHARES_CHANNEL = 'paraform_worker_shares'
 
 /** Background work's flag (a test drive): held back, besides by the half-share rule, while one free slot at most is left. */
 export const BACKGROUND_FLAG = 'background'
@@ -30,13 +26,10 @@ export class Heartbeat {
   private readonly queueIds = new Set<string>()
   private readonly running = new Map<string, RunningBuild>()
   private timer?: NodeJS.Timeout
-  /** fullSharedFlags as last read: read again once any worker started or ended a build, and after each beat. */
-  private forbidden: Promise<string[]> | null = null
 
   constructor(private readonly slots: number) {}
 
   async start(): Promise<void> {
-    await listen(SHARES_CHANNEL, () => (this.forbidden = null))
     await db.buildWorker.create({ data: { id: this.id, slots: this.slots } })
     this.timer = setInterval(() => void this.beat().catch(() => {}), BEAT_MS)
     this.timer.unref()
@@ -47,39 +40,20 @@ export class Heartbeat {
     void this.beat().catch(() => {})
   }
 
-  /**
-   * The flags whose jobs this worker must not take now (graphile-worker asks before each job it
-   * looks for): kept between builds starting and ending anywhere, so that picking up a job costs
-   * no extra round trip.
-   */
-  readonly forbiddenFlags = (): Promise<string[]> => {
-    const reading = (this.forbidden ??= fullSharedFlags())
-    reading.catch(() => this.forbidden === reading && (this.forbidden = null))
-    return reading
-  }
-
   started(build: RunningBuild): Promise<void> {
     this.running.set(build.key, build)
-    return this.sharesChanged()
+    return this.beat()
   }
 
   ended(key: string): Promise<void> {
     this.running.delete(key)
-    return this.sharesChanged()
-  }
-
-  /** Writes the row, then tells every worker to read the shares again. */
-  private async sharesChanged(): Promise<void> {
-    await this.beat()
-    await notify(SHARES_CHANNEL, this.id)
+    return this.beat()
   }
 
   private async beat(): Promise<void> {
     const data = { beatAt: new Date(), queueIds: [...this.queueIds], running: [...this.running.values()] as object[] }
     // A worker taken for dead after a long pause comes back as a new row.
     await db.buildWorker.upsert({ where: { id: this.id }, create: { id: this.id, slots: this.slots, ...data }, update: data })
-    // Workers that stopped beating no longer count.
-    this.forbidden = null
   }
 
   async stop(): Promise<void> {
@@ -104,9 +78,11 @@ export async function takeDeadWorkers(): Promise<string[]> {
 /**
  * Configurator and application flags that already hold half of all live workers' slots: their
  * jobs wait while others run (the fair share of the security issue, across every worker). And
- * the background flag while one free slot at most is left.
+ * the background flag while one free slot at most is left. graphile-worker asks before each job
+ * it looks for: read fresh each time, since a copy kept until another worker's notice arrives
+ * let two workers take one configurator's builds at once (seen in CI).
  */
-async function fullSharedFlags(): Promise<string[]> {
+export async function fullSharedFlags(): Promise<string[]> {
   const workers = await liveWorkers()
   const slots = workers.reduce((total, worker) => total + worker.slots, 0)
   const half = Math.ceil(slots / 2)
