@@ -1,11 +1,25 @@
 import type { EngineLog } from '@/lib/cad/engine'
 import type { BoundingBox, Mesh } from '@/lib/cad/mesh/mesh'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
+import type { SolidMeasure } from '@/lib/cad/mesh/printability'
 import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { storage } from '@/lib/storage/object-storage'
+
+/** Measures for manufacturing, of a build's closed parts (CadJob kind `parts`). */
+export interface PrintMeasures {
+  /** The model as built, all parts as one. */
+  whole: SolidMeasure
+  parts: SolidMeasure[]
+}
+
+export interface ObjectInfo {
+  boundingBox: BoundingBox
+  volume: number
+  print?: PrintMeasures
+}
 
 export interface CachedBuild {
   key: string
@@ -13,7 +27,7 @@ export interface CachedBuild {
   source: 'memory' | 'stored' | 'built'
   mesh: Mesh | null
   log: EngineLog
-  objectInfo: { boundingBox: BoundingBox; volume: number } | null
+  objectInfo: ObjectInfo | null
 }
 
 const MEMORY_ENTRIES = 32
@@ -62,11 +76,16 @@ export async function loadBuild(key: string): Promise<CachedBuild | null> {
   // A build stored a moment ago (by a worker, for this request) needs no touch.
   touch(key, entry.lastUsedAt)
   const log = { message: entry.logMessage, error: entry.logError }
-  return { key, source: 'stored', mesh, log, objectInfo: entry.data as CachedBuild['objectInfo'] }
+  return { key, source: 'stored', mesh, log, objectInfo: entry.data as ObjectInfo | null }
 }
 
-export async function storeBuild(key: string, mesh: Mesh | null, log: EngineLog): Promise<CachedBuild> {
-  const objectInfo = mesh ? measureMesh(mesh) : null
+/** A build in memory or in the stored cache, never built. */
+export async function findBuild(key: string): Promise<CachedBuild | null> {
+  return memory.get(key) ?? loadBuild(key)
+}
+
+export async function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print?: PrintMeasures | null): Promise<CachedBuild> {
+  const objectInfo = mesh ? { ...measureMesh(mesh), ...(print && { print }) } : null
   const bytes = mesh ? serializeMesh(mesh) : null
   if (bytes) await storage.put(meshKey(key), bytes)
   const data = { ok: mesh !== null, data: objectInfo as unknown as Prisma.InputJsonValue, logMessage: log.message, logError: log.error, sizeBytes: bytes?.byteLength ?? 0 }

@@ -1,6 +1,7 @@
-import { type CachedBuild, storeBuild } from '@/lib/cad/build-cache'
+import { type CachedBuild, findBuild, storeBuild } from '@/lib/cad/build-cache'
 import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/get-engine'
+import { measureSolid } from '@/lib/cad/mesh/printability'
 import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 import { hostFonts } from '@/lib/fonts/host-fonts'
@@ -14,7 +15,7 @@ import { blobStore } from '@/lib/storage/blob-store'
  * Its result goes to the cache under `key`.
  */
 export interface CadJob {
-  kind: 'build' | 'parameters'
+  kind: 'build' | 'parameters' | 'parts'
   /** The cache key: a hash of everything below. */
   key: string
   cadType: string
@@ -28,6 +29,8 @@ export interface CadJob {
   /** Of a build: the parameter values and the quality's engine variables. */
   values: Record<string, ParameterValue>
   overrides: Record<string, ParameterValue>
+  /** Of a `parts` job: the key of the build whose parts it closes, cached before the job starts. */
+  buildKey?: string
 }
 
 // A model's files, by content hash, as its builds read them: every slider move builds the same files.
@@ -53,6 +56,16 @@ export async function runParametersJob(job: CadJob, scheduling: Scheduling, sour
   return storeParameters(job.key, ok, parameters, log)
 }
 
+/** A build's parts closed (CadEngine.closeParts), each measured for manufacturing. */
+export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {
+  const union = (await findBuild(job.buildKey!))?.mesh
+  if (!union) throw new Error(`the build ${job.buildKey} to close the parts of is not in the cache`)
+  const { mesh, log } = await getEngine(job.cadType).closeParts({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling, union })
+  return storeBuild(job.key, mesh, log, mesh && { whole: measureSolid(union), parts: mesh.parts.map((part) => measureSolid({ parts: [part] })) })
+}
+
+const RUN = { build: runBuildJob, parameters: runParametersJob, parts: runPartsJob }
+
 export function runCadJob(job: CadJob, scheduling: Scheduling, source?: Promise<ModelSource>): Promise<unknown> {
-  return job.kind === 'build' ? runBuildJob(job, scheduling, source) : runParametersJob(job, scheduling, source)
+  return RUN[job.kind](job, scheduling, source)
 }

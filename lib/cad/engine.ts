@@ -56,6 +56,12 @@ export interface BuildInput extends ParametersInput {
   overrides: Record<string, ParameterValue>
 }
 
+/** A model's parts closed: what `closeParts` reads. */
+export interface PartsInput extends BuildInput {
+  /** The build of the same values: one solid, its faces in parts by colour. */
+  union: Mesh
+}
+
 export interface BuildOutput {
   /** Null when the model did not build; `log.error` says why. */
   mesh: Mesh | null
@@ -70,4 +76,10 @@ export interface CadEngine {
   /** `ok` is false when the engine could not read them; `log.error` says why. */
   readParameters(input: ParametersInput): Promise<{ ok: boolean; parameters: ParameterDefinition[]; log: EngineLog }>
   build(input: BuildInput): Promise<BuildOutput>
+  /**
+   * The build's parts as closed solids that never overlap, the later part in the source winning
+   * what two share (lib/cad/mesh/solid-parts.ts): what manufacturing reads. Null `mesh` when
+   * they could not be told apart; `log.error` says why.
+   */
+  closeParts(input: PartsInput): Promise<BuildOutput>
 }

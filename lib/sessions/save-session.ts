@@ -4,7 +4,7 @@ import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 import { readSceneSettings } from '@/lib/renderers/renderers'
-import { buildStoredModel, composeSessionLog, toParameterSet } from '@/lib/sessions/session-model'
+import { buildStoredModel, composeSessionLog, toParameterSet, write3mfOf } from '@/lib/sessions/session-model'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
@@ -37,7 +37,8 @@ export async function saveSession(session: LoadedSession, principal: Principal):
     entries[`scene/${renderer.id}.json`] = encode({ ...scene, rendererType: renderer.rendererType })
   }
   if (build.mesh) {
-    for (const format of ['stl', '3mf', 'glb'] as const) entries[`model.${format}`] = exportMesh(build.mesh, format).bytes
+    for (const format of ['stl', 'glb'] as const) entries[`model.${format}`] = exportMesh(build.mesh, format).bytes
+    entries['model.3mf'] = await write3mfOf(model.source, model.values, 'preview', build.mesh, session.configurator.name)
   }
   return zipSync(entries, { level: 6 })
 }

@@ -3,9 +3,12 @@ import { attachment } from '@/lib/api/content-disposition'
 import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import { type CachedBuild, getCachedBuild, loadBuild } from '@/lib/cad/build-cache'
-import { type CadJob, runBuildJob, runParametersJob } from '@/lib/cad/cad-job'
+import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/cad/cad-job'
 import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
-import { exportMesh, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import type { Mesh } from '@/lib/cad/mesh/mesh'
+import { weld } from '@/lib/cad/mesh/printability'
+import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { isDropped } from '@/lib/cad/worker-pool'
 import { loadParameters, type ReadParameters } from '@/lib/cad/parameter-cache'
 import { readExtraSettings } from '@/lib/configurators/configurators'
@@ -254,7 +257,15 @@ export function buildValues(source: ModelSource, values: Readonly<Record<string,
  * inputs before, otherwise built once, here or on the build queue. Aborting stops waiting for the
  * build, and stops the build when nobody else waits for it.
  */
-async function buildModel({ session, inputs, definitions }: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
+async function buildModel(source: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
+  const job = buildJob(source, values, quality)
+  const { session } = source
+  const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), mayStop(session) ? signal : undefined)
+  // Joined a guess of the same values that no worker took: this one is no guess.
+  return build().catch((error: unknown) => (isDropped(error) && !session.speculative ? build() : Promise.reject(error)))
+}
+
+function buildJob({ inputs, definitions }: ModelSource, values: Values, quality: Quality): CadJob {
   const overrides = inputs.settings.quality?.[quality] ?? {}
   // File parameters hold a session file id; the model sees the file under its name.
   const engineValues = Object.fromEntries(
@@ -267,17 +278,26 @@ async function buildModel({ session, inputs, definitions }: ModelSource, values:
   )
   // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
   const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits })
-  const job = cadJob(inputs, 'build', key, engineValues, overrides)
-  const build = () => getCachedBuild(key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), mayStop(session) ? signal : undefined)
-  // Joined a guess of the same values that no worker took: this one is no guess.
-  return build().catch((error: unknown) => (isDropped(error) && !session.speculative ? build() : Promise.reject(error)))
+  return cadJob(inputs, 'build', key, engineValues, overrides)
+}
+
+/**
+ * The model of these values at this quality with its parts closed and measured for
+ * manufacturing (CadEngine.closeParts); the build itself when it failed.
+ */
+async function buildPrintModel(source: ModelSource, values: Values, quality: Quality): Promise<CachedBuild> {
+  const built = await buildModel(source, values, quality)
+  if (!built.mesh) return built
+  // `1`: the format of the measures stored with the parts.
+  const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: `parts:1:${built.key}`, buildKey: built.key }
+  return getCachedBuild(job.key, (signal) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: loadBuild }, signal))
 }
 
 /** The model of the session's stored state. */
 export async function buildStoredModel(session: LoadedSession, quality: Quality) {
   const source = await readModelSource(session)
   const values = effectiveValues(source, storedValuesOf(session.values))
-  return { definitions: source.definitions, values, build: await buildModel(source, values, quality) }
+  return { source, definitions: source.definitions, values, build: await buildModel(source, values, quality) }
 }
 
 /** Bounding box and volume of the session's current model; 409 when it did not build. */
@@ -343,8 +363,19 @@ export async function storeValues(source: ModelSource, changes: Values, { warnin
 
 /** The model of the session's stored state as a file of `type`; 409 when it did not build. */
 export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat) {
-  const { build } = await buildStoredModel(session, quality)
-  return { build, ...exportMesh(builtOrConflict(session, build).mesh, type) }
+  const { source, values, build } = await buildStoredModel(session, quality)
+  const { mesh } = builtOrConflict(session, build)
+  if (type !== '3mf') return { build, ...exportMesh(mesh, type) }
+  return { build, bytes: await write3mfOf(source, values, quality, mesh, session.configurator.name), contentType: MESH_FORMATS['3mf'].contentType }
+}
+
+/**
+ * The 3MF of a built model: its parts closed. When they cannot be told apart (the parts job's
+ * log says why), the model as one closed part, which every slicer still takes.
+ */
+export async function write3mfOf(source: ModelSource, values: Values, quality: Quality, union: Mesh, title: string): Promise<Uint8Array> {
+  const { mesh } = await buildPrintModel(source, values, quality)
+  return write3mf(mesh ?? { parts: [{ ...weld(union), color: union.parts[0]!.color }] }, undefined, title)
 }
 
 export interface ModelResponseOptions {

@@ -1,7 +1,7 @@
 import type { Mesh, MeshPart } from '@/lib/cad/mesh/mesh'
 
 /** OpenSCAD's default face colour (its "Cornfield" scheme), given to faces that carry none. */
-const DEFAULT_COLOR = [249, 215, 44, 255] as const
+export const DEFAULT_COLOR = [249, 215, 44, 255] as const
 
 /**
  * Reads OFF text as OpenSCAD exports it: one part per distinct face colour, in order of first

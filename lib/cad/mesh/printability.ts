@@ -1,0 +1,117 @@
+// Relative imports: the build worker threads load this module too.
+import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three'
+import { MeshBVH } from 'three-mesh-bvh'
+import { measureMesh } from './measure-mesh'
+import type { BoundingBox, Mesh, MeshPart } from './mesh'
+
+export interface WallSample {
+  /** mm through the solid, straight inwards from `at`. */
+  thickness: number
+  /** A point on the surface, in model coordinates. */
+  at: [number, number, number]
+}
+
+/** What manufacturing asks of a solid, in mm, mm² and mm³. */
+export interface SolidMeasure {
+  volume: number
+  area: number
+  boundingBox: BoundingBox
+  /** Every edge joins exactly two triangles that agree on its direction: a slicer needs no repair. */
+  closed: boolean
+  /** The thinnest walls the samples found, thinnest first; empty without triangles. */
+  thinnestWalls: WallSample[]
+}
+
+/** Points probed per solid, spread over its surface by area. */
+const SAMPLES = 1024
+/** Thinnest samples kept: enough to show where a model is too thin for any minimum. */
+const KEPT_SAMPLES = 64
+
+export function measureSolid(mesh: Mesh): SolidMeasure {
+  const { boundingBox, volume } = measureMesh(mesh)
+  const part = weld(mesh)
+  return { volume, area: areas(part).reduce((sum, area) => sum + area, 0), boundingBox, closed: isClosed(part), thinnestWalls: thinnestWalls(part) }
+}
+
+/** All parts as one, vertices at the same position joined. */
+export function weld({ parts }: Mesh): Omit<MeshPart, 'color'> {
+  const positions: number[] = []
+  const indices: number[] = []
+  const byPosition = new Map<string, number>()
+  for (const part of parts) {
+    const local = Array.from({ length: part.positions.length / 3 }, (_, v) => {
+      const xyz = [part.positions[v * 3]!, part.positions[v * 3 + 1]!, part.positions[v * 3 + 2]!]
+      const key = xyz.join(' ')
+      let index = byPosition.get(key)
+      if (index === undefined) {
+        byPosition.set(key, (index = positions.length / 3))
+        positions.push(...xyz)
+      }
+      return index
+    })
+    for (const index of part.indices) indices.push(local[index]!)
+  }
+  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) }
+}
+
+function isClosed({ indices }: Omit<MeshPart, 'color'>): boolean {
+  if (indices.length === 0) return false
+  const directed = new Set<string>()
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const edge = `${indices[t + k]} ${indices[t + ((k + 1) % 3)]}`
+      if (directed.has(edge)) return false
+      directed.add(edge)
+    }
+  }
+  for (const edge of directed) {
+    const [a, b] = edge.split(' ')
+    if (!directed.has(`${b} ${a}`)) return false
+  }
+  return true
+}
+
+function corner(positions: Float32Array, index: number): Vector3 {
+  return new Vector3(positions[index * 3], positions[index * 3 + 1], positions[index * 3 + 2])
+}
+
+function areas({ positions, indices }: Omit<MeshPart, 'color'>): number[] {
+  const result: number[] = []
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [0, 1, 2].map((k) => corner(positions, indices[t + k]!)) as [Vector3, Vector3, Vector3]
+    result.push(b.sub(a).cross(c.sub(a)).length() / 2)
+  }
+  return result
+}
+
+/**
+ * Wall thickness by rays: from points spread over the surface by area (the same points for the
+ * same mesh), straight inwards to where the ray leaves the solid again.
+ */
+function thinnestWalls(part: Omit<MeshPart, 'color'>): WallSample[] {
+  const { positions, indices } = part
+  const triangleAreas = areas(part)
+  const total = triangleAreas.reduce((sum, area) => sum + area, 0)
+  if (total === 0) return []
+  const geometry = new BufferGeometry()
+  geometry.setAttribute('position', new BufferAttribute(positions, 3))
+  geometry.setIndex(new BufferAttribute(indices, 1))
+  const bvh = new MeshBVH(geometry)
+  let seed = 1
+  const random = () => ((seed = (seed * 48271) % 2147483647) - 1) / 2147483646
+  const samples: WallSample[] = []
+  let [triangle, reached] = [0, triangleAreas[0]!]
+  for (let s = 0; s < SAMPLES; s++) {
+    // Stratified by area: sample s lies in the triangle that holds the (s + ½)-th share of the surface.
+    const target = ((s + 0.5) / SAMPLES) * total
+    while (reached < target && triangle < triangleAreas.length - 1) reached += triangleAreas[++triangle]!
+    const [a, b, c] = [0, 1, 2].map((k) => corner(positions, indices[triangle * 3 + k]!)) as [Vector3, Vector3, Vector3]
+    const inward = b.clone().sub(a).cross(c.clone().sub(a)).normalize().negate()
+    let [u, v] = [random(), random()]
+    if (u + v > 1) [u, v] = [1 - u, 1 - v]
+    const at = a.clone().addScaledVector(b.clone().sub(a), u).addScaledVector(c.clone().sub(a), v)
+    const hit = bvh.raycastFirst(new Ray(at.clone().addScaledVector(inward, 1e-4), inward), DoubleSide)
+    if (hit) samples.push({ thickness: hit.distance + 1e-4, at: [at.x, at.y, at.z] })
+  }
+  return samples.sort((x, y) => x.thickness - y.thickness).slice(0, KEPT_SAMPLES)
+}

@@ -1,0 +1,14 @@
+// @3mfconsortium/lib3mf ships no type declarations; this is the part of its API test/print-ready.ts uses.
+declare module '@3mfconsortium/lib3mf' {
+  interface Reader {
+    SetStrictModeActive(strict: boolean): void
+    ReadFromFile(path: string): void
+    GetWarningCount(): number
+    GetWarning(index: number): unknown
+  }
+  interface Lib3mf {
+    FS: { writeFile(path: string, data: Uint8Array): void }
+    CWrapper: new () => { CreateModel(): { QueryReader(format: '3mf'): Reader } }
+  }
+  export default function lib3mf(): Promise<Lib3mf>
+}
