@@ -1,23 +1,17 @@
 import type { EngineLog } from '@/lib/cad/engine'
 import type { BoundingBox, Mesh } from '@/lib/cad/mesh/mesh'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
-import type { SolidMeasure } from '@/lib/cad/mesh/printability'
+import type { PrintMeasures } from '@/lib/cad/mesh/printability'
 import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { storage } from '@/lib/storage/object-storage'
 
-/** Measures for manufacturing, of a build's closed parts (CadJob kind `parts`). */
-export interface PrintMeasures {
-  /** The model as built, all parts as one. */
-  whole: SolidMeasure
-  parts: SolidMeasure[]
-}
-
 export interface ObjectInfo {
   boundingBox: BoundingBox
   volume: number
+  /** Of closed parts (CadJob kind `parts`). */
   print?: PrintMeasures
 }
 

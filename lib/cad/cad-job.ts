@@ -1,7 +1,6 @@
 import { type CachedBuild, findBuild, storeBuild } from '@/lib/cad/build-cache'
 import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/get-engine'
-import { measureSolid } from '@/lib/cad/mesh/printability'
 import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 import { hostFonts } from '@/lib/fonts/host-fonts'
@@ -56,12 +55,12 @@ export async function runParametersJob(job: CadJob, scheduling: Scheduling, sour
   return storeParameters(job.key, ok, parameters, log)
 }
 
-/** A build's parts closed (CadEngine.closeParts), each measured for manufacturing. */
+/** A build's parts closed and measured for manufacturing (CadEngine.closeParts). */
 export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {
   const union = (await findBuild(job.buildKey!))?.mesh
   if (!union) throw new Error(`the build ${job.buildKey} to close the parts of is not in the cache`)
-  const { mesh, log } = await getEngine(job.cadType).closeParts({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling, union })
-  return storeBuild(job.key, mesh, log, mesh && { whole: measureSolid(union), parts: mesh.parts.map((part) => measureSolid({ parts: [part] })) })
+  const { mesh, log, print } = await getEngine(job.cadType).closeParts({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling, union })
+  return storeBuild(job.key, mesh, log, print)
 }
 
 const RUN = { build: runBuildJob, parameters: runParametersJob, parts: runPartsJob }

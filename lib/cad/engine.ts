@@ -1,4 +1,5 @@
 import type { Mesh } from '@/lib/cad/mesh/mesh'
+import type { PrintMeasures } from '@/lib/cad/mesh/printability'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 
 /** A file as the model sees it, relative to the model's root directory. */
@@ -68,6 +69,11 @@ export interface BuildOutput {
   log: EngineLog
 }
 
+export interface PartsOutput extends BuildOutput {
+  /** Of the parts in `mesh`: measured where they were closed, off the server's event loop. */
+  print?: PrintMeasures
+}
+
 /**
  * A CAD system. The session code only ever talks to this interface. A run whose
  * `scheduling.signal` aborts rejects with the signal's reason; every other failure is a result.
@@ -78,8 +84,9 @@ export interface CadEngine {
   build(input: BuildInput): Promise<BuildOutput>
   /**
    * The build's parts as closed solids that never overlap, the later part in the source winning
-   * what two share (lib/cad/mesh/solid-parts.ts): what manufacturing reads. Null `mesh` when
-   * they could not be told apart; `log.error` says why.
+   * what two share (lib/cad/mesh/solid-parts.ts), measured (lib/cad/mesh/printability.ts): what
+   * manufacturing reads. When the engine cannot tell them apart, the model as one part, and
+   * `log.error` says why; null `mesh` when the run itself failed (time or memory limit).
    */
-  closeParts(input: PartsInput): Promise<BuildOutput>
+  closeParts(input: PartsInput): Promise<PartsOutput>
 }

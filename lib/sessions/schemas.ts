@@ -53,9 +53,52 @@ export const ZPreset = z.object({
   values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), ZVector])).describe('the values it gives the parameters it names'),
 })
 
-export const ZObjectInfo = z.object({
-  boundingBox: z.object({ minX: z.number(), maxX: z.number(), minY: z.number(), maxY: z.number(), minZ: z.number(), maxZ: z.number() }),
+const ZBoundingBox = z.object({ minX: z.number(), maxX: z.number(), minY: z.number(), maxY: z.number(), minZ: z.number(), maxZ: z.number() })
+const ZPoint = z.tuple([z.number(), z.number(), z.number()])
+
+const printFigures = {
   volume: z.number().describe('mm³'),
+  surfaceArea: z.number().describe('mm²'),
+  boundingBox: ZBoundingBox,
+  closed: z.boolean().describe('every edge joins two triangles that agree on its direction: no slicer repair needed'),
+  thinnestWall: z.object({ thickness: z.number().describe('mm'), at: ZPoint }).nullable().describe('the thinnest wall the samples found, straight inwards from a surface point'),
+  weight: z.number().describe('g'),
+}
+
+export const ZPrintReport = z
+  .object({
+    quality: z.enum(['preview', 'final']).describe('which build the figures describe'),
+    estimate: z.boolean().describe('the preview figures, while the final quality is built in the background'),
+    ...printFigures,
+    price: z.object({ amount: z.string().describe('decimal, in the minor unit of the currency'), currency: z.string() }).nullable(),
+    minimumWallMm: z.number(),
+    buildVolumeMm: ZPoint,
+    fitsBuildVolume: z.boolean(),
+    problems: z.array(
+      z.object({
+        rule: z.enum(['closed', 'minimumWall', 'buildVolume']),
+        part: z.number().int().nullable().describe('null for the whole model'),
+        message: z.string(),
+        at: ZPoint.optional(),
+        region: ZBoundingBox.optional(),
+      }),
+    ),
+    parts: z.array(
+      z.object({
+        index: z.number().int(),
+        name: z.string().describe("the designer's label, else the colour's name"),
+        color: z.string(),
+        material: z.object({ name: z.string(), density: z.number().describe('g/cm³'), pricePerCm3: z.number().nullable() }),
+        ...printFigures,
+      }),
+    ),
+  })
+  .describe("the model that is manufactured, for a slicer and a quote: each part closed, the later part in the source owning what two share (docs/print-ready.md)")
+
+export const ZObjectInfo = z.object({
+  boundingBox: ZBoundingBox,
+  volume: z.number().describe('mm³'),
+  print: ZPrintReport,
 })
 
 export const ZLog = z.object({

@@ -2,12 +2,10 @@ import { createHash } from 'node:crypto'
 import { attachment } from '@/lib/api/content-disposition'
 import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
-import { type CachedBuild, getCachedBuild, loadBuild } from '@/lib/cad/build-cache'
+import { type CachedBuild, findBuild, getCachedBuild, loadBuild } from '@/lib/cad/build-cache'
 import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/cad/cad-job'
 import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
 import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
-import type { Mesh } from '@/lib/cad/mesh/mesh'
-import { weld } from '@/lib/cad/mesh/printability'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { isDropped } from '@/lib/cad/worker-pool'
 import { loadParameters, type ReadParameters } from '@/lib/cad/parameter-cache'
@@ -17,6 +15,8 @@ import type { LibraryRef } from '@/lib/libraries/libraries'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import { inBackground } from '@/lib/background'
+import { partNames, type PrintReport, printReport } from '@/lib/manufacturing/print-report'
 import type { Configurator, Prisma, RenderSession } from '@/lib/generated/prisma/client'
 import { dropGuesses } from '@/lib/sessions/guesses'
 import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
@@ -281,15 +281,19 @@ function buildJob({ inputs, definitions }: ModelSource, values: Values, quality:
   return cadJob(inputs, 'build', key, engineValues, overrides)
 }
 
+/** Where a build's closed parts are cached; `1`: the format of the measures stored with them. */
+function partsKey(buildKey: string): string {
+  return `parts:1:${buildKey}`
+}
+
 /**
  * The model of these values at this quality with its parts closed and measured for
- * manufacturing (CadEngine.closeParts); the build itself when it failed.
+ * manufacturing (lib/cad/cad-job.ts runPartsJob); the build itself when it failed.
  */
 async function buildPrintModel(source: ModelSource, values: Values, quality: Quality): Promise<CachedBuild> {
   const built = await buildModel(source, values, quality)
   if (!built.mesh) return built
-  // `1`: the format of the measures stored with the parts.
-  const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: `parts:1:${built.key}`, buildKey: built.key }
+  const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: partsKey(built.key), buildKey: built.key }
   return getCachedBuild(job.key, (signal) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: loadBuild }, signal))
 }
 
@@ -300,9 +304,32 @@ export async function buildStoredModel(session: LoadedSession, quality: Quality)
   return { source, definitions: source.definitions, values, build: await buildModel(source, values, quality) }
 }
 
-/** Bounding box and volume of the session's current model; 409 when it did not build. */
+/**
+ * Bounding box and volume of the session's current model, and its printability and price report;
+ * 409 when it did not build.
+ */
 export async function getObjectInfo(session: LoadedSession) {
-  return builtOrConflict(session, (await buildStoredModel(session, 'preview')).build).objectInfo
+  const { source, values, build } = await buildStoredModel(session, 'preview')
+  const { boundingBox, volume } = builtOrConflict(session, build).objectInfo
+  return { boundingBox, volume, print: await printReportOf(source, values) }
+}
+
+/**
+ * The report of the model that is manufactured: the final quality's. Until that is built (in the
+ * background, one at a time per session, the newest values next), the preview's, as an estimate.
+ */
+async function printReportOf(source: ModelSource, values: Values): Promise<PrintReport> {
+  const settings = source.inputs.settings.manufacturing
+  const previewKey = buildJob(source, values, 'preview').key
+  const finalKey = buildJob(source, values, 'final').key
+  const final = finalKey === previewKey ? null : await findBuild(partsKey(finalKey))
+  const report = (build: CachedBuild, quality: PrintReport['quality']) => {
+    const { mesh, print } = printedOrConflict(build)
+    return printReport(print, mesh.parts.map((part) => part.color), settings, quality, quality === 'preview')
+  }
+  if (final) return report(final, 'final')
+  if (finalKey !== previewKey) inBackground(source.session.id, () => buildPrintModel({ ...source, session: { ...source.session, background: true } }, values, 'final'))
+  return report(await buildPrintModel(source, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
 }
 
 function builtOrConflict(session: LoadedSession, build: CachedBuild) {
@@ -366,16 +393,20 @@ export async function storedModelFile(session: LoadedSession, quality: Quality, 
   const { source, values, build } = await buildStoredModel(session, quality)
   const { mesh } = builtOrConflict(session, build)
   if (type !== '3mf') return { build, ...exportMesh(mesh, type) }
-  return { build, bytes: await write3mfOf(source, values, quality, mesh, session.configurator.name), contentType: MESH_FORMATS['3mf'].contentType }
+  return { build, bytes: await write3mfOf(source, values, quality, session.configurator.name), contentType: MESH_FORMATS['3mf'].contentType }
 }
 
-/**
- * The 3MF of a built model: its parts closed. When they cannot be told apart (the parts job's
- * log says why), the model as one closed part, which every slicer still takes.
- */
-export async function write3mfOf(source: ModelSource, values: Values, quality: Quality, union: Mesh, title: string): Promise<Uint8Array> {
-  const { mesh } = await buildPrintModel(source, values, quality)
-  return write3mf(mesh ?? { parts: [{ ...weld(union), color: union.parts[0]!.color }] }, undefined, title)
+/** The 3MF of a built model: its parts closed, named by the designer's labels. */
+export async function write3mfOf(source: ModelSource, values: Values, quality: Quality, title: string): Promise<Uint8Array> {
+  const { mesh } = printedOrConflict(await buildPrintModel(source, values, quality))
+  return write3mf(mesh, partNames(mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing), title)
+}
+
+/** 409 when the parts could not be closed at all (the run hit its time or memory limit). */
+function printedOrConflict(build: CachedBuild) {
+  const print = build.objectInfo?.print
+  if (!build.mesh || !print) throw new AppError('conflict', `The model's parts could not be made ready to print: ${build.log.error.split('\n').at(-1)}`)
+  return { mesh: build.mesh, print }
 }
 
 export interface ModelResponseOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { api } from '@/test/api-client'
-import { openSession } from '@/test/fixtures'
+import { expectError, openSession } from '@/test/fixtures'
 import { lib3mfWarnings, partSolids, readParts, slicerInfo, slicerRoundTrip } from '@/test/print-ready'
 
 // Multi-part models as designers write them: each a case of how parts meet.
@@ -94,5 +94,96 @@ describe('3MF for manufacturing', () => {
     expect(solid!.status).toBe('NoError')
     expect(solid!.volume).toBeCloseTo(objectInfo.volume, 1)
     expect((await slicerInfo(bytes))[0]).toMatchObject({ manifold: 'yes' })
+  })
+})
+
+const settingsOf = (manufacturing: Record<string, unknown>, quality?: Record<string, unknown>) => ({ extraSettings: { manufacturing, ...(quality && { quality }) } })
+
+describe('printability and price report', () => {
+  it('gives figures per part and for the whole, weight and price from the designer’s materials', async () => {
+    const source = 'size = 10; // [5:20]\ncolor("red") cube(size);\ncolor("blue") translate([size, 0, 0]) cube(5);'
+    const manufacturing = {
+      currency: 'EUR',
+      basePrice: 2.5,
+      parts: [{ label: 'Body', material: { name: 'PETG', density: 1.27, pricePerCm3: 0.1 } }, { label: 'Cap' }],
+    }
+    const owner = await openSession(source, settingsOf(manufacturing))
+    const response = await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
+    expect(response.status).toBe(200)
+    const { volume, print } = await response.json()
+    expect(volume).toBeCloseTo(1125, 6)
+    expect(print).toMatchObject({ quality: 'final', estimate: false, closed: true, fitsBuildVolume: true, problems: [], minimumWallMm: 0.8, buildVolumeMm: [256, 256, 256] })
+    expect(print.parts.map((part: { name: string; color: string; material: unknown }) => [part.name, part.color, part.material])).toEqual([
+      ['Body', '#FF0000', { name: 'PETG', density: 1.27, pricePerCm3: 0.1 }],
+      ['Cap', '#0000FF', { name: 'PLA', density: 1.24, pricePerCm3: null }],
+    ])
+    const [body, cap] = print.parts
+    expect(body.volume).toBeCloseTo(1000, 3)
+    expect(body.surfaceArea).toBeCloseTo(600, 3)
+    expect(body.boundingBox).toEqual({ minX: 0, maxX: 10, minY: 0, maxY: 10, minZ: 0, maxZ: 10 })
+    expect(body.thinnestWall.thickness).toBeCloseTo(10, 3)
+    expect(cap.thinnestWall.thickness).toBeCloseTo(5, 3)
+    expect(body.weight).toBeCloseTo(1.27, 6)
+    expect(cap.weight).toBeCloseTo(0.125 * 1.24, 6)
+    expect(print.weight).toBeCloseTo(1.27 + 0.155, 6)
+    // 2.50 + 1 cm³ × 0.10 + 0.125 cm³ × nothing
+    expect(print.price).toEqual({ amount: '2.60', currency: 'EUR' })
+    // The outer surface of the whole: the faces where the parts meet are inside.
+    expect(print.surfaceArea).toBeCloseTo(600 + 150 - 2 * 25, 3)
+
+    const { objects } = readParts(new Uint8Array(await (await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })).arrayBuffer()))
+    expect(objects[0]!.parts.map((part) => part.name)).toEqual(['Body', 'Cap'])
+  })
+
+  it('flags walls thinner than the minimum and a model larger than the build volume, and says where', async () => {
+    const source = 'length = 300; // [10:400]\ncube([length, 20, 5]);\ntranslate([0, 30, 0]) cube([20, 20, 0.4]);'
+    const owner = await openSession(source, settingsOf({ minimumWallMm: 1, buildVolumeMm: [250, 210, 220] }))
+    const { print } = await (await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })).json()
+    expect(print.fitsBuildVolume).toBe(false)
+    const rules = print.problems.map((problem: { rule: string; part: number | null }) => [problem.rule, problem.part])
+    expect(rules).toEqual([
+      ['minimumWall', null],
+      ['minimumWall', 0],
+      ['buildVolume', null],
+    ])
+    const [thin, , large] = print.problems
+    expect(thin.message).toMatch(/walls down to 0\.4 mm, thinner than the 1 mm minimum/)
+    expect(thin.at[1]).toBeGreaterThanOrEqual(30)
+    expect(thin.region.minY).toBeGreaterThanOrEqual(30)
+    expect(thin.region.maxX).toBeLessThanOrEqual(20)
+    expect(large.message).toMatch(/300 × 50 × 5 mm, more than the 250 × 210 × 220 mm build volume/)
+    expect(print.thinnestWall.thickness).toBeCloseTo(0.4, 3)
+
+    // Shorter and without the thin plate's minimum: the model is fine again.
+    const put = await api('PUT', `/configsessions/${owner.session.id}/parameters`, { token: owner.token, body: { length: { value: 100 } } })
+    expect(put.status).toBe(200)
+    const again = (await (await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })).json()).print
+    expect(again.fitsBuildVolume).toBe(true)
+    expect(again.problems.map((problem: { rule: string }) => problem.rule)).toEqual(['minimumWall', 'minimumWall'])
+  })
+
+  it('refuses settings it cannot price or check, naming them', async () => {
+    const owner = await openSession('cube(1);')
+    const update = (manufacturing: Record<string, unknown>) => api('PUT', `/configurators/${owner.configuratorId}`, { token: owner.token, body: { extraSettings: { manufacturing } } })
+    await expectError(await update({ currency: 'EURO' }), 422, 'unprocessable_entity', /currency.*ISO 4217/)
+    await expectError(await update({ basePrice: 3 }), 422, 'unprocessable_entity', /prices need a currency/)
+    await expectError(await update({ parts: [{ material: { name: 'PLA', density: -1 } }] }), 422, 'unprocessable_entity', /density/)
+    await expectError(await update({ buildVolumeMm: [100, 100] }), 422, 'unprocessable_entity', /buildVolumeMm/)
+  })
+
+  it('describes the final quality once it is built, the preview as an estimate until then', async () => {
+    const source = 'r = 10; // [5:20]\nsphere(r);'
+    const owner = await openSession(source, settingsOf({}, { preview: { $fn: 12 }, final: { $fn: 64 } }))
+    const objectInfo = () => api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token }).then((response) => response.json())
+    const first = await objectInfo()
+    expect(first.print).toMatchObject({ quality: 'preview', estimate: true })
+    expect(first.print.volume).toBeCloseTo(first.volume, 6)
+    await expect.poll(async () => (await objectInfo()).print.quality, { timeout: 20_000 }).toBe('final')
+    const { print, volume } = await objectInfo()
+    expect(print.estimate).toBe(false)
+    // A finer sphere holds more of the true 4/3·π·r³ than the preview's.
+    expect(print.volume).toBeGreaterThan(volume)
+    expect(print.volume).toBeLessThan((4 / 3) * Math.PI * 1000)
+    expect(print.weight).toBeCloseTo((print.volume / 1000) * 1.24, 6)
   })
 })

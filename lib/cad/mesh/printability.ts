@@ -22,6 +22,18 @@ export interface SolidMeasure {
   thinnestWalls: WallSample[]
 }
 
+/** Measures for manufacturing of a model's closed parts. */
+export interface PrintMeasures {
+  /** The model as built, all parts as one. */
+  whole: SolidMeasure
+  parts: SolidMeasure[]
+}
+
+/** `parts` closed, in part order; `union` the model as built. */
+export function measurePrint(union: Mesh, parts: Mesh): PrintMeasures {
+  return { whole: measureSolid(union), parts: parts.parts.map((part) => measureSolid({ parts: [part] })) }
+}
+
 /** Points probed per solid, spread over its surface by area. */
 const SAMPLES = 1024
 /** Thinnest samples kept: enough to show where a model is too thin for any minimum. */

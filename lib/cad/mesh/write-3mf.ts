@@ -71,6 +71,8 @@ export function write3mf(mesh: Mesh, names: string[] = mesh.parts.map((part) => 
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02" xmlns:m="http://schemas.microsoft.com/3dmanufacturing/material/2015/02" xmlns:slic3rpe="http://schemas.slic3r.org/3mf/2017/06">',
     ' <metadata name="slic3rpe:Version3mf">1</metadata>',
+    // OrcaSlicer and Bambu Studio hand a file to PrusaSlicer's loader, which reads the volumes, when its application names PrusaSlicer.
+    ' <metadata name="Application">Paraform (PrusaSlicer 3MF layout)</metadata>',
     '<resources>',
     ...object,
     '</resources>',
@@ -117,7 +119,7 @@ export function colorName(color: Rgba): string {
 }
 
 /** sRGB as #RRGGBB, with AA only when translucent. */
-function toHex(color: Rgba): string {
+export function toHex(color: Rgba): string {
   const channels = color[3] < 1 ? color : color.slice(0, 3)
   return `#${channels.map((c) => Math.round(c * 255).toString(16).padStart(2, '0').toUpperCase()).join('')}`
 }

@@ -84,7 +84,7 @@ export const openscadEngine: CadEngine = {
 
   async closeParts({ files, mainFile, libraries, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
     const result = await runJob({ kind: 'parts', files, mainFile, libraries, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
-    return { mesh: result.mesh ?? null, log: result.log }
+    return { mesh: result.mesh ?? null, log: result.log, print: result.print }
   },
 }
 

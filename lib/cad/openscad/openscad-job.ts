@@ -1,5 +1,6 @@
 import type { EngineLog, ModelFile } from '../engine'
 import type { Mesh } from '../mesh/mesh'
+import type { PrintMeasures } from '../mesh/printability'
 
 export interface OpenscadJob {
   kind: 'parameters' | 'build' | 'parts'
@@ -20,6 +21,8 @@ export interface OpenscadJobResult {
   log: EngineLog
   /** The Customizer parameter JSON of a successful `parameters` job. */
   parameters?: string
-  /** The model of a successful `build` job; the closed parts of a successful `parts` job. */
+  /** The model of a successful `build` job; the closed parts of a `parts` job. */
   mesh?: Mesh
+  /** Of a `parts` job: its parts measured. */
+  print?: PrintMeasures
 }

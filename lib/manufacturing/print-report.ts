@@ -1,0 +1,83 @@
+import type { Rgba } from '@/lib/cad/mesh/mesh'
+import type { PrintMeasures, SolidMeasure } from '@/lib/cad/mesh/printability'
+import { colorName, toHex } from '@/lib/cad/mesh/write-3mf'
+import type { Manufacturing } from '@/lib/configurators/schemas'
+import type { ZPrintReport } from '@/lib/sessions/schemas'
+import type { z } from 'zod'
+
+export const DEFAULT_MATERIAL = { name: 'PLA', density: 1.24 }
+export const DEFAULT_MINIMUM_WALL_MM = 0.8
+export const DEFAULT_BUILD_VOLUME_MM: [number, number, number] = [256, 256, 256]
+
+export type PrintReport = z.infer<typeof ZPrintReport>
+type Figures = Omit<PrintReport['parts'][number], 'index' | 'name' | 'color' | 'material'>
+type PartReport = PrintReport['parts'][number]
+type Problem = PrintReport['problems'][number]
+
+/** Names of the parts as the shop sees them: the designer's labels, else the colours'. */
+export function partNames(colors: Rgba[], settings: Manufacturing | undefined): string[] {
+  return colors.map((color, k) => settings?.parts?.[k]?.label ?? colorName(color))
+}
+
+/** The printability and price report of a model's closed parts (`colors` and `measures.parts` in part order). */
+export function printReport(measures: PrintMeasures, colors: Rgba[], settings: Manufacturing | undefined, quality: PrintReport['quality'], estimate: boolean): PrintReport {
+  const minimumWallMm = settings?.minimumWallMm ?? DEFAULT_MINIMUM_WALL_MM
+  const buildVolumeMm = settings?.buildVolumeMm ?? DEFAULT_BUILD_VOLUME_MM
+  const names = partNames(colors, settings)
+  const parts = measures.parts.map((measure, index): PartReport => {
+    const { name, density, pricePerCm3 } = { ...DEFAULT_MATERIAL, ...settings?.parts?.[index]?.material }
+    return { index, name: names[index]!, color: toHex(colors[index]!), material: { name, density, pricePerCm3: pricePerCm3 ?? null }, ...figures(measure, density) }
+  })
+  const whole = { ...figures(measures.whole, 0), weight: parts.reduce((sum, part) => sum + part.weight, 0) }
+  const { minX, maxX, minY, maxY, minZ, maxZ } = measures.whole.boundingBox
+  const size = [maxX - minX, maxY - minY, maxZ - minZ]
+  const fitsBuildVolume = size.every((length, axis) => length <= buildVolumeMm[axis]!)
+  const problems: Problem[] = [
+    ...parts.filter((part) => !part.closed).map((part): Problem => ({ rule: 'closed', part: part.index, message: `${part.name} is not a closed solid: a slicer would have to repair it` })),
+    ...[measures.whole, ...measures.parts].flatMap((measure, k) => thinWalls(measure, minimumWallMm, k === 0 ? null : k - 1, k === 0 ? 'The model' : names[k - 1]!)),
+    ...(fitsBuildVolume
+      ? []
+      : [{ rule: 'buildVolume' as const, part: null, message: `The model measures ${size.map(millimetres).join(' × ')} mm, more than the ${buildVolumeMm.join(' × ')} mm build volume`, region: measures.whole.boundingBox }]),
+  ]
+  return { quality, estimate, ...whole, price: priceOf(parts, settings), minimumWallMm, buildVolumeMm, fitsBuildVolume, problems, parts }
+}
+
+function figures({ volume, area, boundingBox, closed, thinnestWalls }: SolidMeasure, density: number): Figures {
+  return { volume, surfaceArea: area, boundingBox, closed, thinnestWall: thinnestWalls[0] ?? null, weight: (volume / 1000) * density }
+}
+
+function thinWalls({ thinnestWalls }: SolidMeasure, minimum: number, part: number | null, name: string): Problem[] {
+  const thin = thinnestWalls.filter((sample) => sample.thickness < minimum)
+  if (thin.length === 0) return []
+  const region = {
+    minX: Math.min(...thin.map(({ at }) => at[0])),
+    maxX: Math.max(...thin.map(({ at }) => at[0])),
+    minY: Math.min(...thin.map(({ at }) => at[1])),
+    maxY: Math.max(...thin.map(({ at }) => at[1])),
+    minZ: Math.min(...thin.map(({ at }) => at[2])),
+    maxZ: Math.max(...thin.map(({ at }) => at[2])),
+  }
+  const message = `${name} has walls down to ${millimetres(thin[0]!.thickness)} mm, thinner than the ${minimum} mm minimum`
+  return [{ rule: 'minimumWall', part, message, at: thin[0]!.at, region }]
+}
+
+function millimetres(value: number): string {
+  return String(Math.round(value * 100) / 100)
+}
+
+function priceOf(parts: PartReport[], settings: Manufacturing | undefined): PrintReport['price'] {
+  if (!settings?.currency) return null
+  const total = (settings.basePrice ?? 0) + parts.reduce((sum, part) => sum + (part.volume / 1000) * (part.material.pricePerCm3 ?? 0), 0)
+  return { amount: roundHalfUp(total, minorDigits(settings.currency)), currency: settings.currency }
+}
+
+/** ISO 4217's minor unit of a currency: 2 for EUR, 0 for JPY, 3 for BHD. */
+export function minorDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+}
+
+/** A non-negative amount in decimals, halves rounded up: the float's noise below 12 significant digits is dropped first, so 1.005 is 1.01. */
+export function roundHalfUp(amount: number, digits: number): string {
+  const minor = Math.floor(Number((amount * 10 ** digits).toPrecision(12)) + 0.5)
+  return (minor / 10 ** digits).toFixed(digits)
+}
