@@ -118,3 +118,20 @@ test('dragging a slider sends guesses of where it stops, and letting go sets whe
   // The lid lies 10 mm beside the box, as wide as it.
   await expect(page.getByTestId('fact-width')).toHaveText(`${(2 * stoppedAt + 10).toFixed(1)} mm`)
 })
+
+test('the customer sees weight and price of the final model, and what would not print well', async ({ page, request }) => {
+  const { applicationKey } = await findDemo(request, 'Name tag')
+  await page.goto(`/embed/${applicationKey}`)
+  await waitForModelDrawn(page.getByTestId('model-viewer'))
+  // The preview's figures come first, marked; the final quality's replace them.
+  await expect(page.getByTestId('fact-weight')).toHaveText(/^\d+\.\d g$/, { timeout: 30_000 })
+  await expect(page.getByTestId('fact-price')).toHaveText(/^€\d+\.\d\d$/)
+  await expect(page.getByText('estimate from the preview')).toBeHidden()
+  await expect(page.getByTestId('print-problems')).toBeHidden()
+
+  // Letters 0.4 mm high are thinner than the 0.8 mm minimum.
+  const relief = page.getByRole('spinbutton', { name: 'Relief' })
+  await relief.fill('0.4')
+  await relief.press('Enter')
+  await expect(page.getByTestId('print-problems')).toContainText(/Letters has walls down to 0\.4 mm, thinner than the 0\.8 mm minimum/, { timeout: 30_000 })
+})

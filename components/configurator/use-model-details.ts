@@ -5,6 +5,8 @@ import { useEffect } from 'react'
 import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
 import type { ZLog, ZObjectInfo } from '@/lib/sessions/schemas'
 
+const ESTIMATE_REFRESH_MS = 1000
+
 /**
  * Object info and log of the session's model `modelVersion`, asked for once `isWanted` (the
  * viewer has drawn that model): asked for together with the model's download, they slowed it
@@ -18,6 +20,8 @@ export function useModelDetails(sessionId: string | null, modelVersion: number, 
     queryFn: () => apiJson<typeof ZObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials }),
     enabled,
     staleTime: Infinity,
+    // The print figures are the preview's until the final quality is built in the background.
+    refetchInterval: (query) => (query.state.data?.print.estimate ? ESTIMATE_REFRESH_MS : false),
   })
   const log = useQuery({
     queryKey: ['log', sessionId, modelVersion],

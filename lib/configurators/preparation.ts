@@ -4,7 +4,7 @@ import type { ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { presetsOf } from '@/lib/sessions/presets'
-import { type ModelSource, buildValues, readConfiguratorSource } from '@/lib/sessions/session-model'
+import { type ModelSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/session-model'
 import { sampleValues } from '@/lib/configurators/test-drive'
 import type { Prisma } from '@/lib/generated/prisma/client'
 
@@ -47,6 +47,8 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
     const valueSets = [{}, ...presets.map((preset) => preset.values)]
     let failedBuilds = 0
     for (const values of valueSets) if (!(await buildValues(source, values)).mesh) failedBuilds++
+    // The first customer's weight and price, final at once. A model whose parts cannot be made ready to print says so when asked.
+    await preparePrint(source, {}).catch(() => {})
     await updatePreparation(configuratorId, startedAt, { state: 'ready', builds: valueSets.length, failedBuilds, finishedAt: new Date() })
   } catch (error) {
     await updatePreparation(configuratorId, startedAt, { state: 'failed', message: (error as Error).message, finishedAt: new Date(), testDriveDone: true })

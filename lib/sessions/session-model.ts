@@ -297,6 +297,11 @@ async function buildPrintModel(source: ModelSource, values: Values, quality: Qua
   return getCachedBuild(job.key, (signal) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: loadBuild }, signal))
 }
 
+/** Builds what the print report of these values over the defaults needs (getObjectInfo): the closed parts of both qualities. */
+export async function preparePrint(source: ModelSource, values: Readonly<Record<string, unknown>>): Promise<void> {
+  for (const quality of ['preview', 'final'] as const) await buildPrintModel(source, effectiveValues(source, values), quality)
+}
+
 /** The model of the session's stored state. */
 export async function buildStoredModel(session: LoadedSession, quality: Quality) {
   const source = await readModelSource(session)
