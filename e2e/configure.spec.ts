@@ -129,9 +129,9 @@ test('the customer sees weight and price of the final model, and what would not 
   await expect(page.getByText('estimate from the preview')).toBeHidden()
   await expect(page.getByTestId('print-problems')).toBeHidden()
 
-  // Letters 0.4 mm high are thinner than the 0.8 mm minimum.
+  // Letters 0.4 mm high are thinner than the demo's 0.5 mm minimum (its strokes are 0.7 mm and more).
   const relief = page.getByRole('spinbutton', { name: 'Relief' })
   await relief.fill('0.4')
   await relief.press('Enter')
-  await expect(page.getByTestId('print-problems')).toContainText(/Letters has walls down to 0\.4 mm, thinner than the 0\.8 mm minimum/, { timeout: 30_000 })
+  await expect(page.getByTestId('print-problems')).toContainText(/Letters has walls down to 0\.4 mm, thinner than the 0\.5 mm minimum/, { timeout: 30_000 })
 })

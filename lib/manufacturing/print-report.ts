@@ -42,13 +42,13 @@ export function printReport(measures: PrintMeasures, colors: Rgba[], settings: M
   return { quality, estimate, ...whole, price: priceOf(parts, settings), minimumWallMm, buildVolumeMm, fitsBuildVolume, problems, parts }
 }
 
-function figures({ volume, area, boundingBox, closed, thinnestWalls }: SolidMeasure, density: number): Figures {
-  return { volume, surfaceArea: area, boundingBox, closed, thinnestWall: thinnestWalls[0] ?? null, weight: (volume / 1000) * density }
+function figures({ volume, area, boundingBox, closed, wall }: SolidMeasure, density: number): Figures {
+  return { volume, surfaceArea: area, boundingBox, closed, thinnestWall: wall, weight: (volume / 1000) * density }
 }
 
-function thinWalls({ thinnestWalls }: SolidMeasure, minimum: number, part: number | null, name: string): Problem[] {
+function thinWalls({ wall, thinnestWalls }: SolidMeasure, minimum: number, part: number | null, name: string): Problem[] {
+  if (!wall || wall.thickness >= minimum) return []
   const thin = thinnestWalls.filter((sample) => sample.thickness < minimum)
-  if (thin.length === 0) return []
   const region = {
     minX: Math.min(...thin.map(({ at }) => at[0])),
     maxX: Math.max(...thin.map(({ at }) => at[0])),
@@ -57,8 +57,8 @@ function thinWalls({ thinnestWalls }: SolidMeasure, minimum: number, part: numbe
     minZ: Math.min(...thin.map(({ at }) => at[2])),
     maxZ: Math.max(...thin.map(({ at }) => at[2])),
   }
-  const message = `${name} has walls down to ${millimetres(thin[0]!.thickness)} mm, thinner than the ${minimum} mm minimum`
-  return [{ rule: 'minimumWall', part, message, at: thin[0]!.at, region }]
+  const message = `${name} has walls down to ${millimetres(wall.thickness)} mm, thinner than the ${minimum} mm minimum`
+  return [{ rule: 'minimumWall', part, message, at: wall.at, region }]
 }
 
 function millimetres(value: number): string {

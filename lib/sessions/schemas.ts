@@ -61,7 +61,10 @@ const printFigures = {
   surfaceArea: z.number().describe('mm²'),
   boundingBox: ZBoundingBox,
   closed: z.boolean().describe('every edge joins two triangles that agree on its direction: no slicer repair needed'),
-  thinnestWall: z.object({ thickness: z.number().describe('mm'), at: ZPoint }).nullable().describe('the thinnest wall the samples found, straight inwards from a surface point'),
+  thinnestWall: z
+    .object({ thickness: z.number().describe('mm'), at: ZPoint })
+    .nullable()
+    .describe('the wall thickness over the thinnest 1 % of the surface (edges and tips, thin by nature, cover less), straight inwards from a surface point'),
   weight: z.number().describe('g'),
 }
 

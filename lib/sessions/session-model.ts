@@ -281,9 +281,9 @@ function buildJob({ inputs, definitions }: ModelSource, values: Values, quality:
   return cadJob(inputs, 'build', key, engineValues, overrides)
 }
 
-/** Where a build's closed parts are cached; `1`: the format of the measures stored with them. */
+/** Where a build's closed parts are cached; `2`: the format of the measures stored with them. */
 function partsKey(buildKey: string): string {
-  return `parts:1:${buildKey}`
+  return `parts:2:${buildKey}`
 }
 
 /**
@@ -333,8 +333,10 @@ async function printReportOf(source: ModelSource, values: Values): Promise<Print
     return printReport(print, mesh.parts.map((part) => part.color), settings, quality, quality === 'preview')
   }
   if (final) return report(final, 'final')
-  if (finalKey !== previewKey) inBackground(source.session.id, () => buildPrintModel({ ...source, session: { ...source.session, background: true } }, values, 'final'))
-  return report(await buildPrintModel(source, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
+  // Behind every model a customer waits to see.
+  const background = { ...source, session: { ...source.session, background: true } }
+  if (finalKey !== previewKey) inBackground(source.session.id, () => buildPrintModel(background, values, 'final'))
+  return report(await buildPrintModel(background, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
 }
 
 function builtOrConflict(session: LoadedSession, build: CachedBuild) {

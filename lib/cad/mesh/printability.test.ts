@@ -16,6 +16,9 @@ describe('measureSolid', () => {
     // Thinnest near the edges, never more than the tetrahedron's height over its slanted face.
     expect(measure.thinnestWalls[0]!.thickness).toBeLessThan(0.5)
     for (const wall of measure.thinnestWalls) expect(wall.thickness).toBeLessThanOrEqual(6 + 1e-3)
+    // The wall it reports covers 1 % of the surface: thicker than the samples at the very edges.
+    expect(measure.wall!.thickness).toBeGreaterThan(measure.thinnestWalls[0]!.thickness)
+    expect(measure.wall).toEqual(measure.thinnestWalls[Math.floor(0.01 * 1024)])
   })
 
   it('finds an open or inconsistently oriented surface not closed', () => {

@@ -18,7 +18,13 @@ export interface SolidMeasure {
   boundingBox: BoundingBox
   /** Every edge joins exactly two triangles that agree on its direction: a slicer needs no repair. */
   closed: boolean
-  /** The thinnest walls the samples found, thinnest first; empty without triangles. */
+  /**
+   * The wall thickness over the thinnest 1 % of the surface: the 1st percentile of the samples,
+   * which spread by area. An edge or a tip is thin by nature (a wedge's edge has no thickness) and
+   * covers less; a thin wall or plate covers more. Null without triangles.
+   */
+  wall: WallSample | null
+  /** The thinnest walls the samples found, thinnest first: where a model is thin, for any minimum. */
   thinnestWalls: WallSample[]
 }
 
@@ -38,11 +44,15 @@ export function measurePrint(union: Mesh, parts: Mesh): PrintMeasures {
 const SAMPLES = 1024
 /** Thinnest samples kept: enough to show where a model is too thin for any minimum. */
 const KEPT_SAMPLES = 64
+/** The share of the surface a wall must cover to count (SolidMeasure.wall). */
+const WALL_SHARE = 0.01
 
 export function measureSolid(mesh: Mesh): SolidMeasure {
   const { boundingBox, volume } = measureMesh(mesh)
   const part = weld(mesh)
-  return { volume, area: areas(part).reduce((sum, area) => sum + area, 0), boundingBox, closed: isClosed(part), thinnestWalls: thinnestWalls(part) }
+  const { samples, thinnest } = sampleWalls(part)
+  const wall = thinnest[Math.floor(WALL_SHARE * samples)] ?? thinnest.at(-1) ?? null
+  return { volume, area: areas(part).reduce((sum, area) => sum + area, 0), boundingBox, closed: isClosed(part), wall, thinnestWalls: thinnest }
 }
 
 /** All parts as one, vertices at the same position joined. */
@@ -98,13 +108,14 @@ function areas({ positions, indices }: Omit<MeshPart, 'color'>): number[] {
 
 /**
  * Wall thickness by rays: from points spread over the surface by area (the same points for the
- * same mesh), straight inwards to where the ray leaves the solid again.
+ * same mesh), straight inwards to where the ray leaves the solid again. Answers how many rays
+ * left the solid, and the thinnest of them.
  */
-function thinnestWalls(part: Omit<MeshPart, 'color'>): WallSample[] {
+function sampleWalls(part: Omit<MeshPart, 'color'>): { samples: number; thinnest: WallSample[] } {
   const { positions, indices } = part
   const triangleAreas = areas(part)
   const total = triangleAreas.reduce((sum, area) => sum + area, 0)
-  if (total === 0) return []
+  if (total === 0) return { samples: 0, thinnest: [] }
   const geometry = new BufferGeometry()
   geometry.setAttribute('position', new BufferAttribute(positions, 3))
   geometry.setIndex(new BufferAttribute(indices, 1))
@@ -125,5 +136,5 @@ function thinnestWalls(part: Omit<MeshPart, 'color'>): WallSample[] {
     const hit = bvh.raycastFirst(new Ray(at.clone().addScaledVector(inward, 1e-4), inward), DoubleSide)
     if (hit) samples.push({ thickness: hit.distance + 1e-4, at: [at.x, at.y, at.z] })
   }
-  return samples.sort((x, y) => x.thickness - y.thickness).slice(0, KEPT_SAMPLES)
+  return { samples: samples.length, thinnest: samples.sort((x, y) => x.thickness - y.thickness).slice(0, KEPT_SAMPLES) }
 }
