@@ -56,13 +56,22 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     helpers.abortSignal.addEventListener('abort', stop, { once: true })
     running.set(job.key, controller)
     let startedAt: number | undefined
+    // Counted once, before the asker hears: a request that got its answer had its build time counted.
+    const countTime = async () => {
+      if (!owner.customerId || startedAt === undefined || owner.speculative) return
+      const elapsed = Math.ceil(performance.now() - startedAt)
+      startedAt = undefined
+      await limits.customerBuildTime.add(owner.customerId, elapsed).catch(() => {})
+    }
     // Not awaited: the build need not wait for the row, which the next beat writes anyway.
     void heartbeat.started({ key: job.key, flags: sharedFlags(owner) }).catch(() => {})
     try {
       const scheduling = { fairness: { turn: job.key, exclusive: [], shared: [] }, signal: controller.signal, onStart: () => (startedAt = performance.now()) }
       await runCadJob(job, scheduling, source)
+      await countTime()
       await send({ key: job.key, outcome: 'done', ran: true })
     } catch (error) {
+      await countTime()
       // Stopping: the job goes back to the queue for another worker.
       if (helpers.abortSignal.aborted) throw error
       await send(controller.signal.aborted ? { key: job.key, outcome: 'cancelled' } : { key: job.key, outcome: 'failed', message: (error as Error).message })
@@ -72,7 +81,6 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       await heartbeat.ended(job.key).catch(() => {})
       // Its slot may have been what held another configurator's jobs back.
       await wakeIdleWorkers().catch(() => {})
-      if (owner.customerId && startedAt !== undefined && !owner.speculative) await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
     }
   }
 
