@@ -19,7 +19,12 @@ export function inBackground(key: string, work: () => Promise<unknown>): void {
   const slot: Slot = {}
   slots.set(key, slot)
   void (async () => {
-    for (let next: Slot['next'] = work; next; next = slot.next, slot.next = undefined) await next().catch(() => {})
+    let next: Slot['next'] = work
+    while (next) {
+      await next().catch(() => {})
+      next = slot.next
+      slot.next = undefined
+    }
     slots.delete(key)
   })()
 }

@@ -50,9 +50,11 @@ const WALL_SHARE = 0.01
 export function measureSolid(mesh: Mesh): SolidMeasure {
   const { boundingBox, volume } = measureMesh(mesh)
   const part = weld(mesh)
-  const { samples, thinnest } = sampleWalls(part)
+  const triangleAreas = areas(part)
+  const area = triangleAreas.reduce((sum, triangleArea) => sum + triangleArea, 0)
+  const { samples, thinnest } = sampleWalls(part, triangleAreas, area)
   const wall = thinnest[Math.floor(WALL_SHARE * samples)] ?? thinnest.at(-1) ?? null
-  return { volume, area: areas(part).reduce((sum, area) => sum + area, 0), boundingBox, closed: isClosed(part), wall, thinnestWalls: thinnest }
+  return { volume, area, boundingBox, closed: isClosed(part), wall, thinnestWalls: thinnest }
 }
 
 /** All parts as one, vertices at the same position joined. */
@@ -111,10 +113,7 @@ function areas({ positions, indices }: Omit<MeshPart, 'color'>): number[] {
  * same mesh), straight inwards to where the ray leaves the solid again. Answers how many rays
  * left the solid, and the thinnest of them.
  */
-function sampleWalls(part: Omit<MeshPart, 'color'>): { samples: number; thinnest: WallSample[] } {
-  const { positions, indices } = part
-  const triangleAreas = areas(part)
-  const total = triangleAreas.reduce((sum, area) => sum + area, 0)
+function sampleWalls({ positions, indices }: Omit<MeshPart, 'color'>, triangleAreas: number[], total: number): { samples: number; thinnest: WallSample[] } {
   if (total === 0) return { samples: 0, thinnest: [] }
   const geometry = new BufferGeometry()
   geometry.setAttribute('position', new BufferAttribute(positions, 3))

@@ -1,6 +1,7 @@
 // Relative imports: the build worker threads load this module too.
 import Module, { type Manifold, type ManifoldToplevel } from 'manifold-3d'
 import type { Mesh, MeshPart } from './mesh'
+import { weld } from './printability'
 
 let toplevel: Promise<ManifoldToplevel> | undefined
 
@@ -12,19 +13,11 @@ function manifoldLibrary(): Promise<ManifoldToplevel> {
   return toplevel
 }
 
-/** All triangles of a mesh as one solid, vertices at the same position welded; throws when they enclose no closed volume. */
+/** All triangles of a mesh as one solid; throws when they enclose no closed volume. */
 function toSolid({ Manifold, Mesh: MeshGL }: ManifoldToplevel, mesh: Mesh): Manifold {
-  const vertexCount = mesh.parts.reduce((sum, part) => sum + part.positions.length / 3, 0)
-  const vertProperties = new Float32Array(vertexCount * 3)
-  const triVerts = new Uint32Array(mesh.parts.reduce((sum, part) => sum + part.indices.length, 0))
-  let [vertexOffset, indexOffset] = [0, 0]
-  for (const { positions, indices } of mesh.parts) {
-    vertProperties.set(positions, vertexOffset * 3)
-    for (let i = 0; i < indices.length; i++) triVerts[indexOffset + i] = indices[i]! + vertexOffset
-    vertexOffset += positions.length / 3
-    indexOffset += indices.length
-  }
-  const meshGL = new MeshGL({ numProp: 3, vertProperties, triVerts })
+  const { positions, indices } = weld(mesh)
+  const meshGL = new MeshGL({ numProp: 3, vertProperties: positions, triVerts: indices })
+  // Joins what welding at the exact position missed, within Manifold's tolerance.
   meshGL.merge()
   return new Manifold(meshGL)
 }

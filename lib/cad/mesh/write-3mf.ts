@@ -29,20 +29,20 @@ const COLOR_GROUP_ID = 1
  * triangles are left out. `names` default to the parts' colour names.
  */
 export function write3mf(mesh: Mesh, names: string[] = mesh.parts.map((part) => colorName(part.color)), title = 'model'): Uint8Array {
-  const parts = mesh.parts.map((part, n) => ({ ...part, name: names[n] ?? colorName(part.color), n })).filter((part) => validTriangles(part.indices).length > 0)
+  const parts = mesh.parts.map((part, n) => ({ ...part, name: names[n] ?? colorName(part.color), n, valid: validTriangles(part.indices) })).filter(({ valid }) => valid.length > 0)
   let lowest = Infinity
   for (const { positions } of parts) for (let i = 2; i < positions.length; i += 3) lowest = Math.min(lowest, positions[i]!)
   const dz = parts.length > 0 ? -lowest : 0
   const vertices: string[] = []
   const triangles: string[] = []
   const volumes: string[] = []
-  for (const { positions, indices, name, n } of parts) {
+  for (const { positions, valid, name, n } of parts) {
     const [firstVertex, firstTriangle] = [vertices.length, triangles.length]
     for (let i = 0; i < positions.length; i += 3) {
       vertices.push(`<vertex x="${toDecimal(positions[i]!)}" y="${toDecimal(positions[i + 1]!)}" z="${toDecimal(positions[i + 2]! + dz)}"/>`)
     }
     const property = n === 0 ? '' : ` pid="${COLOR_GROUP_ID}" p1="${n}"`
-    for (const [v1, v2, v3] of validTriangles(indices)) {
+    for (const [v1, v2, v3] of valid) {
       triangles.push(`<triangle v1="${v1 + firstVertex}" v2="${v2 + firstVertex}" v3="${v3 + firstVertex}"${property}/>`)
     }
     volumes.push(

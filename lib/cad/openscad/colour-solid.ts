@@ -2,6 +2,13 @@
 import type { Rgba } from '../mesh/mesh'
 import { DEFAULT_COLOR } from '../mesh/parse-off'
 
+/** Channels within 1/255 are one colour: the mesh export rounds them to 0..255. */
+const TOLERANCE = 1 / 255 + 1e-6
+
+export function sameColour(a: Rgba, b: Rgba): boolean {
+  return a.every((channel, i) => Math.abs(channel - b[i]!) <= TOLERANCE)
+}
+
 const COLOR_NODE = /^\t*color\(\[([^\]]*)\]\) \{$/
 
 /** The colours a CSG tree's `color()` nodes name, in the order they first appear, channels 0..1. */
@@ -27,16 +34,16 @@ const LEAF = /^(\t*)([$A-Za-z_]\w*\(.*\);)$/
  * module of ours replaces the builtin for the whole tree: a subtree whose outermost colour is
  * `color` keeps its geometry (the outer `color()` wins, as in OpenSCAD's own export), any other
  * coloured subtree is dropped, and every leaf is wrapped so that uncoloured geometry is dropped
- * too, unless `color` is the colour OpenSCAD gives it. Channels within 1/255 match: the mesh
- * export rounds them to 0..255. Null when a line is not a node, as when OpenSCAD 2021.01 writes a
- * string with a quote or a line break unescaped: such a tree would not read back as it was.
+ * too, unless `color` is the colour OpenSCAD gives it. Channels within TOLERANCE match. Null
+ * when a line is not a node, as when OpenSCAD 2021.01 writes a string with a quote or a line
+ * break unescaped: such a tree would not read back as it was.
  */
 export function colourSolidSource(csg: string, color: Rgba): string | null {
   const lines = csg.split('\n').filter((line) => line !== '')
   if (!lines.every((line) => OPENING.test(line) || CLOSING.test(line) || LEAF.test(line))) return null
   const keepsUncoloured = color.every((channel, i) => Math.round(channel * 255) === DEFAULT_COLOR[i])
   return [
-    `function paraform_paints(c) = is_list(c) && len(c) == 4 && max([for (i = [0:3]) abs(c[i] - ${JSON.stringify(color)}[i])]) <= ${1 / 255 + 1e-6};`,
+    `function paraform_paints(c) = is_list(c) && len(c) == 4 && max([for (i = [0:3]) abs(c[i] - ${JSON.stringify(color)}[i])]) <= ${TOLERANCE};`,
     'module color(c, alpha = 1) { if ($paraform_painted) children(); else if (paraform_paints(c)) let($paraform_painted = true) children(); }',
     `module paraform_leaf() if ($paraform_painted || ${keepsUncoloured}) children();`,
     '$paraform_painted = false;',

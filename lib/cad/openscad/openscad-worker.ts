@@ -8,7 +8,7 @@ import type { Mesh, Rgba } from '../mesh/mesh'
 import { parseOff } from '../mesh/parse-off'
 import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
-import { colourSolidSource, treeColours } from './colour-solid'
+import { colourSolidSource, sameColour, treeColours } from './colour-solid'
 import { WORKER_READY } from '../worker-pool'
 import { createInstance } from './openscad-instance'
 import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
@@ -136,10 +136,6 @@ async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; 
   const mesh = await closeParts(union, solids)
   if (!mesh) return apart(tree.log, 'the model is not a closed solid')
   return { mesh: { parts: mesh.parts.filter((part, k) => k < shown.length || part.indices.length > 0) }, log: tree.log }
-}
-
-function sameColour(a: Rgba, b: Rgba): boolean {
-  return a.every((channel, i) => Math.abs(channel - b[i]!) <= 1 / 255 + 1e-6)
 }
 
 async function run(job: OpenscadJob): Promise<OpenscadJobResult> {
