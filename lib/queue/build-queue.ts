@@ -28,6 +28,8 @@ export interface JobOwner {
   background?: boolean
   /** A guess ahead of the customer (background too): one at a time in its own queue, its time not counted. */
   speculative?: boolean
+  /** Print figures (background too): one at a time in its own queue. */
+  print?: boolean
 }
 
 export interface CadJobPayload {
@@ -48,9 +50,15 @@ export function sharedFlags(owner: JobOwner): string[] {
 }
 
 /** One at a time per anonymous customer (so per session too), else per session; guesses apart. */
+/** The one-at-a-time key (queue) of work beside a session's own builds, which never holds their turn. */
+export function laneOf(owner: Pick<JobOwner, 'speculative' | 'print'>): 'speculative' | 'print' | null {
+  return owner.speculative ? 'speculative' : owner.print ? 'print' : null
+}
+
 function queueNameOf(owner: JobOwner): string {
   const queue = owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
-  return owner.speculative ? `speculative:${queue}` : queue
+  const lane = laneOf(owner)
+  return lane ? `${lane}:${queue}` : queue
 }
 
 function jobSpec(payload: CadJobPayload, jobKeyMode: 'unsafe_dedupe' | 'replace') {

@@ -333,10 +333,10 @@ async function printReportOf(source: ModelSource, values: Values): Promise<Print
     return printReport(print, mesh.parts.map((part) => part.color), settings, quality, quality === 'preview')
   }
   if (final) return report(final, 'final')
-  // Behind every model a customer waits to see.
-  const background = { ...source, session: { ...source.session, background: true } }
-  if (finalKey !== previewKey) inBackground(source.session.id, () => buildPrintModel(background, values, 'final'))
-  return report(await buildPrintModel(background, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
+  // Behind every model a customer waits to see, never holding up the customer's next one.
+  const printing = { ...source, session: { ...source.session, print: true } }
+  if (finalKey !== previewKey) inBackground(source.session.id, () => buildPrintModel(printing, values, 'final'))
+  return report(await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
 }
 
 function builtOrConflict(session: LoadedSession, build: CachedBuild) {

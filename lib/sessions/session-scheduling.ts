@@ -3,7 +3,7 @@ import { limits } from '@/lib/api/rate-limit'
 import type { CadJob } from '@/lib/cad/cad-job'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
-import { type JobOwner, runQueued } from '@/lib/queue/build-queue'
+import { type JobOwner, laneOf, runQueued } from '@/lib/queue/build-queue'
 import { ensureBuildWorker } from '@/lib/queue/build-worker'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
@@ -18,6 +18,12 @@ export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configurator
    * takes it at once.
    */
   speculative?: boolean
+  /**
+   * Print figures of the session's model (objectinfo's `print`: closed parts, the final quality):
+   * background work with its own one-at-a-time key too, so the customer's next build never waits
+   * behind it. Its time is counted.
+   */
+  print?: boolean
 }
 
 /**
@@ -30,9 +36,10 @@ export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configurator
 export function schedulingOf(session: SessionRef, signal?: AbortSignal): Scheduling {
   const customer = session.identityId ? `customer:${session.identityId}` : null
   const sessionKey = `session:${session.id}`
-  if (session.speculative) {
-    const guesses = `speculative:${customer ?? sessionKey}`
-    return { fairness: { turn: guesses, exclusive: [guesses], shared: sharedKeys(session), background: true }, signal, dropUnlessIdle: true }
+  const lane = laneOf(session)
+  if (lane) {
+    const key = `${lane}:${customer ?? sessionKey}`
+    return { fairness: { turn: key, exclusive: [key], shared: sharedKeys(session), background: true }, signal, dropUnlessIdle: session.speculative }
   }
   return {
     fairness: {
@@ -59,8 +66,8 @@ function sharedKeys(session: SessionRef): string[] {
 }
 
 function ownerOf(session: SessionRef): JobOwner {
-  const { id: sessionId, identityId: customerId, configuratorId, applicationId, speculative } = session
-  return { sessionId, customerId, configuratorId, applicationId, background: session.background || speculative, speculative }
+  const { id: sessionId, identityId: customerId, configuratorId, applicationId, speculative, print } = session
+  return { sessionId, customerId, configuratorId, applicationId, background: session.background || Boolean(laneOf(session)), speculative, print }
 }
 
 export interface SessionJob<T extends { source: string }> {
