@@ -1,30 +1,40 @@
 interface Slot {
-  /** The newest work asked for while one ran; older waiting work is dropped. */
-  next?: () => Promise<unknown>
+  /** The newest work asked for, by id; older waiting work is dropped. */
+  next?: { id: string; work: () => Promise<unknown> }
+  runningId?: string
+  timer?: NodeJS.Timeout
 }
+
+/** How long a key stays quiet before its work starts: a customer moving a slider starts none. */
+const SETTLE_MS = 1500
 
 const slots = new Map<string, Slot>()
 
 /**
- * Work nobody waits for, one at a time per key: while one runs, only the newest work asked for
- * waits, so a customer moving a slider starts at most one more. Failures are dropped: whoever
- * needs the result asks for it again.
+ * Work nobody waits for, one at a time per key, started once no other work was asked for a
+ * moment: only the newest work waits, so a customer changing values one after another starts
+ * it once they pause, and their builds never share the cores with it meanwhile. Failures are
+ * dropped: whoever needs the result asks for it again.
  */
-export function inBackground(key: string, work: () => Promise<unknown>): void {
-  const running = slots.get(key)
-  if (running) {
-    running.next = work
-    return
-  }
-  const slot: Slot = {}
+export function inBackground(key: string, id: string, work: () => Promise<unknown>): void {
+  const slot = slots.get(key) ?? {}
   slots.set(key, slot)
-  void (async () => {
-    let next: Slot['next'] = work
-    while (next) {
-      await next().catch(() => {})
-      next = slot.next
-      slot.next = undefined
-    }
-    slots.delete(key)
-  })()
+  // Asked again for what waits or runs (a page polling for it): nothing changed, the wait goes on.
+  if (slot.next?.id === id || (!slot.next && slot.runningId === id)) return
+  slot.next = { id, work }
+  if (slot.runningId === undefined) settle(key, slot)
+}
+
+function settle(key: string, slot: Slot): void {
+  clearTimeout(slot.timer)
+  slot.timer = setTimeout(async () => {
+    const { id, work } = slot.next!
+    slot.next = undefined
+    slot.runningId = id
+    await work().catch(() => {})
+    slot.runningId = undefined
+    if (slot.next) settle(key, slot)
+    else slots.delete(key)
+  }, SETTLE_MS)
+  slot.timer.unref()
 }

@@ -321,7 +321,8 @@ export async function getObjectInfo(session: LoadedSession) {
 
 /**
  * The report of the model that is manufactured: the final quality's. Until that is built (in the
- * background, one at a time per session, the newest values next), the preview's, as an estimate.
+ * background once the customer pauses, one at a time per session, the newest values next), the
+ * preview's, as an estimate.
  */
 async function printReportOf(source: ModelSource, values: Values): Promise<PrintReport> {
   const settings = source.inputs.settings.manufacturing
@@ -335,7 +336,7 @@ async function printReportOf(source: ModelSource, values: Values): Promise<Print
   if (final) return report(final, 'final')
   // Behind every model a customer waits to see, never holding up the customer's next one.
   const printing = { ...source, session: { ...source.session, print: true } }
-  if (finalKey !== previewKey) inBackground(source.session.id, () => buildPrintModel(printing, values, 'final'))
+  if (finalKey !== previewKey) inBackground(source.session.id, finalKey, () => buildPrintModel(printing, values, 'final'))
   return report(await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
 }
 
