@@ -19,6 +19,7 @@ async function main() {
   if (env.BUILD_WORKERS > 0) warmUpOpenscad()
   // With PostgreSQL builds are jobs on the queue; this process runs BUILD_WORKERS of them.
   if (env.DATABASE_URL) await (await import('./lib/queue/build-worker')).ensureBuildWorker()
+  await (await import('./lib/webhooks/webhook-queue')).resumeWebhooks()
 
   const app = next({ dev: isDev, dir: import.meta.dirname })
   await app.prepare()

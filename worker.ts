@@ -1,4 +1,4 @@
-// Build worker (`npm run worker`): runs CAD jobs from the PostgreSQL queue, serves no HTTP.
+// Build worker (`npm run worker`): runs CAD jobs and webhook deliveries from the PostgreSQL queue, serves no HTTP.
 import { failStartUp } from './lib/start-up'
 
 async function main() {
@@ -13,7 +13,9 @@ async function main() {
   warmUpOpenscad()
   const { ensureBuildWorker } = await import('./lib/queue/build-worker')
   const worker = await ensureBuildWorker()
-  console.log(`paraform: build worker ${worker?.id} running up to ${env.BUILD_WORKERS} builds at once`)
+  // Webhook deliveries are jobs on the same queue; every process with workers sends them.
+  await (await import('./lib/webhooks/webhook-queue')).ensureWebhookWorker()
+  console.log(`paraform: build worker ${worker?.id} running up to ${env.BUILD_WORKERS} builds at once, and webhook deliveries`)
 
   // Finishes running builds (or hands them back to the queue), then leaves.
   const { runShutdown } = await import('./lib/shutdown')

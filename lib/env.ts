@@ -65,6 +65,15 @@ const ZEnv = z.object({
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   /** Where the headless browser reaches this server; default http://127.0.0.1:PORT. */
   RENDER_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * `host:port` pairs, comma-separated, that webhooks may reach although they are private or
+   * loopback addresses (a shop's back end beside this server); never this server itself.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean))
+    .refine((entries) => entries.every((entry) => /^([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}$/.test(entry)), 'must be host:port pairs separated by commas'),
   /** Extra services as JSON: {"name": "http://host:port/base"}. */
   SERVICES: z
     .string()

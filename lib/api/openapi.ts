@@ -11,9 +11,11 @@ import * as libraries from '@/lib/libraries/operations'
 import * as renderers from '@/lib/renderers/operations'
 import * as services from '@/lib/services/operations'
 import * as sessions from '@/lib/sessions/operations'
+import * as snapshots from '@/lib/snapshots/operations'
 import * as users from '@/lib/users/operations'
+import * as webhooks from '@/lib/webhooks/operations'
 
-export const OPERATIONS: Operation[] = [auth, users, configurators, applications, sessions, renderers, services, capabilities, health, libraries, fonts].flatMap((module) => Object.values(module))
+export const OPERATIONS: Operation[] = [auth, users, configurators, applications, webhooks, sessions, snapshots, renderers, services, capabilities, health, libraries, fonts].flatMap((module) => Object.values(module))
 
 type JsonSchema = Record<string, unknown>
 

@@ -8,6 +8,11 @@ import { type LibraryRef, readLibraryFiles } from '@/lib/libraries/libraries'
 import { recentReads } from '@/lib/recent-reads'
 import { blobStore } from '@/lib/storage/blob-store'
 
+export interface StoredFile {
+  path: string
+  blobHash: string
+}
+
 /**
  * One run of a CAD engine, described by content hashes only, so that any process sharing the
  * database and the storage can run it: in the web process that asked, or on the build queue.
@@ -19,11 +24,13 @@ export interface CadJob {
   key: string
   cadType: string
   mainFile: string
-  files: { path: string; blobHash: string }[]
+  files: StoredFile[]
   /** The installed libraries, each by version. */
   libraries: LibraryRef[]
   /** The fonts of the machine that asked (lib/fonts/host-fonts.ts): the one that builds must have the same. */
   fontsHash: string
+  /** A snapshot's fonts, when they are not this machine's any more: built with these instead. */
+  fonts?: StoredFile[]
   limits: EngineLimits
   /** Of a build: the parameter values and the quality's engine variables. */
   values: Record<string, ParameterValue>
@@ -38,11 +45,12 @@ const readModelFile = recentReads(64, (blobHash: string) => blobHash, async (blo
 /** Everything the engine needs of the job but its values. */
 export async function readSource(job: CadJob): Promise<ModelSource> {
   // The key holds the asking machine's fonts: a model built with others would be cached under it wrongly.
-  if (job.fontsHash !== hostFonts().hash) {
+  if (!job.fonts && job.fontsHash !== hostFonts().hash) {
     throw new Error('this build worker has other fonts than the web instance that asked (FONT_DIRS); every machine needs the same fonts')
   }
-  const [files, libraries] = await Promise.all([Promise.all(job.files.map(async ({ path, blobHash }) => ({ path, data: await readModelFile(blobHash) }))), readLibraryFiles(job.libraries)])
-  return { files, libraries, mainFile: job.mainFile }
+  const read = (stored: StoredFile[]) => Promise.all(stored.map(async ({ path, blobHash }) => ({ path, data: await readModelFile(blobHash) })))
+  const [files, libraries, fonts] = await Promise.all([read(job.files), readLibraryFiles(job.libraries), job.fonts && read(job.fonts)])
+  return { files, libraries, fonts, mainFile: job.mainFile }
 }
 
 export async function runBuildJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {

@@ -44,6 +44,8 @@ export interface ModelSource {
   mainFile: string
   /** Installed libraries' files, each under its library's folder (`BOSL2/std.scad`), where the engine looks for libraries. */
   libraries: ModelFile[]
+  /** Fonts to build with instead of this machine's: a snapshot's, when the machine's changed since. */
+  fonts?: ModelFile[]
 }
 
 /** What the engine reads a model's parameters from. */

@@ -20,6 +20,8 @@ import { readProjectZip } from '@/lib/storage/project-zip'
 export interface LibraryRef {
   name: string
   contentHash: string
+  /** A snapshot's copy of that version's files (inside its folder), which outlives the installed library. */
+  files?: { path: string; blobHash: string }[]
 }
 
 const LIBRARY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
@@ -103,12 +105,18 @@ export async function readLibraryFiles(libraries: LibraryRef[]): Promise<ModelFi
 const readLibrary = recentReads(
   16,
   ({ name, contentHash }: LibraryRef) => `${name}@${contentHash}`,
-  async ({ name, contentHash }) => {
-    const library = await db.library.findUnique({ where: { name }, include: { files: true } })
-    if (library?.contentHash !== contentHash) throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
-    return Promise.all(library.files.map(async ({ path, blobHash }) => ({ path: `${name}/${path}`, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
+  async (library) => {
+    const files = library.files ?? (await installedFiles(library))
+    return Promise.all(files.map(async ({ path, blobHash }) => ({ path: `${library.name}/${path}`, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
   },
 )
+
+/** The files of this version of an installed library; 503 when it was replaced meanwhile. */
+export async function installedFiles({ name, contentHash }: LibraryRef): Promise<{ path: string; blobHash: string }[]> {
+  const library = await db.library.findUnique({ where: { name }, include: { files: { select: { path: true, blobHash: true }, orderBy: { path: 'asc' } } } })
+  if (library?.contentHash !== contentHash) throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
+  return library.files
+}
 
 /** Every file under `dir`, by its path inside it; symbolic links are refused, as in archives. */
 async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {

@@ -2,13 +2,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { loadSigningKey } from '@/lib/auth/tokens'
 import { env } from '@/lib/env'
 
-export type KeyPurpose = 'model' | 'rendering'
+export type KeyPurpose = 'model' | 'rendering' | 'snapshot'
 
 function signature(key: Buffer, body: string): string {
   return createHmac('sha256', key).update(`session-key:${body}`).digest('base64url')
 }
 
-/** `modelKey`/`renderingKey`: signed, expiring, valid for one session and one purpose only. */
+/** `modelKey`/`renderingKey` (and a snapshot's `modelKey`): signed, expiring, valid for one session (snapshot) and one purpose only. */
 export async function signSessionKey(sessionId: string, purpose: KeyPurpose): Promise<string> {
   const expires = Math.floor(Date.now() / 1000) + env.SESSION_KEY_TTL_SECONDS
   const body = `${purpose}.${sessionId}.${expires}`

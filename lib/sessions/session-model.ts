@@ -3,7 +3,7 @@ import { attachment } from '@/lib/api/content-disposition'
 import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import { type CachedBuild, findBuild, getCachedBuild, loadBuild } from '@/lib/cad/build-cache'
-import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/cad/cad-job'
+import { type CadJob, runBuildJob, runParametersJob, runPartsJob, type StoredFile } from '@/lib/cad/cad-job'
 import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
 import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
@@ -27,13 +27,13 @@ import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/
 // A session's model: the files it is made of, the parameters the engine reads from them, the
 // values the session sets, and the build of those values. Each request reads each once.
 
-type Values = Record<string, ParameterValue>
-type Quality = 'preview' | 'final'
+export type Values = Record<string, ParameterValue>
+export type Quality = 'preview' | 'final'
 
 const CONFIGURATOR_ROOT = 'configurator/'
 
 /** Everything a CAD run of a session depends on, by content hash, without reading any file. */
-interface ModelInputs {
+export interface ModelInputs {
   cadType: string
   cadVersion: string
   mainFile: string
@@ -44,6 +44,9 @@ interface ModelInputs {
   sessionFileNames: Map<string, string>
   settings: ExtraSettings
   limits: EngineLimits
+  /** The fonts builds use (lib/fonts/host-fonts.ts); a snapshot's own files of them when this machine's differ. */
+  fontsHash: string
+  fonts?: StoredFile[]
   /** Hash of engine, main file and all file contents. */
   sourceHash: string
 }
@@ -90,6 +93,7 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
     sessionFileNames: new Map(sessionFiles.map((file) => [file.id!, file.name])),
     settings,
     limits: { timeLimitMs: buildSeconds * 1000, memoryLimitBytes: env.BUILD_MEMORY_LIMIT_MB * 1024 * 1024 },
+    fontsHash: hostFonts().hash,
     sourceHash: hashOf({ cadType, cadVersion, mainFile, files, libraries, fonts: hostFonts().hash }),
   }
 }
@@ -99,13 +103,13 @@ export function configuratorNames(paths: string[]): Set<string> {
   return new Set(paths.filter((path) => path.startsWith(CONFIGURATOR_ROOT)).map((path) => path.slice(CONFIGURATOR_ROOT.length).split('/')[0]!))
 }
 
-function hashOf(value: unknown): string {
+export function hashOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex')
 }
 
 function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}): CadJob {
-  const { cadType, mainFile, files, libraries, limits } = inputs
-  return { kind, key, cadType, mainFile, files, libraries, fontsHash: hostFonts().hash, limits, values, overrides }
+  const { cadType, mainFile, files, libraries, fontsHash, fonts, limits } = inputs
+  return { kind, key, cadType, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides }
 }
 
 const parameterReads = new Map<string, Promise<ReadParameters>>()
@@ -257,7 +261,7 @@ export function buildValues(source: ModelSource, values: Readonly<Record<string,
  * inputs before, otherwise built once, here or on the build queue. Aborting stops waiting for the
  * build, and stops the build when nobody else waits for it.
  */
-async function buildModel(source: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
+export async function buildModel(source: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
   const job = buildJob(source, values, quality)
   const { session } = source
   const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), mayStop(session) ? signal : undefined)
@@ -315,7 +319,7 @@ export async function buildStoredModel(session: LoadedSession, quality: Quality)
  */
 export async function getObjectInfo(session: LoadedSession) {
   const { source, values, build } = await buildStoredModel(session, 'preview')
-  const { boundingBox, volume } = builtOrConflict(session, build).objectInfo
+  const { boundingBox, volume } = builtOrConflict(build, sessionLogPath(session.id)).objectInfo
   return { boundingBox, volume, print: await printReportOf(source, values) }
 }
 
@@ -329,10 +333,7 @@ async function printReportOf(source: ModelSource, values: Values): Promise<Print
   const previewKey = buildJob(source, values, 'preview').key
   const finalKey = buildJob(source, values, 'final').key
   const final = finalKey === previewKey ? null : await findBuild(partsKey(finalKey))
-  const report = (build: CachedBuild, quality: PrintReport['quality']) => {
-    const { mesh, print } = printedOrConflict(build)
-    return printReport(print, mesh.parts.map((part) => part.color), settings, quality, quality === 'preview')
-  }
+  const report = (build: CachedBuild, quality: PrintReport['quality']) => reportOf(source, build, quality)
   if (final) return report(final, 'final')
   // Behind every model a customer waits to see, never holding up the customer's next one.
   const printing = { ...source, session: { ...source.session, print: true } }
@@ -340,8 +341,23 @@ async function printReportOf(source: ModelSource, values: Values): Promise<Print
   return report(await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
 }
 
-function builtOrConflict(session: LoadedSession, build: CachedBuild) {
-  if (!build.mesh || !build.objectInfo) throw new AppError('conflict', `The model did not build; GET /api/configsessions/${session.id}/log says why`)
+function reportOf(source: ModelSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
+  const { mesh, print } = printedOrConflict(build)
+  return printReport(print, mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing, quality, quality === 'preview')
+}
+
+/** The report of the final quality of these values, built now when it is not cached. */
+export async function finalPrintReport(source: ModelSource, values: Values): Promise<PrintReport> {
+  return reportOf(source, await buildPrintModel(source, values, 'final'), 'final')
+}
+
+export function sessionLogPath(sessionId: string): string {
+  return `/api/configsessions/${sessionId}/log`
+}
+
+/** The model that was built; 409 naming where the log says why it was not. */
+export function builtOrConflict(build: CachedBuild, logPath: string) {
+  if (!build.mesh || !build.objectInfo) throw new AppError('conflict', `The model did not build; GET ${logPath} says why`)
   return { mesh: build.mesh, objectInfo: build.objectInfo }
 }
 
@@ -399,9 +415,26 @@ export async function storeValues(source: ModelSource, changes: Values, { warnin
 /** The model of the session's stored state as a file of `type`; 409 when it did not build. */
 export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat) {
   const { source, values, build } = await buildStoredModel(session, quality)
-  const { mesh } = builtOrConflict(session, build)
+  return modelFileOf({ source, values, quality, build, type, title: session.configurator.name, logPath: sessionLogPath(session.id) })
+}
+
+export interface ModelFileOptions {
+  source: ModelSource
+  values: Values
+  quality: Quality
+  /** The build of these values at this quality. */
+  build: CachedBuild
+  type: MeshFormat
+  /** The 3MF's title. */
+  title: string
+  logPath: string
+}
+
+/** A built model as a file of `type`; 409 when it did not build. */
+export async function modelFileOf({ source, values, quality, build, type, title, logPath }: ModelFileOptions) {
+  const { mesh } = builtOrConflict(build, logPath)
   if (type !== '3mf') return { build, ...exportMesh(mesh, type) }
-  return { build, bytes: await write3mfOf(source, values, quality, session.configurator.name), contentType: MESH_FORMATS['3mf'].contentType }
+  return { build, bytes: await write3mfOf(source, values, quality, title), contentType: MESH_FORMATS['3mf'].contentType }
 }
 
 /** The 3MF of a built model: its parts closed, named by the designer's labels. */

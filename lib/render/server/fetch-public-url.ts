@@ -17,10 +17,16 @@ export interface FetchPublicUrlOptions {
   maxBytes?: number
   timeoutMs?: number
   maxRedirects?: number
-  /** Tests only: which resolved addresses may be contacted (default: public ones that are not this machine's). */
+  /** Which resolved addresses may be contacted (default: public ones that are not this machine's). */
   isAllowedAddress?: (address: string) => boolean
   /** Tests only: name resolution (default: every address node:dns lookup gives). */
   resolve?: (hostname: string) => Promise<string[]>
+}
+
+export interface SendOptions extends Pick<FetchPublicUrlOptions, 'maxBytes' | 'timeoutMs' | 'isAllowedAddress' | 'resolve'> {
+  method: 'GET' | 'POST'
+  headers: Record<string, string>
+  body?: string
 }
 
 export interface PublicResponse {
@@ -47,10 +53,11 @@ export async function fetchPublicUrl(url: string, options: FetchPublicUrlOptions
   const { maxBytes = 10 * 1024 * 1024, timeoutMs = 5000, maxRedirects = 3 } = options
   const signal = AbortSignal.timeout(timeoutMs)
   let current = parseUrl(url)
+  const headers = { 'user-agent': RENDERER_USER_AGENT, accept: 'image/*, */*;q=0.5' }
   try {
     for (let hop = 0; ; hop++) {
       const address = await withSignal(checkedAddress(current.hostname, options), signal)
-      const response = await get(current, address, signal)
+      const response = await send(current, address, signal, { method: 'GET', headers })
       const status = response.statusCode ?? 0
       const location = response.headers.location
       if (REDIRECTS.has(status) && location) {
@@ -67,10 +74,30 @@ export async function fetchPublicUrl(url: string, options: FetchPublicUrlOptions
       return { url: current.href, contentType: response.headers['content-type'] ?? 'application/octet-stream', body }
     }
   } catch (error) {
-    if (error instanceof PublicUrlError) throw error
-    if (signal.aborted) throw new PublicUrlError(`no answer within ${timeoutMs} ms`)
-    throw new PublicUrlError((error as Error).message)
+    throw asPublicUrlError(error, signal, timeoutMs)
   }
+}
+
+/**
+ * One request to a URL whatever its answer, no redirect followed, with fetchPublicUrl's checks
+ * of every address; the answer's body is read up to `maxBytes`.
+ */
+export async function sendToPublicUrl(url: string, options: SendOptions): Promise<{ status: number; body: Buffer }> {
+  const { maxBytes = 64 * 1024, timeoutMs = 10_000 } = options
+  const signal = AbortSignal.timeout(timeoutMs)
+  const target = parseUrl(url)
+  try {
+    const address = await withSignal(checkedAddress(target.hostname, options), signal)
+    const response = await send(target, address, signal, options)
+    return { status: response.statusCode ?? 0, body: await readLimited(response, maxBytes) }
+  } catch (error) {
+    throw asPublicUrlError(error, signal, timeoutMs)
+  }
+}
+
+function asPublicUrlError(error: unknown, signal: AbortSignal, timeoutMs: number): PublicUrlError {
+  if (error instanceof PublicUrlError) return error
+  return new PublicUrlError(signal.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message)
 }
 
 function parseUrl(text: string): URL {
@@ -105,7 +132,7 @@ async function resolveAll(hostname: string): Promise<string[]> {
   return results.map((result) => result.address)
 }
 
-function get(url: URL, address: string, signal: AbortSignal): Promise<http.IncomingMessage> {
+function send(url: URL, address: string, signal: AbortSignal, { method, headers, body }: Omit<SendOptions, 'timeoutMs' | 'maxBytes'>): Promise<http.IncomingMessage> {
   const family = net.isIP(address)
   // Node asks this instead of DNS: the connection can only go to the checked address.
   const lookup: LookupFunction = (_hostname, options, callback) => {
@@ -115,15 +142,15 @@ function get(url: URL, address: string, signal: AbortSignal): Promise<http.Incom
   const client = url.protocol === 'https:' ? https : http
   return new Promise((resolve, reject) => {
     const request = client.request(url, {
-      method: 'GET',
+      method,
       lookup,
       signal,
       agent: false, // no pooled socket from an earlier lookup
-      headers: { 'user-agent': RENDERER_USER_AGENT, accept: 'image/*, */*;q=0.5' },
+      headers,
     })
     request.on('response', resolve)
     request.on('error', reject)
-    request.end()
+    request.end(body)
   })
 }
 

@@ -6,6 +6,7 @@ import type { Vec3 } from '@/lib/render/camera'
 import { isRendererRequest, renderImage } from '@/lib/render/server/image-renderer'
 import type { ImageQuery } from '@/lib/render/schemas'
 import { findRenderer, readSceneSettings } from '@/lib/renderers/renderers'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 import { signSessionKey } from '@/lib/sessions/session-keys'
 import { storedModelFile } from '@/lib/sessions/session-model'
 import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
@@ -35,11 +36,35 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
   }
   // The page is handed the model; it fetches the renderer's files like a viewer would, with a key of its own.
   const [renderingKey, model] = await Promise.all([signSessionKey(session.id, 'rendering'), storedModelFile(session, 'preview', 'glb')])
-  const base = `/api/configsessions/${session.id}`
-  const args = {
-    model: Buffer.from(model.bytes).toString('base64'),
-    files: { prefix: `${base}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
+  const { response, warnings } = await sceneImageResponse({
+    glb: model.bytes,
+    files: { prefix: `/api/configsessions/${session.id}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
     settings: await readSceneSettings(renderer, session.configuratorId),
+    query,
+    signal: request.signal,
+  })
+  // What could not be drawn goes to the session log too, where a designer looks for it.
+  const renderLog = warnings.join('\n')
+  if (renderLog !== renderer.renderLog) await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
+  return response
+}
+
+export interface SceneImageOptions {
+  /** The model as GLB. */
+  glb: Uint8Array
+  /** Where the page loads the scene's shaders and textures: prefix + path + query. */
+  files: { prefix: string; query: string }
+  settings: SceneSettings
+  query: ImageQuery
+  signal: AbortSignal
+}
+
+/** The image of a scene drawn by the headless renderer, with what it could not draw. */
+export async function sceneImageResponse({ glb, files, settings, query, signal }: SceneImageOptions): Promise<{ response: Response; warnings: string[] }> {
+  const args = {
+    model: Buffer.from(glb).toString('base64'),
+    files,
+    settings,
     width: query.w,
     height: query.h,
     type: query.type,
@@ -52,11 +77,8 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
     },
     lightScale: query.s,
   }
-  const { bytes, warnings, timings, count } = await renderImage(args, request.signal)
-  // What could not be drawn goes to the session log too, where a designer looks for it.
-  const renderLog = warnings.join('\n')
-  if (renderLog !== renderer.renderLog) await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
-  return new Response(new Uint8Array(bytes), {
+  const { bytes, warnings, timings, count } = await renderImage(args, signal)
+  const response = new Response(new Uint8Array(bytes), {
     headers: {
       'content-type': `image/${query.type}`,
       'content-length': String(bytes.byteLength),
@@ -65,6 +87,7 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
       ...(warnings.length > 0 && { 'x-render-warnings': headerValue(warnings) }),
     },
   })
+  return { response, warnings }
 }
 
 function vector(x: number | undefined, y: number | undefined, z: number | undefined): Vec3 | undefined {

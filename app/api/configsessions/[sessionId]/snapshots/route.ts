@@ -1,0 +1,7 @@
+import { route } from '@/lib/api/route'
+import { findSession } from '@/lib/sessions/sessions'
+import * as operations from '@/lib/snapshots/operations'
+import { takeSnapshot } from '@/lib/snapshots/snapshots'
+
+// POST /configsessions/{id}/snapshots - freeze the session for an order
+export const POST = route(operations.createSnapshot, async ({ params, principal }) => takeSnapshot(await findSession(params.sessionId, principal)))

