@@ -1,11 +1,12 @@
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { E2E_PORT, SHOP_PORT } from './e2e/ports'
 import { ADMIN } from './test/server/start-server'
 
 // End-to-end specs drive real Chromium against server.ts on the production build
 // (`npm test` builds first), on a fresh embedded database with the demo configurators.
-const port = Number(process.env.E2E_PORT ?? 3210)
+const port = E2E_PORT
 const baseURL = `http://127.0.0.1:${port}`
 const dataDir = path.join(os.tmpdir(), `paraform-e2e-${port}`)
 // Debian's chromium by default; CHROMIUM_PATH='' uses Playwright's own browser where one is installed.
@@ -39,6 +40,10 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
+    env: { PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+      // The demo shop on its own origin; its back end fails each webhook's first delivery, so the shop spec sees a retry.
+      DEMO_SHOP_PORT: String(SHOP_PORT),
+      DEMO_SHOP_FAIL_FIRST_WEBHOOK: 'true',
+    },
   },
 })

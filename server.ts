@@ -19,7 +19,6 @@ async function main() {
   if (env.BUILD_WORKERS > 0) warmUpOpenscad()
   // With PostgreSQL builds are jobs on the queue; this process runs BUILD_WORKERS of them.
   if (env.DATABASE_URL) await (await import('./lib/queue/build-worker')).ensureBuildWorker()
-  await (await import('./lib/webhooks/webhook-queue')).resumeWebhooks()
 
   const app = next({ dev: isDev, dir: import.meta.dirname })
   await app.prepare()
@@ -56,6 +55,7 @@ async function main() {
   })
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
   server.listen(env.PORT, () => console.log(`paraform: listening on http://localhost:${env.PORT}`))
+  if (env.DEMO_SHOP_PORT > 0) await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
 
   // SIGTERM/SIGINT: no new connections, requests in flight finish (a connection closes as soon as it
   // is idle), then the shutdown steps (lib/shutdown.ts), then exit 0. Whatever still runs after
@@ -78,6 +78,25 @@ async function main() {
     })().catch((error: unknown) => fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`))
   }
   process.on('SIGTERM', stop).on('SIGINT', stop)
+}
+
+/** The demo shop (demo/shop) on its own origin, embedding the name tag; skipped without that demo. */
+async function startShop(port: number, paraformPort: number, dataDir: string, failFirstDelivery: boolean) {
+  const application = await (await import('./lib/demo/demo-shop')).ensureDemoShopApplication(port)
+  if (!application) return console.log('paraform: no demo shop (the name tag demo is not there)')
+  const { startDemoShop } = await import('./demo/shop/shop')
+  const shop = await startDemoShop({
+    port,
+    paraformUrl: `http://127.0.0.1:${paraformPort}`,
+    applicationKey: application.key,
+    applicationSecret: application.secretKey,
+    webhookSecret: application.webhookSecret,
+    ordersDir: `${dataDir}/shop-orders`,
+    failFirstDelivery,
+  }).catch((error: Error) => fail(`cannot start the demo shop on port ${port} (${error.message}); DEMO_SHOP_PORT=0 turns it off`))
+  const { onShutdown } = await import('./lib/shutdown')
+  onShutdown(() => new Promise<void>((resolve) => shop.close(() => resolve())))
+  console.log(`paraform: demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, Add to cart -> snapshot -> webhook -> 3MF)`)
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))

@@ -74,6 +74,10 @@ const ZEnv = z.object({
     .default('')
     .transform((text) => text.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean))
     .refine((entries) => entries.every((entry) => /^([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}$/.test(entry)), 'must be host:port pairs separated by commas'),
+  /** The demo shop (demo/shop) on its own port: by default PORT + 1 on the embedded database, off (0) with DATABASE_URL. */
+  DEMO_SHOP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The demo shop's back end answers 500 to each webhook message's first delivery, to show retries (the e2e spec). */
+  DEMO_SHOP_FAIL_FIRST_WEBHOOK: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** Extra services as JSON: {"name": "http://host:port/base"}. */
   SERVICES: z
     .string()
@@ -85,10 +89,17 @@ const ZEnv = z.object({
       context.addIssue({ code: 'custom', message: 'must be a JSON object of service name to http(s) base URL' })
       return z.NEVER
     }),
-}).refine((settings) => settings.BUILD_WORKERS > 0 || settings.DATABASE_URL !== undefined, {
-  path: ['BUILD_WORKERS'],
-  message: 'may be 0 only with DATABASE_URL, where `npm run worker` processes build',
 })
+  .refine((settings) => settings.BUILD_WORKERS > 0 || settings.DATABASE_URL !== undefined, {
+    path: ['BUILD_WORKERS'],
+    message: 'may be 0 only with DATABASE_URL, where `npm run worker` processes build',
+  })
+  .transform((settings) => {
+    const DEMO_SHOP_PORT = settings.DEMO_SHOP_PORT ?? (settings.DATABASE_URL ? 0 : settings.PORT + 1)
+    // The demo shop's back end is on loopback: its webhook is allowed as the operator would allow a shop's.
+    const shop = DEMO_SHOP_PORT > 0 ? [`localhost:${DEMO_SHOP_PORT}`] : []
+    return { ...settings, DEMO_SHOP_PORT, WEBHOOK_ALLOWED_HOSTS: [...settings.WEBHOOK_ALLOWED_HOSTS, ...shop] }
+  })
 
 function isProxyList(entries: string[]): boolean {
   try {

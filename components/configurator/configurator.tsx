@@ -9,6 +9,7 @@ import { encodeShareQuery } from '@/components/configurator/share-values'
 import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
 import { useConfigSession } from '@/components/configurator/use-config-session'
+import { useEmbedBridge } from '@/components/configurator/use-embed-bridge'
 import { useModelDetails } from '@/components/configurator/use-model-details'
 import { modelUrl, useRendererScene } from '@/components/configurator/use-renderer-scene'
 import { Button } from '@/components/ui/button'
@@ -45,10 +46,12 @@ export interface ConfiguratorProps {
   sidePanel?: (context: SidePanelContext) => ReactNode
   /** The designer's own preview: the current values may be saved as a preset. */
   canSavePresets?: boolean
+  /** Embedded for this application domain: talks to the framing page when it is on it (use-embed-bridge.ts). */
+  embedDomain?: string
 }
 
 /** The live configurator: the product in 3D beside its controls, what it measures and its downloads. */
-export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel, canSavePresets = false }: ConfiguratorProps) {
+export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel, canSavePresets = false, embedDomain }: ConfiguratorProps) {
   const { credentials, error: credentialsError } = useApiCredentials(auth)
   const [sharedQuery] = useState(initialQuery)
   const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
@@ -81,6 +84,9 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
     [sessionId, credentials],
   )
 
+  const objectInfoMissing = details.objectInfoError instanceof ApiError && details.objectInfoError.status === 409
+  useEmbedBridge(embedDomain, { session, credentials, parameters, modelVersion, fieldErrors: configSession.fieldErrors, objectInfo: details.objectInfo, failed: objectInfoMissing, setValues: configSession.setValues })
+
   const fatalError = credentialsError ?? configSession.sessionError
   if (fatalError) {
     return (
@@ -91,7 +97,6 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   }
 
   const logError = details.log?.error.trim()
-  const objectInfoMissing = details.objectInfoError instanceof ApiError && details.objectInfoError.status === 409
 
   return (
     <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]">

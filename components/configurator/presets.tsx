@@ -26,6 +26,11 @@ interface PresetsProps {
  * The model's presets (OpenSCAD's parameter sets): choosing one sets every parameter, those it
  * does not name back to their defaults, as OpenSCAD does.
  */
+/** A preset applied as OpenSCAD does: parameters it does not name go back to their defaults. */
+export function presetValues(parameters: ParameterSet, preset: z.infer<typeof ZPreset>): Values {
+  return Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, preset.values[key] ?? parameter.default]))
+}
+
 export function Presets({ configuratorId, sessionId, credentials, parameters, values, onApply, canSave }: PresetsProps) {
   const queryClient = useQueryClient()
   const queryKey = ['configsession', sessionId, 'presets']
@@ -45,7 +50,7 @@ export function Presets({ configuratorId, sessionId, credentials, parameters, va
 
   function apply(presetName: string) {
     const preset = list.find((candidate) => candidate.name === presetName)
-    if (preset) onApply(Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, preset.values[key] ?? parameter.default])))
+    if (preset) onApply(presetValues(parameters, preset))
   }
 
   return (

@@ -1,5 +1,5 @@
 import 'server-only'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { z } from 'zod'
 import { ValidationError } from '@/lib/api/errors'
 import { findOwnedApplication, type OwnedApplicationOptions } from '@/lib/applications/applications'
@@ -7,6 +7,7 @@ import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Application, Prisma, WebhookDelivery } from '@/lib/generated/prisma/client'
 import { WEBHOOK_EVENTS, type ZWebhook, type ZWebhookDelivery } from '@/lib/webhooks/schemas'
+import { newWebhookSecret } from '@/lib/webhooks/secret'
 import { webhookUrlProblem } from '@/lib/webhooks/webhook-address'
 
 type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]
@@ -24,7 +25,7 @@ export async function setWebhook(owned: OwnedApplicationOptions & { url: string;
   const application = await findOwnedApplication(owned)
   const problem = webhookUrlProblem(owned.url, owned.requestHost)
   if (problem) throw new ValidationError([{ path: ['url'], message: problem }])
-  const webhookSecret = application.webhookSecret ?? `whsec_${randomBytes(32).toString('base64')}`
+  const webhookSecret = application.webhookSecret ?? newWebhookSecret()
   return toWebhookDto(await db.application.update({ where: { id: application.id }, data: { webhookUrl: owned.url, webhookSecret } }))
 }
 

@@ -30,7 +30,7 @@ export function tempDir(): string {
 export async function startServer(env: Record<string, string>): Promise<StartedServer> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, NODE_ENV: 'production', ...env, PORT: String(port) },
+    env: { ...process.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, NODE_ENV: 'production', DEMO_SHOP_PORT: '0', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -91,7 +91,7 @@ export interface StartedNpm {
 
 /** `npm <args>` as an operator types it, in its own process group; resolves once `ready` shows in its output. */
 export async function startNpm(args: string[], env: Record<string, string>, ready: string): Promise<StartedNpm> {
-  const child = spawn('npm', args, { env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child = spawn('npm', args, { env: { ...process.env, NODE_ENV: 'production', DEMO_SHOP_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))

@@ -1,0 +1,114 @@
+'use client'
+
+import { useEffect, useMemo, useRef } from 'react'
+import type { z } from 'zod'
+import { presetValues } from '@/components/configurator/presets'
+import type { Values } from '@/components/configurator/share-values'
+import type { ConfigSession, ObjectInfo } from '@/components/configurator/use-config-session'
+import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
+import { EMBED_PROTOCOL, EMBED_VERSION, type EmbedMessage, framingOrigin, type HostMessage, readHostMessage } from '@/lib/embed/messages'
+import type { ParameterSet, ZPreset } from '@/lib/sessions/schemas'
+import type { ZSnapshot } from '@/lib/snapshots/schemas'
+
+export interface EmbedBridgeState {
+  session: ConfigSession | null
+  credentials: ApiCredentials | undefined
+  /** The parameter set of the model built last. */
+  parameters: ParameterSet | null
+  modelVersion: number
+  fieldErrors: Record<string, string>
+  objectInfo: ObjectInfo | null
+  /** The model of `modelVersion` did not build. */
+  failed: boolean
+  setValues: (values: Values) => void
+}
+
+type Outgoing = EmbedMessage extends infer M ? (M extends unknown ? Omit<M, 'protocol' | 'version'> : never) : never
+
+/**
+ * The embed's side of the page messages (lib/embed/messages.ts): only when the framing page's
+ * origin is the application's domain, and only to and from that exact origin.
+ */
+export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeState): void {
+  const hostOrigin = useMemo(
+    () => (domain && typeof window !== 'undefined' && window.parent !== window ? framingOrigin(domain, Array.from(window.location.ancestorOrigins ?? []), document.referrer) : null),
+    [domain],
+  )
+  const stateRef = useRef(state)
+  stateRef.current = state
+  /** Requests a later change completes: each with the model version it was asked at. */
+  const waiting = useRef<{ requestId: string; keys: string[]; version: number }[]>([])
+
+  const post = useMemo(
+    () => (message: Outgoing) => {
+      if (hostOrigin) window.parent.postMessage({ protocol: EMBED_PROTOCOL, version: EMBED_VERSION, ...message }, hostOrigin)
+    },
+    [hostOrigin],
+  )
+
+  const { session, parameters, modelVersion, fieldErrors, objectInfo, failed } = state
+  const sessionId = session?.id
+  const isReady = sessionId !== undefined && parameters !== null && modelVersion > 0
+  useEffect(() => {
+    if (isReady) post({ type: 'ready', sessionId, parameters: stateRef.current.parameters! })
+  }, [isReady, sessionId, post])
+
+  // After each build, once its figures (or its failure) are known, and again when the final figures replace the estimate.
+  useEffect(() => {
+    if (!parameters || modelVersion === 0 || (!objectInfo && !failed && Object.keys(fieldErrors).length === 0)) return
+    const done = waiting.current.filter(({ version, keys }) => version < modelVersion || keys.some((key) => key in fieldErrors))
+    waiting.current = waiting.current.filter((request) => !done.includes(request))
+    post({
+      type: 'change',
+      values: Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.value])),
+      valid: !failed && Object.keys(fieldErrors).length === 0,
+      errors: fieldErrors,
+      weight: objectInfo?.print.weight ?? null,
+      price: objectInfo?.print.price ?? null,
+      estimate: objectInfo?.print.estimate ?? false,
+      requestIds: done.map(({ requestId }) => requestId),
+    })
+  }, [parameters, modelVersion, fieldErrors, objectInfo, failed, post])
+
+  useEffect(() => {
+    if (!hostOrigin) return
+    const refuse = (requestId: string, code: string, message: string) => post({ type: 'error', requestId, code, message })
+    const setValues = (requestId: string, values: Values) => {
+      const { parameters: current, modelVersion: version, setValues: set } = stateRef.current
+      const unknown = Object.keys(values).filter((key) => !current || !(key in current))
+      if (unknown.length > 0) return refuse(requestId, 'unknown_parameter', `Not parameters of this model: ${unknown.join(', ')}`)
+      waiting.current.push({ requestId, keys: Object.keys(values), version })
+      set(values)
+    }
+    const handle = async (message: HostMessage) => {
+      const { session: current, credentials, parameters: currentParameters } = stateRef.current
+      if (!current || !currentParameters) return refuse(message.requestId, 'not_ready', 'The configurator is still opening; wait for its ready message')
+      try {
+        switch (message.type) {
+          case 'set':
+            return setValues(message.requestId, message.values)
+          case 'applyPreset': {
+            const presets = await apiJson<z.ZodArray<typeof ZPreset>>(`/configsessions/${current.id}/presets`, { credentials })
+            const preset = presets.find((candidate) => candidate.name === message.name)
+            if (!preset) return refuse(message.requestId, 'not_found', `No preset named ${message.name}`)
+            return setValues(message.requestId, presetValues(currentParameters, preset))
+          }
+          case 'snapshot': {
+            const snapshot = await apiJson<typeof ZSnapshot>(`/configsessions/${current.id}/snapshots`, { method: 'POST', credentials })
+            return post({ type: 'snapshot', requestId: message.requestId, snapshot })
+          }
+        }
+      } catch (error) {
+        refuse(message.requestId, error instanceof ApiError ? error.code : 'failed', error instanceof Error ? error.message : String(error))
+      }
+    }
+    const receive = (event: MessageEvent) => {
+      if (event.source !== window.parent || event.origin !== hostOrigin) return
+      const read = readHostMessage(event.data)
+      if ('message' in read) void handle(read.message)
+      else if (process.env.NODE_ENV === 'development') console.debug(`paraform embed: message ignored (${read.ignored})`, event.data)
+    }
+    window.addEventListener('message', receive)
+    return () => window.removeEventListener('message', receive)
+  }, [hostOrigin, post])
+}

@@ -1,0 +1,109 @@
+import fs from 'node:fs'
+import { expect, type Page, type Request, test } from '@playwright/test'
+import { slicerInfo } from '../test/print-ready'
+import { signIn } from '../test/server/start-server'
+import { SHOP_PORT } from './ports'
+
+// The demo shop (demo/shop) as a customer and a shop use it: a product page on
+// http://localhost:SHOP_PORT framing the configurator from the server's origin
+// (http://127.0.0.1:E2E_PORT) through /embed.js; its back end gets orders by webhook.
+
+const SHOP = `http://localhost:${SHOP_PORT}`
+
+interface ShopState {
+  orders: { snapshotId: string; text: string; bytes: number; file: string }[]
+  received: { webhookId: string; status: number }[]
+}
+
+type Message = { type: string; requestId?: string; values?: { name: string }; estimate?: boolean; price?: { amount: string } | null }
+
+async function shopState(page: Page): Promise<ShopState> {
+  return (await page.request.get(`${SHOP}/orders`)).json()
+}
+
+/** Every message the embed posts to the shop page, kept for the test. */
+async function recordMessages(page: Page) {
+  await page.evaluate(() => {
+    const seen: unknown[] = []
+    ;(window as unknown as { seen: unknown[] }).seen = seen
+    window.addEventListener('message', (event) => seen.push(event.data))
+  })
+}
+
+function messages(page: Page): Promise<Message[]> {
+  return page.evaluate(() => (window as unknown as { seen: Message[] }).seen)
+}
+
+async function volumeOf(bytes: Uint8Array): Promise<number> {
+  const [object] = await slicerInfo(bytes)
+  return Number(object!.volume)
+}
+
+test('the shop page sets a value and sees its price, orders a snapshot that later changes leave as it was; its back end gets a retried, signed webhook and the 3MF', async ({ page, baseURL }) => {
+  await page.goto(SHOP)
+  await recordMessages(page)
+  const price = page.getByLabel('Price')
+  const text = page.getByLabel('Text on the tag')
+  await expect(price).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
+  const before = await price.textContent()
+
+  // Set from the shop's own input: a change with the new text and its final price follows.
+  await text.fill('Ada Lovelace')
+  await text.press('Enter')
+  await expect.poll(async () => (await messages(page)).some((m) => m.type === 'change' && m.values?.name === 'Ada Lovelace' && m.estimate === false), { timeout: 30_000 }).toBe(true)
+  await expect(price).not.toHaveText(before!)
+  const orderedPrice = (await messages(page)).findLast((m) => m.type === 'change')!.price!.amount
+
+  // Unknown message types, even from the right page, are ignored: no answer, nothing changes.
+  await page.evaluate(() => document.querySelector('iframe')!.contentWindow!.postMessage({ protocol: 'paraform', version: 1, type: 'delete', requestId: 'x' }, '*'))
+
+  // Add to cart takes a snapshot; the embed's own request shows the customer's credentials.
+  const snapshotRequest = page.waitForRequest((request: Request) => request.method() === 'POST' && request.url().endsWith('/snapshots'))
+  await page.getByRole('button', { name: 'Add to cart' }).click()
+  const customer = (await snapshotRequest).headers()
+  const item = page.locator('#cart li')
+  await expect(item).toHaveText(`“Ada Lovelace” · ${orderedPrice} EUR`)
+  const snapshotId = (await item.getAttribute('data-snapshot'))!
+  expect((await messages(page)).filter((m) => m.requestId === 'x')).toEqual([])
+
+  // The customer goes on configuring after ordering.
+  await text.fill('Grace')
+  await text.press('Enter')
+  await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Grace')
+
+  // The back end: the first delivery answered 500, the same message again 204, then the 3MF downloaded.
+  await expect.poll(async () => (await shopState(page)).orders.map((order) => order.snapshotId), { timeout: 30_000 }).toEqual([snapshotId])
+  const { orders, received } = await shopState(page)
+  expect(orders[0]!.text).toBe('Ada Lovelace')
+  expect(received.map((delivery) => delivery.status)).toEqual([500, 204])
+  expect(received[1]!.webhookId).toBe(received[0]!.webhookId)
+
+  // The 3MF is the model of the old values: the volume of a fresh session's finalized model of "Ada Lovelace".
+  const owner = { authorization: `Bearer ${await signIn(baseURL!)}` }
+  const configurator = ((await (await page.request.get('/api/configurators', { headers: owner })).json()) as { UUID: string; name: string }[]).find((entry) => entry.name === 'Name tag')!
+  const session = await (await page.request.post('/api/configsessions', { headers: owner, data: { configuratorId: configurator.UUID } })).json()
+  expect((await page.request.put(`/api/configsessions/${session.id}/parameters`, { headers: owner, data: { name: { value: 'Ada Lovelace' } } })).status()).toBe(200)
+  const fresh = await (await page.request.get(`/api/configsessions/${session.id}/finalizedmodel?type=3mf`, { headers: owner })).body()
+  const ordered = await volumeOf(new Uint8Array(fs.readFileSync(orders[0]!.file)))
+  expect(ordered).toBeCloseTo(await volumeOf(new Uint8Array(fresh)), 1)
+
+  // The customer's own token reads the snapshot, but not its finalized model.
+  const asCustomer = { authorization: customer.authorization!, 'x-api-key': customer['x-api-key']! }
+  expect((await page.request.get(`/api/snapshots/${snapshotId}`, { headers: asCustomer })).status()).toBe(200)
+  expect((await page.request.get(`/api/snapshots/${snapshotId}/finalizedmodel?type=3mf`, { headers: asCustomer })).status()).toBe(403)
+})
+
+test('messages from a page that does not frame the configurator on its domain are ignored', async ({ page }) => {
+  // A page of another origin (the server's own) opens the shop's embed in a window and tries to drive it.
+  await page.goto('/')
+  const key = /key: '([^']+)'/.exec(await (await page.request.get(SHOP)).text())![1]!
+  const popupOpened = page.waitForEvent('popup')
+  await page.evaluate((url) => ((window as unknown as { embed: Window | null }).embed = window.open(url)), `/embed/${key}`)
+  const popup = await popupOpened
+  const field = popup.getByRole('textbox', { name: 'Name', exact: true })
+  await expect(field).toHaveValue('Paraform', { timeout: 60_000 })
+  await page.evaluate(() => (window as unknown as { embed: Window }).embed.postMessage({ protocol: 'paraform', version: 1, type: 'set', requestId: 'm', values: { name: 'Mallory' } }, '*'))
+  // Nothing to wait for when a message is ignored: give a set the time it takes on the shop page.
+  await popup.waitForTimeout(2000)
+  await expect(field).toHaveValue('Paraform')
+})

@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import type { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
+import type { SnapshotDto } from '@/lib/snapshots/schemas'
+
+// The messages between an embedded configurator (/embed/{key}) and the shop page that frames
+// it, version 1 (docs/embed.md). Every message carries `protocol: 'paraform'` and `version`;
+// anything else, from any other window or origin, is ignored. Host messages are checked here
+// before any of them reaches the server.
+
+export const EMBED_PROTOCOL = 'paraform'
+export const EMBED_VERSION = 1
+/** Larger host messages are dropped unread: no set of values needs more. */
+export const MAX_HOST_MESSAGE_CHARS = 16 * 1024
+
+const envelope = { protocol: z.literal(EMBED_PROTOCOL), version: z.literal(EMBED_VERSION) }
+const ZRequestId = z.string().min(1).max(64).describe('chosen by the page; the answer carries it back')
+const ZValue = z.union([z.number(), z.string().max(4000), z.boolean(), z.array(z.number()).max(64)])
+
+export const ZHostMessage = z.discriminatedUnion('type', [
+  z.object({ ...envelope, type: z.literal('set'), requestId: ZRequestId, values: z.record(z.string().max(200), ZValue).describe('parameter key → value') }),
+  z.object({ ...envelope, type: z.literal('applyPreset'), requestId: ZRequestId, name: z.string().min(1).max(200) }),
+  z.object({ ...envelope, type: z.literal('snapshot'), requestId: ZRequestId }),
+])
+export type HostMessage = z.infer<typeof ZHostMessage>
+
+type ParameterSet = z.infer<typeof ZParameterSet>
+type PrintReport = z.infer<typeof ZObjectInfo>['print']
+
+/** What the embed tells the page. */
+export type EmbedMessage = { protocol: typeof EMBED_PROTOCOL; version: typeof EMBED_VERSION } & (
+  | { type: 'ready'; sessionId: string; parameters: ParameterSet }
+  | {
+      type: 'change'
+      /** Each parameter's value in the model just built. */
+      values: Record<string, ParameterSet[string]['value']>
+      /** The model built with these values and no value was refused. */
+      valid: boolean
+      /** Refused values: parameter key → why. */
+      errors: Record<string, string>
+      /** Grams and price of the manufactured (final) model; `estimate` while the preview's stand in. */
+      weight: number | null
+      price: PrintReport['price']
+      estimate: boolean
+      /** The page's `set` and `applyPreset` requests this change completes. */
+      requestIds: string[]
+    }
+  | { type: 'error'; requestId: string | null; code: string; message: string }
+  | { type: 'snapshot'; requestId: string; snapshot: SnapshotDto }
+)
+
+/** A host message as sent, or why it is ignored. */
+export function readHostMessage(data: unknown): { message: HostMessage } | { ignored: string } {
+  if (typeof data !== 'object' || data === null || (data as { protocol?: unknown }).protocol !== EMBED_PROTOCOL) return { ignored: 'not a Paraform message' }
+  let size: number
+  try {
+    size = JSON.stringify(data).length
+  } catch {
+    return { ignored: 'not JSON' }
+  }
+  if (size > MAX_HOST_MESSAGE_CHARS) return { ignored: `larger than ${MAX_HOST_MESSAGE_CHARS} characters` }
+  const result = ZHostMessage.safeParse(data)
+  return result.success ? { message: result.data } : { ignored: z.prettifyError(result.error) }
+}
+
+/** The origin of the page framing this one, when it is the application's `domain` (host[:port]); null otherwise. */
+export function framingOrigin(domain: string, ancestorOrigins: readonly string[] | undefined, referrer: string): string | null {
+  const candidate = ancestorOrigins?.[0] ?? (referrer ? safeOrigin(referrer) : null)
+  if (!candidate || candidate === 'null') return null
+  try {
+    return new URL(candidate).host === domain.toLowerCase() ? candidate : null
+  } catch {
+    return null
+  }
+}
+
+function safeOrigin(url: string): string | null {
+  try {
+    return new URL(url).origin
+  } catch {
+    return null
+  }
+}

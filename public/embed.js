@@ -1,0 +1,82 @@
+/* Paraform embed, protocol version 1 (docs/embed.md). Include it from the Paraform server:
+ *   <script src="https://paraform.example.com/embed.js"></script>
+ *   const c = await Paraform.mount(element, { key: 'APPLICATION_KEY' })
+ *   c.on('change', (event) => ...); await c.set({ width: 80 }); const snapshot = await c.snapshot()
+ * No build step, no dependencies. */
+;(function () {
+  'use strict'
+  var PROTOCOL = 'paraform'
+  var VERSION = 1
+  var script = document.currentScript
+  var defaultOrigin = script && script.src ? new URL(script.src).origin : location.origin
+
+  function mount(element, options) {
+    if (!element || !options || !options.key) return Promise.reject(new Error('Paraform.mount(element, {key}) needs an element and an application key'))
+    var origin = new URL(options.origin || defaultOrigin).origin
+    var frame = document.createElement('iframe')
+    var query = options.values ? '?' + new URLSearchParams(options.values).toString() : ''
+    frame.src = origin + '/embed/' + encodeURIComponent(options.key) + query
+    frame.title = options.title || 'Product configurator'
+    frame.style.cssText = 'width:100%;border:0;height:' + (options.height || '640px')
+    var listeners = {}
+    var pending = {}
+    var counter = 0
+    var readyResolve
+    var ready = new Promise(function (resolve) { readyResolve = resolve })
+
+    function emit(type, message) {
+      ;(listeners[type] || []).slice().forEach(function (listener) { listener(message) })
+    }
+    function settle(requestId, error, value) {
+      var request = pending[requestId]
+      if (!request) return
+      delete pending[requestId]
+      if (error) request.reject(Object.assign(new Error(error.message), { code: error.code }))
+      else request.resolve(value)
+    }
+    function receive(event) {
+      var message = event.data
+      if (event.source !== frame.contentWindow || event.origin !== origin) return
+      if (!message || message.protocol !== PROTOCOL || message.version !== VERSION) return
+      if (message.type === 'ready') readyResolve(controller)
+      if (message.type === 'change') message.requestIds.forEach(function (id) { settle(id, null, message) })
+      if (message.type === 'snapshot') settle(message.requestId, null, message.snapshot)
+      if (message.type === 'error' && message.requestId) settle(message.requestId, message)
+      emit(message.type, message)
+    }
+    function request(type, fields) {
+      return ready.then(function () {
+        return new Promise(function (resolve, reject) {
+          var requestId = 'r' + ++counter
+          pending[requestId] = { resolve: resolve, reject: reject }
+          var message = { protocol: PROTOCOL, version: VERSION, type: type, requestId: requestId }
+          for (var name in fields) message[name] = fields[name]
+          frame.contentWindow.postMessage(message, origin)
+        })
+      })
+    }
+    var controller = {
+      frame: frame,
+      /** Listens to 'ready', 'change', 'error' or 'snapshot'; answers a function that stops listening. */
+      on: function (type, listener) {
+        ;(listeners[type] = listeners[type] || []).push(listener)
+        return function () { listeners[type] = listeners[type].filter(function (other) { return other !== listener }) }
+      },
+      /** Sets parameter values; resolves with the change once they are built. */
+      set: function (values) { return request('set', { values: values }) },
+      /** Applies one of the model's presets by name; resolves with the change once built. */
+      applyPreset: function (name) { return request('applyPreset', { name: name }) },
+      /** Freezes the configuration for an order; resolves with the snapshot. */
+      snapshot: function () { return request('snapshot', {}) },
+      destroy: function () {
+        window.removeEventListener('message', receive)
+        frame.remove()
+      },
+    }
+    window.addEventListener('message', receive)
+    element.appendChild(frame)
+    return ready
+  }
+
+  window.Paraform = { mount: mount, version: VERSION }
+})()
