@@ -55,7 +55,7 @@ function ownerOf(job: CadJob) {
 
 async function startWorkers(count: number) {
   const workers = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--import', 'tsx', 'worker.ts'], { env: { ...process.env, BUILD_WORKERS: '1' }, stdio: ['ignore', 'pipe', 'inherit'] }),
+    spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'worker.ts'], { env: { ...process.env, BUILD_WORKERS: '1' }, stdio: ['ignore', 'pipe', 'inherit'] }),
   )
   await Promise.all(
     workers.map(

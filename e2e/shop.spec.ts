@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { expect, type Page, type Request, test } from '@playwright/test'
 import { slicerInfo } from '../test/print-ready'
-import { signIn } from '../test/server/start-server'
+import { ADMIN, signIn } from '../test/server/start-server'
 import { SHOP_PORT } from './ports'
 
 // The demo shop (demo/shop) as a customer and a shop use it: a product page on
@@ -91,6 +91,18 @@ test('the shop page sets a value and sees its price, orders a snapshot that late
   const asCustomer = { authorization: customer.authorization!, 'x-api-key': customer['x-api-key']! }
   expect((await page.request.get(`/api/snapshots/${snapshotId}`, { headers: asCustomer })).status()).toBe(200)
   expect((await page.request.get(`/api/snapshots/${snapshotId}/finalizedmodel?type=3mf`, { headers: asCustomer })).status()).toBe(403)
+
+  // The designer sees the delivery in the studio's log: delivered on the second attempt.
+  await page.goto(`/signin?next=${encodeURIComponent(`/studio/configurators/${configurator.UUID}/applications`)}`)
+  await page.getByLabel('Email').fill(ADMIN.email)
+  await page.getByLabel('Password').fill(ADMIN.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: /Demo shop/ }).click()
+  const delivery = page.getByRole('table', { name: 'Webhook deliveries' }).getByRole('row').nth(1)
+  await expect(delivery).toContainText('snapshot.created')
+  await expect(delivery).toContainText('delivered')
+  await expect(delivery.getByRole('cell').nth(2)).toHaveText('2')
+  await expect(delivery).toContainText('HTTP 204')
 })
 
 test('messages from a page that does not frame the configurator on its domain are ignored', async ({ page }) => {

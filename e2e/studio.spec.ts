@@ -172,6 +172,16 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
     await expect(page.getByTestId('embed-snippet')).toHaveText(
       `<iframe src="${new URL(page.url()).origin}/embed/${key}" title="${name}" style="width:100%;height:640px;border:0" allow="fullscreen"></iframe>`,
     )
+    // A webhook to a private address is refused beside its field; a public one gets a signing secret.
+    const webhookUrl = page.getByLabel('Webhook URL')
+    await webhookUrl.fill('http://192.168.1.10/orders')
+    await page.getByRole('button', { name: 'Save webhook' }).click()
+    await expect(page.getByText(/192\.168\.1\.10 is not a public address/)).toBeVisible()
+    await expect(webhookUrl).toHaveAttribute('aria-invalid', 'true')
+    await webhookUrl.fill('https://shop.example.com/paraform-webhook')
+    await page.getByRole('button', { name: 'Save webhook' }).click()
+    await expect(page.getByText('Signing secret')).toBeVisible()
+    await expect(webhookUrl).not.toHaveAttribute('aria-invalid', 'true')
     await expectAccessible(page)
   })
 

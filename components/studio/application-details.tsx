@@ -7,6 +7,7 @@ import { ConfirmButton } from '@/components/ui/confirm-button'
 import { CopyButton } from '@/components/ui/copy-button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
+import { WebhookPanel } from '@/components/studio/webhook-panel'
 import { apiRequest } from '@/lib/client/api-client'
 import { studioKeys, useApplication, useConfigurator } from '@/lib/client/studio-queries'
 
@@ -85,6 +86,7 @@ export function ApplicationDetails({ configuratorId, applicationId, onDeleted }:
           <CopyButton value={snippet} what="embed snippet" />
         </div>
       </div>
+      <WebhookPanel applicationId={applicationId} />
     </section>
   )
 }

@@ -464,7 +464,11 @@ export async function modelResponse({ sessionId, principal, query, quality }: Mo
   if (quality === 'final' && session.application?.secureModel && (principal === null || principal.kind === 'anonymous')) {
     throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
   }
-  const { build, bytes, contentType } = await storedModelFile(session, quality, query.type)
+  return modelDownload(await storedModelFile(session, quality, query.type), query)
+}
+
+/** A model file as a private download, saying where its build came from. */
+export function modelDownload({ build, bytes, contentType }: Awaited<ReturnType<typeof modelFileOf>>, query: ModelResponseOptions['query']): Response {
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       'content-type': contentType,

@@ -1,13 +1,11 @@
 import 'server-only'
 import fs from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { attachment } from '@/lib/api/content-disposition'
 import { AppError } from '@/lib/api/errors'
 import { storedFileResponse } from '@/lib/api/untrusted-content'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { StoredFile } from '@/lib/cad/cad-job'
 import type { ParameterDefinition } from '@/lib/cad/engine'
-import type { MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
@@ -27,9 +25,10 @@ import {
   builtOrConflict,
   finalPrintReport,
   hashOf,
+  type ModelResponseOptions,
   type ModelSource,
+  modelDownload,
   modelFileOf,
-  type Quality,
   sessionLogPath,
   toParameterSet,
   type Values,
@@ -222,11 +221,8 @@ function sourceOf(snapshot: Snapshot): { source: ModelSource; values: Values; fr
   return { source: { session, inputs, definitions }, values, frozen }
 }
 
-export interface SnapshotModelOptions {
+export interface SnapshotModelOptions extends Omit<ModelResponseOptions, 'sessionId'> {
   snapshotId: string
-  principal: Principal | null
-  query: { type: MeshFormat; filename?: string; key?: string }
-  quality: Quality
 }
 
 /** The snapshot's model as a file; the final quality for the shop's server token or the owner only. */
@@ -238,16 +234,7 @@ export async function snapshotModelResponse({ snapshotId, principal, query, qual
   }
   const { source, values, frozen } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
-  const { bytes, contentType } = await modelFileOf({ source, values, quality, build, type: query.type, title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` })
-  return new Response(bytes as Uint8Array<ArrayBuffer>, {
-    headers: {
-      'content-type': contentType,
-      'content-length': String(bytes.byteLength),
-      'content-disposition': attachment(query.filename ?? `model.${query.type}`),
-      'cache-control': 'private, no-store',
-      'x-build-cache': build.source,
-    },
-  })
+  return modelDownload(await modelFileOf({ source, values, quality, build, type: query.type, title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` }), query)
 }
 
 export interface SnapshotImageOptions {
