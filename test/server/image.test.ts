@@ -166,6 +166,21 @@ describe('GET .../renderers/{rid}/image', () => {
     expect(body.error.fields).toEqual([{ path: ['query', 'w'], message: 'must be an integer from 1 to 4096' }])
   })
 
+  it("draws a snapshot in its frozen scene, with its own shader files and key, after the session's scene changed", async () => {
+    const taken = await fetch(`${server.url}/api/configsessions/${session.id}/snapshots`, { method: 'POST', headers: auth() })
+    expect(taken.status, await taken.clone().text()).toBe(201)
+    const snapshot = (await taken.json()) as { id: string; modelKey: string }
+    await setScene({ materials: {} })
+    try {
+      const response = await fetch(`${server.url}/api/snapshots/${snapshot.id}/image?w=200&h=150&key=${encodeURIComponent(snapshot.modelKey)}`)
+      expect(response.status).toBe(200)
+      expect(decodePng(Buffer.from(await response.arrayBuffer())).at(100, 75)).toSatisfy(isRed)
+      expect((await fetch(`${server.url}/api/snapshots/${snapshot.id}/image?w=20&h=20&key=${encodeURIComponent(session.modelKey)}`)).status).toBe(403)
+    } finally {
+      await setScene(RED)
+    }
+  })
+
   it('shows a part whose shader does not compile in its own colour and says why', async () => {
     await setScene({ materials: { '0': { vertexShader: 'pass.vert', fragmentShader: 'broken.frag' } } })
     try {
