@@ -25,6 +25,11 @@ export interface HostFonts {
 
 let found: HostFonts | undefined
 
+/** The font's file name where an engine places the machine's fonts: unique by its index, as two folders may hold the same name. */
+export function placedFontName({ file }: HostFont, index: number): string {
+  return `${index}-${path.basename(file)}`
+}
+
 function fontFiles(dirs: string): string[] {
   const files = BUNDLED.map((name) => path.join(BUNDLED_DIR, name))
   for (const dir of dirs.split(':').filter(Boolean)) {

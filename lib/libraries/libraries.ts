@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { AppError, ValidationError } from '@/lib/api/errors'
+import type { StoredFile } from '@/lib/cad/cad-job'
 import type { ModelFile } from '@/lib/cad/engine'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
@@ -21,7 +22,7 @@ export interface LibraryRef {
   name: string
   contentHash: string
   /** A snapshot's copy of that version's files (inside its folder), which outlives the installed library. */
-  files?: { path: string; blobHash: string }[]
+  files?: StoredFile[]
 }
 
 const LIBRARY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
@@ -112,7 +113,7 @@ const readLibrary = recentReads(
 )
 
 /** The files of this version of an installed library; 503 when it was replaced meanwhile. */
-export async function installedFiles({ name, contentHash }: LibraryRef): Promise<{ path: string; blobHash: string }[]> {
+export async function installedFiles({ name, contentHash }: LibraryRef): Promise<StoredFile[]> {
   const library = await db.library.findUnique({ where: { name }, include: { files: { select: { path: true, blobHash: true }, orderBy: { path: 'asc' } } } })
   if (library?.contentHash !== contentHash) throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
   return library.files

@@ -84,6 +84,7 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
   const settings = readExtraSettings(configurator)
   const buildSeconds = Math.min(settings.limits?.buildSeconds ?? env.BUILD_TIME_LIMIT_SECONDS, env.BUILD_TIME_LIMIT_SECONDS)
   const { cadType, cadVersion, mainFile } = configurator
+  const fontsHash = hostFonts().hash
   return {
     cadType,
     cadVersion,
@@ -93,8 +94,8 @@ export async function describeModelInputs(configurator: Configurator, sessionId:
     sessionFileNames: new Map(sessionFiles.map((file) => [file.id!, file.name])),
     settings,
     limits: { timeLimitMs: buildSeconds * 1000, memoryLimitBytes: env.BUILD_MEMORY_LIMIT_MB * 1024 * 1024 },
-    fontsHash: hostFonts().hash,
-    sourceHash: hashOf({ cadType, cadVersion, mainFile, files, libraries, fonts: hostFonts().hash }),
+    fontsHash,
+    sourceHash: hashOf({ cadType, cadVersion, mainFile, files, libraries, fonts: fontsHash }),
   }
 }
 
@@ -329,16 +330,14 @@ export async function getObjectInfo(session: LoadedSession) {
  * preview's, as an estimate.
  */
 async function printReportOf(source: ModelSource, values: Values): Promise<PrintReport> {
-  const settings = source.inputs.settings.manufacturing
   const previewKey = buildJob(source, values, 'preview').key
   const finalKey = buildJob(source, values, 'final').key
   const final = finalKey === previewKey ? null : await findBuild(partsKey(finalKey))
-  const report = (build: CachedBuild, quality: PrintReport['quality']) => reportOf(source, build, quality)
-  if (final) return report(final, 'final')
+  if (final) return reportOf(source, final, 'final')
   // Behind every model a customer waits to see, never holding up the customer's next one.
   const printing = { ...source, session: { ...source.session, print: true } }
   if (finalKey !== previewKey) inBackground(source.session.id, finalKey, () => buildPrintModel(printing, values, 'final'))
-  return report(await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
+  return reportOf(source, await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
 }
 
 function reportOf(source: ModelSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {

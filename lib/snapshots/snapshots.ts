@@ -9,7 +9,8 @@ import type { ParameterDefinition } from '@/lib/cad/engine'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
-import { hostFonts } from '@/lib/fonts/host-fonts'
+import { hostFonts, placedFontName } from '@/lib/fonts/host-fonts'
+import type { MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import type { Prisma, Snapshot } from '@/lib/generated/prisma/client'
 import { installedFiles, type LibraryRef } from '@/lib/libraries/libraries'
 import type { PrintReport } from '@/lib/manufacturing/print-report'
@@ -74,9 +75,9 @@ function hostFontBlobs(): Promise<Frozen['fonts']> {
   storedFonts ??= (async () => {
     const { fonts, hash } = hostFonts()
     const files = await Promise.all(
-      fonts.map(async ({ file }, index) => {
-        const stored = await blobStore.put(new Blob([await fs.readFile(file)]).stream(), Number.MAX_SAFE_INTEGER)
-        return { path: `${index}-${file.split('/').at(-1)}`, blobHash: stored.hash }
+      fonts.map(async (font, index) => {
+        const stored = await blobStore.put(new Blob([await fs.readFile(font.file)]).stream(), Number.MAX_SAFE_INTEGER)
+        return { path: placedFontName(font, index), blobHash: stored.hash }
       }),
     )
     return { hash, files }
@@ -232,9 +233,14 @@ export async function snapshotModelResponse({ snapshotId, principal, query, qual
   if (isFinal && (query.key !== undefined || principal?.kind === 'anonymous')) {
     throw new AppError('forbidden', "A snapshot's finalized model needs the shop's server token or the configurator's owner")
   }
+  return modelDownload(await modelFile(snapshot, quality, query.type), query)
+}
+
+/** The snapshot's model as a file of `type`, built from its frozen inputs (or cached). */
+async function modelFile(snapshot: Snapshot, quality: ModelResponseOptions['quality'], type: MeshFormat) {
   const { source, values, frozen } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
-  return modelDownload(await modelFileOf({ source, values, quality, build, type: query.type, title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` }), query)
+  return modelFileOf({ source, values, quality, build, type, title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` })
 }
 
 export interface SnapshotImageOptions {
@@ -248,12 +254,10 @@ export interface SnapshotImageOptions {
 export async function snapshotImageResponse({ snapshotId, principal, query, request }: SnapshotImageOptions): Promise<Response> {
   if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
   const snapshot = await findSnapshot(snapshotId, principal, query.key)
-  const { source, values, frozen } = sourceOf(snapshot)
-  const build = await buildModel(source, values, 'preview')
-  const model = await modelFileOf({ source, values, quality: 'preview', build, type: 'glb', title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` })
+  const model = await modelFile(snapshot, 'preview', 'glb')
   const key = await signSessionKey(snapshot.id, 'snapshot')
   const files = { prefix: `/api/snapshots/${snapshot.id}/files/`, query: `?key=${encodeURIComponent(key)}` }
-  return (await sceneImageResponse({ glb: model.bytes, files, settings: frozen.scene, query, signal: request.signal })).response
+  return (await sceneImageResponse({ glb: model.bytes, files, settings: frozenOf(snapshot).scene, query, signal: request.signal })).response
 }
 
 /** A shader or texture of the snapshot's frozen scene. */

@@ -9,8 +9,12 @@ import { externalUrlProblem, isOwnAddress, ownHostNames } from '@/lib/render/ser
 // operator allows (WEBHOOK_ALLOWED_HOSTS, a shop's back end beside this server). This server's
 // own port on its own addresses is never allowed, listed or not.
 
-function hostPortOf(url: URL): string {
-  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`
+function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+}
+
+function isAllowedByOperator(url: URL): boolean {
+  return env.WEBHOOK_ALLOWED_HOSTS.includes(`${url.hostname}:${portOf(url)}`)
 }
 
 function isLoopbackOrOwn(hostname: string, ownNames: string[]): boolean {
@@ -30,20 +34,18 @@ export function webhookUrlProblem(text: string, requestHost: string | null): str
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http(s) URL'
   if (url.username || url.password) return 'must not hold a user name or password'
   const ownNames = ownHostNames(requestHost)
-  const isThisServer = isLoopbackOrOwn(url.hostname, ownNames) && Number(hostPortOf(url).split(':').at(-1)) === env.PORT
-  if (isThisServer) return `${url.host} is this server`
-  if (env.WEBHOOK_ALLOWED_HOSTS.includes(hostPortOf(url))) return null
+  if (isLoopbackOrOwn(url.hostname, ownNames) && portOf(url) === env.PORT) return `${url.host} is this server`
+  if (isAllowedByOperator(url)) return null
   const problem = externalUrlProblem(url.href, ownNames)
   return problem && `${problem}; webhooks go to public addresses of other servers, or to a host:port in WEBHOOK_ALLOWED_HOSTS`
 }
 
 /** Which addresses a delivery to `url` may connect to, checked again on every attempt (DNS may have changed). */
 export function deliveryAddressRule(url: URL): (address: string) => boolean {
-  const allowed = env.WEBHOOK_ALLOWED_HOSTS.includes(hostPortOf(url))
-  const port = Number(hostPortOf(url).split(':').at(-1))
+  const allowed = isAllowedByOperator(url)
+  const isThisPort = portOf(url) === env.PORT
   return (address) => {
     const isOwn = !isPublicAddress(address) || isOwnAddress(address)
-    if (allowed) return !(isOwn && port === env.PORT)
-    return !isOwn
+    return allowed ? !(isOwn && isThisPort) : !isOwn
   }
 }

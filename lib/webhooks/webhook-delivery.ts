@@ -8,21 +8,20 @@ import { deliveryAddressRule } from '@/lib/webhooks/webhook-address'
 export const MAX_ATTEMPTS = 10
 const RESPONSE_LIMIT = 1000
 
-export type AttemptOutcome = 'delivered' | 'retry' | 'done'
-
 /** Seconds before attempt `attempts + 1`, as graphile-worker waits: e^min(attempts, 10). */
-export function backOffSeconds(attempts: number): number {
+function backOffSeconds(attempts: number): number {
   return Math.exp(Math.min(attempts, 10))
 }
 
 /**
  * One signed POST of a recorded event to the application's webhook as it is now, logged on
- * the delivery. `retry` when the receiver did not answer 2xx and attempts are left; `done` when
- * nothing is left to do (delivered before, no attempt left, or the webhook was removed).
+ * the delivery. Answers the milliseconds until the next attempt when the receiver did not
+ * answer 2xx and attempts are left; null when nothing is left to do (delivered, before or now,
+ * no attempt left, or the webhook was removed).
  */
-export async function attemptDelivery(deliveryId: string): Promise<AttemptOutcome> {
+export async function attemptDelivery(deliveryId: string): Promise<number | null> {
   const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { application: true } })
-  if (delivery?.status !== 'pending') return 'done'
+  if (delivery?.status !== 'pending') return null
   const { webhookUrl, webhookSecret } = delivery.application
   const attempts = delivery.attempts + 1
   const now = new Date()
@@ -45,6 +44,7 @@ export async function attemptDelivery(deliveryId: string): Promise<AttemptOutcom
   }
   const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300
   const last = delivered || attempts >= MAX_ATTEMPTS || !webhookUrl
+  const retryInMs = last ? null : backOffSeconds(attempts) * 1000
   await db.webhookDelivery.update({
     where: { id: delivery.id },
     data: {
@@ -53,8 +53,8 @@ export async function attemptDelivery(deliveryId: string): Promise<AttemptOutcom
       lastResponse: answer.text.slice(0, RESPONSE_LIMIT),
       lastAttemptAt: now,
       status: delivered ? 'delivered' : last ? 'failed' : 'pending',
-      nextAttemptAt: last ? null : new Date(now.getTime() + backOffSeconds(attempts) * 1000),
+      nextAttemptAt: retryInMs === null ? null : new Date(now.getTime() + retryInMs),
     },
   })
-  return delivered ? 'delivered' : last ? 'done' : 'retry'
+  return retryInMs
 }

@@ -4,7 +4,7 @@ import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { queueLogger, workerUtils } from '@/lib/queue/build-queue'
 import { onShutdown } from '@/lib/shutdown'
-import { attemptDelivery, backOffSeconds, MAX_ATTEMPTS } from '@/lib/webhooks/webhook-delivery'
+import { attemptDelivery, MAX_ATTEMPTS } from '@/lib/webhooks/webhook-delivery'
 
 // Deliveries go through the build queue's job library on PostgreSQL (graphile-worker retries a
 // job that throws, after e^attempts seconds), so they survive restarts and any instance with
@@ -30,7 +30,7 @@ export function ensureWebhookWorker(): Promise<Runner | null> {
       taskList: {
         [WEBHOOK_TASK]: async (payload) => {
           const { deliveryId } = payload as { deliveryId: string }
-          if ((await attemptDelivery(deliveryId)) === 'retry') throw new Error(`webhook delivery ${deliveryId} not accepted; retried later`)
+          if ((await attemptDelivery(deliveryId)) !== null) throw new Error(`webhook delivery ${deliveryId} not accepted; retried later`)
         },
       },
     })
@@ -54,11 +54,7 @@ function attemptLater(deliveryId: string, delayMs: number): void {
   setTimeout(
     () =>
       void attemptDelivery(deliveryId)
-        .then(async (outcome) => {
-          if (outcome !== 'retry') return
-          const { attempts } = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, select: { attempts: true } })
-          attemptLater(deliveryId, backOffSeconds(attempts) * 1000)
-        })
+        .then((retryInMs) => retryInMs !== null && attemptLater(deliveryId, retryInMs))
         .catch((error: unknown) => console.warn(`paraform: webhook delivery ${deliveryId}: ${(error as Error).message}`)),
     delayMs,
   ).unref()

