@@ -15,7 +15,15 @@ interface ShopState {
   received: { webhookId: string; status: number }[]
 }
 
-type Message = { type: string; requestId?: string; values?: { name: string }; estimate?: boolean; price?: { amount: string } | null }
+type Message = {
+  type: string
+  requestId?: string
+  requestIds?: string[]
+  code?: string
+  values?: { name: string; text_size: number; font: string; with_hole: boolean }
+  estimate?: boolean
+  price?: { amount: string } | null
+}
 
 async function shopState(page: Page): Promise<ShopState> {
   return (await page.request.get(`${SHOP}/orders`)).json()
@@ -103,6 +111,33 @@ test('the shop page sets a value and sees its price, orders a snapshot that late
   await expect(delivery).toContainText('delivered')
   await expect(delivery.getByRole('cell').nth(2)).toHaveText('2')
   await expect(delivery).toContainText('HTTP 204')
+})
+
+test("the shop page applies the model's presets from its own controls; an unknown preset is an error to its request", async ({ page }) => {
+  await page.goto(SHOP)
+  await recordMessages(page)
+  const text = page.getByLabel('Text on the tag')
+  await expect(page.getByLabel('Price')).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
+  await text.fill('Grace')
+  await text.press('Enter')
+  await expect.poll(async () => (await messages(page)).some((m) => m.type === 'change' && m.values?.name === 'Grace'), { timeout: 30_000 }).toBe(true)
+
+  // The shop's style button: embed.js applies the preset (every parameter, the text back to its
+  // default, as OpenSCAD does), then the shop sets its customer's text again.
+  await page.getByRole('button', { name: 'Desk sign' }).click()
+  const isDeskSign = (m: Message) => m.type === 'change' && m.values?.text_size === 16 && m.values.font === 'DejaVu Serif' && m.values.with_hole === false
+  await expect.poll(async () => (await messages(page)).some((m) => isDeskSign(m) && m.values?.name === 'Paraform' && m.requestIds?.length === 1), { timeout: 30_000 }).toBe(true)
+  await expect.poll(async () => (await messages(page)).findLast((m) => m.type === 'change'), { timeout: 30_000 }).toMatchObject({ values: { name: 'Grace', text_size: 16, font: 'DejaVu Serif' }, estimate: false })
+  await expect(text).toHaveValue('Grace')
+  await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Grace')
+
+  // The protocol itself, as a shop without embed.js speaks it: the change names the request it completes.
+  const post = (message: object) =>
+    page.evaluate((data) => document.querySelector('iframe')!.contentWindow!.postMessage({ protocol: 'paraform', version: 1, ...data }, '*'), message)
+  await post({ type: 'applyPreset', requestId: 'keyring', name: 'Keyring' })
+  await expect.poll(async () => (await messages(page)).find((m) => m.requestIds?.includes('keyring'))?.values, { timeout: 30_000 }).toMatchObject({ name: 'Paraform', text_size: 8, with_hole: true })
+  await post({ type: 'applyPreset', requestId: 'gold', name: 'Gold' })
+  await expect.poll(async () => (await messages(page)).find((m) => m.requestId === 'gold')).toMatchObject({ type: 'error', code: 'not_found' })
 })
 
 test('messages from a page that does not frame the configurator on its domain are ignored', async ({ page }) => {

@@ -25,14 +25,17 @@ export async function seedDemoContent(): Promise<string[]> {
   for (const demo of demos) {
     const { slug, ...fields } = demo
     const configurator = await createConfigurator({ userId: admin.id, input: { ...fields, mainFile: 'main.scad' } })
-    const source = await fs.readFile(path.join(DEMO_DIR, slug, 'main.scad'))
-    await uploadConfiguratorFile({
-      configuratorId: configurator.id,
-      userId: admin.id,
-      path: 'configurator/main.scad',
-      body: new Blob([source]).stream(),
-      declaredSize: source.byteLength,
-    })
+    // The model and whatever sits beside it, e.g. OpenSCAD's parameter set file with its presets.
+    for (const name of await fs.readdir(path.join(DEMO_DIR, slug))) {
+      const source = await fs.readFile(path.join(DEMO_DIR, slug, name))
+      await uploadConfiguratorFile({
+        configuratorId: configurator.id,
+        userId: admin.id,
+        path: `configurator/${name}`,
+        body: new Blob([source]).stream(),
+        declaredSize: source.byteLength,
+      })
+    }
     await registerApplication({
       configuratorId: configurator.id,
       userId: admin.id,

@@ -12,6 +12,7 @@ describe('demo content', () => {
     expect(await seedDemoContent()).toEqual([])
 
     const kinds = new Set<string>()
+    const presetNames: string[] = []
     for (const id of ids) {
       const application = await db.application.findFirstOrThrow({ where: { configuratorId: id } })
       const headers = { 'x-api-key': application.key, origin: 'http://localhost:3000' }
@@ -29,6 +30,14 @@ describe('demo content', () => {
         const { name: fileId } = await upload.json()
         expect((await call('PUT', `/configsessions/${session.id}/parameters`, { [fileKey]: { value: fileId } })).status).toBe(200)
       }
+      // Each preset the demo ships in its parameter set file applies without a warning and builds.
+      const presets = (await (await call('GET', `/configsessions/${session.id}/presets`)).json()) as { name: string }[]
+      presetNames.push(...presets.map((preset) => preset.name))
+      for (const preset of presets) {
+        const applied = await call('POST', `/configsessions/${session.id}/presets/${encodeURIComponent(preset.name)}`)
+        expect(applied.status, `preset ${preset.name}`).toBe(200)
+        expect((await (await call('GET', `/configsessions/${session.id}/log`)).json()).error, `preset ${preset.name}`).toBe('')
+      }
       const log = await (await call('GET', `/configsessions/${session.id}/log`)).json()
       expect(log.error, `demo ${id}`).toBe('')
       const info = await (await call('GET', `/configsessions/${session.id}/objectinfo`)).json()
@@ -37,5 +46,6 @@ describe('demo content', () => {
       expect(model.status).toBe(200)
     }
     expect([...kinds].sort()).toEqual(['bool', 'choice of number', 'choice of string', 'file', 'float', 'string'])
+    expect(presetNames).toEqual(['Keyring', 'Desk sign'])
   }, 120_000)
 })
