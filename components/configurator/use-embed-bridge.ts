@@ -6,7 +6,7 @@ import { presetValues } from '@/components/configurator/presets'
 import type { Values } from '@/components/configurator/share-values'
 import type { ConfigSession, ObjectInfo } from '@/components/configurator/use-config-session'
 import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
-import { EMBED_PROTOCOL, EMBED_VERSION, type EmbedMessage, framingOrigin, type HostMessage, readHostMessage } from '@/lib/embed/messages'
+import { EMBED_PROTOCOL, EMBED_VERSION, type EmbedMessage, framingOrigin, hostMessageOf, type HostMessage } from '@/lib/embed/messages'
 import type { ParameterSet, ZPreset } from '@/lib/sessions/schemas'
 import type { ZSnapshot } from '@/lib/snapshots/schemas'
 
@@ -103,10 +103,8 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
       }
     }
     const receive = (event: MessageEvent) => {
-      if (event.source !== window.parent || event.origin !== hostOrigin) return
-      const read = readHostMessage(event.data)
-      if ('message' in read) void handle(read.message)
-      else if (process.env.NODE_ENV === 'development') console.debug(`paraform embed: message ignored (${read.ignored})`, event.data)
+      const message = hostMessageOf(event, window.parent, hostOrigin)
+      if (message) void handle(message)
     }
     window.addEventListener('message', receive)
     return () => window.removeEventListener('message', receive)

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { framingOrigin, MAX_HOST_MESSAGE_CHARS, readHostMessage } from '@/lib/embed/messages'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { framingOrigin, hostMessageOf, MAX_HOST_MESSAGE_CHARS, readHostMessage } from '@/lib/embed/messages'
 
 const base = { protocol: 'paraform', version: 1 }
 
@@ -25,6 +25,32 @@ describe('host messages', () => {
     ]) {
       expect(readHostMessage(data)).toHaveProperty('ignored')
     }
+  })
+})
+
+describe('receiving', () => {
+  const parent = {}
+  const shop = 'https://shop.example.com'
+  const snapshot = { ...base, type: 'snapshot', requestId: 'r' }
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    vi.restoreAllMocks()
+  })
+
+  it('takes messages only from the framing page at its origin', () => {
+    expect(hostMessageOf({ source: parent, origin: shop, data: snapshot } as MessageEvent, parent, shop)).toEqual(snapshot)
+    expect(hostMessageOf({ source: {}, origin: shop, data: snapshot } as MessageEvent, parent, shop)).toBeNull()
+    expect(hostMessageOf({ source: parent, origin: 'https://evil.example.com', data: snapshot } as MessageEvent, parent, shop)).toBeNull()
+  })
+
+  it("logs why the framing page's message is ignored in development, and only there", () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {})
+    const unknown = { source: parent, origin: shop, data: { ...base, type: 'delete', requestId: 'r' } } as MessageEvent
+    expect(hostMessageOf(unknown, parent, shop)).toBeNull()
+    expect(debug).not.toHaveBeenCalled()
+    vi.stubEnv('NODE_ENV', 'development')
+    expect(hostMessageOf(unknown, parent, shop)).toBeNull()
+    expect(debug).toHaveBeenCalledWith('paraform embed: message ignored (unknown type "delete")', unknown.data)
   })
 })
 

@@ -22,6 +22,7 @@ export const ZHostMessage = z.discriminatedUnion('type', [
   z.object({ ...envelope, type: z.literal('snapshot'), requestId: ZRequestId }),
 ])
 export type HostMessage = z.infer<typeof ZHostMessage>
+const HOST_MESSAGE_TYPES = ZHostMessage.options.map((option) => option.shape.type.value)
 
 type ParameterSet = z.infer<typeof ZParameterSet>
 type PrintReport = z.infer<typeof ZObjectInfo>['print']
@@ -58,8 +59,22 @@ export function readHostMessage(data: unknown): { message: HostMessage } | { ign
     return { ignored: 'not JSON' }
   }
   if (size > MAX_HOST_MESSAGE_CHARS) return { ignored: `larger than ${MAX_HOST_MESSAGE_CHARS} characters` }
+  const type = (data as { type?: unknown }).type
+  if (!HOST_MESSAGE_TYPES.includes(type as HostMessage['type'])) return { ignored: `unknown type ${JSON.stringify(type)}` }
   const result = ZHostMessage.safeParse(data)
   return result.success ? { message: result.data } : { ignored: z.prettifyError(result.error) }
+}
+
+/**
+ * The host message an event carries when it comes from the framing page (`parent`) at
+ * `hostOrigin`; null for anything else. What that page sends but is ignored is logged in development.
+ */
+export function hostMessageOf(event: Pick<MessageEvent, 'source' | 'origin' | 'data'>, parent: unknown, hostOrigin: string): HostMessage | null {
+  if (event.source !== parent || event.origin !== hostOrigin) return null
+  const read = readHostMessage(event.data)
+  if ('message' in read) return read.message
+  if (process.env.NODE_ENV === 'development') console.debug(`paraform embed: message ignored (${read.ignored})`, event.data)
+  return null
 }
 
 /** The origin of the page framing this one, when it is the application's `domain` (host[:port]); null otherwise. */

@@ -36,7 +36,7 @@ async function installSnaplib(adminToken: string, source: string) {
   expect(response.status).toBe(200)
 }
 
-/** The shop's back end: answers 500 to the first delivery of each message, then 204. */
+/** The shop's back end: answers 500 to the first delivery of each message, then 204; always 500 on /refuse. */
 function startReceiver(port: number) {
   const received: { headers: http.IncomingHttpHeaders; body: string; answered: number }[] = []
   const server = http.createServer((request, response) => {
@@ -44,9 +44,9 @@ function startReceiver(port: number) {
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
     request.on('end', () => {
       const seen = received.some((earlier) => earlier.headers['webhook-id'] === request.headers['webhook-id'])
-      const answered = seen ? 204 : 500
+      const answered = seen && request.url !== '/refuse' ? 204 : 500
       received.push({ headers: request.headers, body, answered })
-      response.writeHead(answered).end(seen ? '' : 'try again')
+      response.writeHead(answered).end(answered === 500 ? 'try again' : '')
     })
   })
   return { received, listening: new Promise<http.Server>((resolve) => server.listen(port, '127.0.0.1', () => resolve(server))) }
@@ -183,5 +183,42 @@ describe('webhooks', () => {
       .poll(async () => (await readBody(await api('GET', `${path}/deliveries`, { token: world.owner.token }), webhooks.listWebhookDeliveries))[0], { timeout: 10_000 })
       .toMatchObject({ id: first!.headers['webhook-id'], eventType: 'snapshot.created', status: 'delivered', attempts: 2, lastStatus: 204 })
     expect((await api('DELETE', path, { token: world.owner.token })).status).toBe(204)
+  })
+
+  /** An event recorded for the application (as a snapshot records one) but not scheduled: the test sends it. */
+  async function recordedEvent(url: string) {
+    const { db } = await import('@/lib/db')
+    const { recordEvent } = await import('@/lib/webhooks/webhooks')
+    expect((await api('PUT', `/applications/${world.application.UUID}/webhook`, { token: world.owner.token, body: { url } })).status).toBe(200)
+    const id = await db.$transaction((tx) => recordEvent(tx, world.application.UUID, 'snapshot.created', { note: url }))
+    const delivery = () => db.webhookDelivery.findUniqueOrThrow({ where: { id } })
+    return { id, delivery, sent: () => receiver.received.filter((request) => request.headers['webhook-id'] === id).length }
+  }
+
+  it('gives up after the last attempt: the delivery ends failed with the last answer, and is not sent again', async () => {
+    const { db } = await import('@/lib/db')
+    const { attemptDelivery, MAX_ATTEMPTS } = await import('@/lib/webhooks/webhook-delivery')
+    const { id, delivery, sent } = await recordedEvent(`http://127.0.0.1:${receiverPort}/refuse`)
+    await db.webhookDelivery.update({ where: { id }, data: { attempts: MAX_ATTEMPTS - 2 } })
+
+    const retryInMs = await attemptDelivery(id)
+    expect(retryInMs).toBeCloseTo(Math.exp(MAX_ATTEMPTS - 1) * 1000, -1)
+    expect(await delivery()).toMatchObject({ status: 'pending', attempts: MAX_ATTEMPTS - 1, lastStatus: 500 })
+
+    expect(await attemptDelivery(id)).toBeNull()
+    expect(await delivery()).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastStatus: 500, lastResponse: 'try again', nextAttemptAt: null })
+    expect(await attemptDelivery(id)).toBeNull()
+    expect(sent()).toBe(2)
+    expect((await api('DELETE', `/applications/${world.application.UUID}/webhook`, { token: world.owner.token })).status).toBe(204)
+  })
+
+  it.runIf(process.env.TEST_DB === 'pglite')('on the embedded database, deliveries the last run left pending go out at start-up', async () => {
+    const { resumeWebhooks } = await import('@/lib/webhooks/webhook-queue')
+    const { delivery, sent } = await recordedEvent(`http://127.0.0.1:${receiverPort}/orders/webhook`)
+    await resumeWebhooks()
+    await expect.poll(async () => (await delivery()).status, { timeout: 20_000, interval: 200 }).toBe('delivered')
+    expect(sent()).toBe(2)
+    expect(await delivery()).toMatchObject({ attempts: 2, lastStatus: 204 })
+    expect((await api('DELETE', `/applications/${world.application.UUID}/webhook`, { token: world.owner.token })).status).toBe(204)
   })
 })
