@@ -96,7 +96,7 @@ async function startShop(port: number, paraformPort: number, dataDir: string, fa
   }).catch((error: Error) => fail(`cannot start the demo shop on port ${port} (${error.message}); DEMO_SHOP_PORT=0 turns it off`))
   const { onShutdown } = await import('./lib/shutdown')
   onShutdown(() => new Promise<void>((resolve) => shop.close(() => resolve())))
-  console.log(`paraform: demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, Add to cart -> snapshot -> webhook -> 3MF)`)
+  console.log(`paraform: demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, pick a style (a preset), Add to cart -> snapshot -> webhook -> 3MF)`)
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))
