@@ -60,7 +60,8 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   const { session, parameters, draft, modelVersion } = configSession
   const scene = useRendererScene(session, credentials)
   const settings = sceneOverride ?? scene.settings
-  const details = useModelDetails(session?.id ?? null, modelVersion, scene.rendererId === null || scene.error !== null || shownVersion >= modelVersion, credentials)
+  const isModelShown = scene.rendererId === null || scene.error !== null || shownVersion >= modelVersion
+  const details = useModelDetails(session?.id ?? null, modelVersion, isModelShown && !configSession.isUpdating, credentials)
   const [parts, setParts] = useState<ModelPart[]>([])
   const showViewerStatus = useCallback((status: ViewerStatus) => {
     setViewerStatus(status)

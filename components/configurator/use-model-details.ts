@@ -1,20 +1,32 @@
 'use client'
 
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
 import type { ZLog, ZObjectInfo } from '@/lib/sessions/schemas'
 
 const ESTIMATE_REFRESH_MS = 1000
+/**
+ * How long a drawn model stays, with no newer values sent, before its details are asked for.
+ * Its print figures take a worker and a core for a while; asked at once, a customer stepping
+ * through values had each next model built beside them, twice as slow (bench/customer.ts).
+ */
+const SETTLE_MS = 250
 
 /**
  * Object info and log of the session's model `modelVersion`, asked for once `isWanted` (the
- * viewer has drawn that model): asked for together with the model's download, they slowed it
- * by half a second on a busy server.
+ * viewer has drawn that model and no newer values are on their way) for SETTLE_MS: asked for
+ * together with the model's download, they slowed it by half a second on a busy server.
  */
 export function useModelDetails(sessionId: string | null, modelVersion: number, isWanted: boolean, credentials: ApiCredentials | undefined) {
   const queryClient = useQueryClient()
-  const enabled = sessionId !== null && modelVersion > 0 && isWanted
+  const [settledVersion, setSettledVersion] = useState(0)
+  useEffect(() => {
+    if (!isWanted) return
+    const timer = setTimeout(() => setSettledVersion(modelVersion), SETTLE_MS)
+    return () => clearTimeout(timer)
+  }, [isWanted, modelVersion])
+  const enabled = sessionId !== null && modelVersion > 0 && isWanted && settledVersion === modelVersion
   const objectInfo = useQuery({
     queryKey: ['objectinfo', sessionId, modelVersion],
     queryFn: () => apiJson<typeof ZObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials }),
