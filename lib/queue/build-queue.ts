@@ -49,12 +49,12 @@ export function sharedFlags(owner: JobOwner): string[] {
   return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : []), ...(owner.background ? [BACKGROUND_FLAG] : [])]
 }
 
-/** One at a time per anonymous customer (so per session too), else per session; guesses apart. */
 /** The one-at-a-time key (queue) of work beside a session's own builds, which never holds their turn. */
 export function laneOf(owner: Pick<JobOwner, 'speculative' | 'print'>): 'speculative' | 'print' | null {
   return owner.speculative ? 'speculative' : owner.print ? 'print' : null
 }
 
+/** One at a time per anonymous customer (so per session too), else per session; guesses and print figures in lanes of their own. */
 function queueNameOf(owner: JobOwner): string {
   const queue = owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
   const lane = laneOf(owner)
