@@ -12,11 +12,13 @@ interface Ran {
   start: bigint
   end: bigint
   booted: bigint
+  /** The niceness of the thread it ran on. */
+  niceness: number
 }
 
 const SCRIPT = path.join(process.cwd(), 'test/workers/sleep-worker.ts')
-function createPool(size: number) {
-  const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, maxHeapMb: 64 })
+function createPool(size: number, backgroundSize = 0) {
+  const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, backgroundSize, maxHeapMb: 64 })
   const started: string[] = []
   const ran: (Ran & { keys: string[] })[] = []
   const run = (name: string, fairness: Fairness, { ms = 20, ...options }: { ms?: number; signal?: AbortSignal; dropUnlessIdle?: boolean } = {}) =>
@@ -26,6 +28,7 @@ function createPool(size: number) {
         ran.push({ ...result, keys: [...fairness.exclusive, ...fairness.shared] })
         return result.name
       })
+  const nicenessOf = (name: string) => ran.find((task) => task.name === name)?.niceness
   /** The most tasks of `key` that ran at the same time, from when the workers say they ran. */
   const peak = (key: string) => {
     const mine = ran.filter((task) => task.keys.includes(key))
@@ -35,7 +38,7 @@ function createPool(size: number) {
   const startedCount = async (count: number) => {
     while (started.length < count) await new Promise((resolve) => setTimeout(resolve, 5))
   }
-  return { run, started, peak, startedCount }
+  return { run, started, peak, startedCount, nicenessOf }
 }
 
 /** A customer of the anonymous kind: one worker at a time, turns by customer. */
@@ -44,31 +47,48 @@ function customer(id: string, session: string, application = 'shop'): Fairness {
 }
 
 describe('WorkerPool', () => {
-  it('starts background work only when nothing else waits, and never on the last idle worker of several', async () => {
-    const { run, started, startedCount } = createPool(2)
+  it("runs background work on its own lowest-priority worker, beside customers' builds and never on their workers", async () => {
+    const { run, started, startedCount, nicenessOf } = createPool(1, 1)
     const background = (name: string): Fairness => ({ turn: `session:${name}`, exclusive: [`session:${name}`], shared: [], background: true })
-    const first = run('customer-1', customer('c1', 's1'), { ms: 150 })
+    const drive = run('test-drive', background('drive'), { ms: 150 })
     await startedCount(1)
-    const drive = run('test-drive', background('drive'), { ms: 20 })
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    // One worker is idle, but it stays free for customers: the next one starts at once.
-    expect(started).toEqual(['customer-1'])
+    // The background worker is taken: a second background task waits, a customer's starts at once.
+    const parts = run('parts', background('parts'), { ms: 20 })
+    const first = run('customer-1', customer('c1', 's1'), { ms: 20 })
+    await first
+    expect(started).toEqual(['test-drive', 'customer-1'])
+    // With the customer's worker free again, background work still waits for its own.
     const second = run('customer-2', customer('c2', 's2'), { ms: 20 })
-    await Promise.all([first, drive, second])
-    expect(started).toEqual(['customer-1', 'customer-2', 'test-drive'])
+    await Promise.all([drive, parts, second])
+    expect(started).toEqual(['test-drive', 'customer-1', 'customer-2', 'parts'])
+    if (process.platform === 'linux') {
+      expect([nicenessOf('test-drive'), nicenessOf('parts')]).toEqual([19, 19])
+      expect([nicenessOf('customer-1'), nicenessOf('customer-2')]).toEqual([0, 0])
+    }
   })
 
-  it('drops a guess that no free worker can start at once, and runs it when one can', async () => {
-    const { run, started } = createPool(2)
-    const guess = (): Fairness => ({ turn: 'speculative:c1', exclusive: ['speculative:c1'], shared: [], background: true })
-    // Both workers booted and idle.
-    await Promise.all([run('warm-1', customer('w1', 'w1')), run('warm-2', customer('w2', 'w2'))])
-    const customerBuild = run('customer', customer('c2', 's2'), { ms: 150 })
-    // The one idle worker left stays free for customers.
-    await expect(run('guess-1', guess(), { dropUnlessIdle: true })).rejects.toBeInstanceOf(DroppedError)
-    await customerBuild
-    await expect(run('guess-2', guess(), { dropUnlessIdle: true })).resolves.toBe('guess-2')
-    expect(started.slice(2)).toEqual(['customer', 'guess-2'])
+  it('drops a guess that the background worker cannot start at once, and runs it when it can, customers or not', async () => {
+    const { run, started } = createPool(1, 1)
+    const guess = (id: string): Fairness => ({ turn: `speculative:${id}`, exclusive: [`speculative:${id}`], shared: [], background: true })
+    /** Started once the background worker has booted: dropped until then. */
+    const startedGuess = async (name: string, ms: number): Promise<string> => {
+      for (;;) {
+        try {
+          return await run(name, guess(name), { ms, dropUnlessIdle: true })
+        } catch (error) {
+          if (!(error instanceof DroppedError)) throw error
+          await new Promise((resolve) => setTimeout(resolve, 5))
+        }
+      }
+    }
+    // A customer's build on every customer worker takes nothing from guesses.
+    const customerBuild = run('customer', customer('c2', 's2'), { ms: 300 })
+    const first = startedGuess('guess-1', 100)
+    while (!started.includes('guess-1')) await new Promise((resolve) => setTimeout(resolve, 5))
+    await expect(run('guess-2', guess('c3'), { dropUnlessIdle: true })).rejects.toBeInstanceOf(DroppedError)
+    await Promise.all([customerBuild, first])
+    await expect(startedGuess('guess-3', 20)).resolves.toBe('guess-3')
+    expect(started).toEqual(['customer', 'guess-1', 'guess-3'])
   })
 
   it("starts a waiting customer's build before an attacker's second one, with one worker", async () => {
@@ -138,7 +158,7 @@ describe('WorkerPool', () => {
   })
 
   it('stops a task past its time limit and goes on with the next on the spare worker booted before', async () => {
-    const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size: 1, maxHeapMb: 64 })
+    const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size: 1, backgroundSize: 0, maxHeapMb: 64 })
     const fairness = customer('a', 'a')
     const slow = pool.run({ name: 'slow', ms: 60_000 }, { timeLimitMs: 200, fairness })
     await expect(slow).rejects.toBeInstanceOf(TimeLimitError)

@@ -31,7 +31,7 @@ export interface Fairness {
   exclusive: string[]
   /** Keys that hold at most ceil(workers / 2) workers while tasks of others wait (an application, a configurator). */
   shared: string[]
-  /** Work nobody waits for (a test drive): it starts only when no other task can, and never on the last idle worker of several. */
+  /** Work nobody waits for (a test drive, print figures, a guess): it runs on the background workers only. */
   background?: boolean
 }
 
@@ -58,6 +58,8 @@ interface Task<Job, Result> extends RunOptions {
 
 interface Slot<Job, Result> {
   worker: Worker
+  /** Runs background tasks only, at the lowest CPU priority. */
+  background: boolean
   /** The worker said it can take a task; cleared when it gets one. */
   isReady: boolean
   task?: Task<Job, Result>
@@ -70,12 +72,17 @@ export const WORKER_READY = 'ready'
 export interface WorkerPoolOptions {
   /** Absolute path of a TypeScript worker module: it posts WORKER_READY, then answers each task with one message. */
   script: string
+  /** Workers for tasks someone waits for. */
   size: number
+  /** Workers for background tasks, their threads at the lowest CPU priority (nice 19). */
+  backgroundSize: number
   /** V8 heap limit of each worker (WASM memory is limited by the worker itself). */
   maxHeapMb: number
 }
 
 const REMEMBERED_TURNS = 10_000
+/** The lowest priority: a thread at nice 19 gets about 1.5 % of a core that a nice-0 thread wants too. */
+const BACKGROUND_NICENESS = 19
 
 /**
  * A fixed number of worker threads, one task each at a time, shared fairly: of the queued
@@ -83,6 +90,10 @@ const REMEMBERED_TURNS = 10_000
  * first, and among them the turn key served longest ago. A task over its time limit, an aborted
  * task or a crashed worker costs that worker: it is terminated (~10 ms even mid-computation)
  * and replaced by a fresh one, so the pool always stays whole.
+ *
+ * Background tasks run on workers of their own whose threads have the lowest CPU priority: they
+ * start at once, and the operating system gives a core to them only while no customer's build
+ * or request wants it, without stopping (and losing) their work when one does.
  */
 export class WorkerPool<Job, Result> {
   private readonly slots: Slot<Job, Result>[] = []
@@ -97,8 +108,9 @@ export class WorkerPool<Job, Result> {
   private dispatches = 0
 
   constructor(private readonly options: WorkerPoolOptions) {
-    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn())
-    this.spare = this.spawn()
+    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn(false))
+    for (let i = 0; i < options.backgroundSize; i++) this.slots.push(this.spawn(true))
+    this.spare = this.spawn(false)
   }
 
   run(job: Job, options: RunOptions): Promise<Result> {
@@ -123,13 +135,13 @@ export class WorkerPool<Job, Result> {
     })
   }
 
-  private spawn(): Slot<Job, Result> {
+  private spawn(background: boolean): Slot<Job, Result> {
     // Loaded by Node at run time, never bundled: the worker runs the TypeScript sources via tsx.
     const worker = new Worker(/* turbopackIgnore: true */ TS_WORKER, {
-      workerData: { script: pathToFileURL(this.options.script).href },
+      workerData: { script: pathToFileURL(this.options.script).href, niceness: background ? BACKGROUND_NICENESS : 0 },
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
     })
-    const slot: Slot<Job, Result> = { worker, isReady: false }
+    const slot: Slot<Job, Result> = { worker, background, isReady: false }
     worker.on('message', (message: Result | typeof WORKER_READY) => {
       if (message !== WORKER_READY) return this.finish(slot, (task) => task.resolve(message as Result))
       slot.isReady = true
@@ -153,8 +165,8 @@ export class WorkerPool<Job, Result> {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (slot.task || !slot.isReady) continue
-      const task = this.pickNext()
-      if (!task) return
+      const task = this.pickNext(slot.background)
+      if (!task) continue
       this.queue = this.queue.filter((queued) => queued !== task)
       this.remember(task.fairness.turn)
       slot.isReady = false
@@ -165,17 +177,17 @@ export class WorkerPool<Job, Result> {
     }
   }
 
-  private pickNext(): Task<Job, Result> | undefined {
+  /** The next task for a free worker of the kind `background` says. */
+  private pickNext(background: boolean): Task<Job, Result> | undefined {
+    const kind = this.slots.filter((slot) => slot.background === background)
     const running = this.slots.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
-    const holding = (key: string) => running.filter((fairness) => fairness.exclusive.includes(key) || fairness.shared.includes(key)).length
-    const half = Math.ceil(this.slots.length / 2)
-    const startable = this.queue.filter((task) => task.fairness.exclusive.every((key) => holding(key) === 0))
-    const withinShare = startable.filter((task) => task.fairness.shared.every((key) => holding(key) < half))
+    const holding = (fairness: Fairness[], key: string) => fairness.filter((held) => held.exclusive.includes(key) || held.shared.includes(key)).length
+    const runningHere = kind.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
+    const half = Math.ceil(kind.length / 2)
+    const startable = this.queue.filter((task) => Boolean(task.fairness.background) === background && task.fairness.exclusive.every((key) => holding(running, key) === 0))
+    const withinShare = startable.filter((task) => task.fairness.shared.every((key) => holding(runningHere, key) < half))
     // Past its half a key may still take an idle worker when nobody else's task could use it.
-    const fair = withinShare.length > 0 ? withinShare : startable
-    const foreground = fair.filter((task) => !task.fairness.background)
-    const idle = this.slots.length - running.length
-    const candidates = foreground.length > 0 ? foreground : idle > 1 || this.slots.length === 1 ? fair : []
+    const candidates = withinShare.length > 0 ? withinShare : startable
     const served = (task: Task<Job, Result>) => this.servedAt.get(task.fairness.turn) ?? -1
     return candidates.reduce<Task<Job, Result> | undefined>((best, task) => (!best || served(task) < served(best) ? task : best), undefined)
   }
@@ -205,11 +217,16 @@ export class WorkerPool<Job, Result> {
     slot.worker.removeAllListeners()
     void slot.worker.terminate()
     if (isSpare) {
-      this.spare = this.spawn()
+      this.spare = this.spawn(false)
       return
     }
-    this.slots[index] = this.spare
-    this.spare = this.spawn()
+    // A background worker's boot waits for nobody: it is replaced by a new one, at its priority.
+    if (slot.background) {
+      this.slots[index] = this.spawn(true)
+    } else {
+      this.slots[index] = this.spare
+      this.spare = this.spawn(false)
+    }
     this.finish(slot, (task) => task.reject(error))
   }
 }

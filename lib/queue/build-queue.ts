@@ -4,12 +4,14 @@ import type { CadJob } from '@/lib/cad/cad-job'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { listen, notify, onReconnect } from '@/lib/queue/notifications'
-import { BACKGROUND_FLAG, BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
+import { BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
 
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
 // docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
 
 export const CAD_TASK = 'cad'
+/** Background work's task: each worker process runs it on its own low-priority slot (lib/cad/worker-pool.ts). */
+export const CAD_BACKGROUND_TASK = 'cad-background'
 /** A worker says a job ended: `{key, outcome, message?}`. */
 export const DONE_CHANNEL = 'paraform_cad_done'
 /** A web instance says nobody waits for a build any more: the key. */
@@ -44,9 +46,13 @@ export const queueLogger = new Logger(() => (level, message) => {
 
 export type JobOutcome = { key: string; outcome: 'done'; ran: boolean } | { key: string; outcome: 'cancelled' } | { key: string; outcome: 'failed'; message: string }
 
-/** Keys a configurator or application may hold at most half of all workers' slots with, and background work's own. */
+/** Keys a configurator or application may hold at most half of all workers' slots with. */
 export function sharedFlags(owner: JobOwner): string[] {
-  return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : []), ...(owner.background ? [BACKGROUND_FLAG] : [])]
+  return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : [])]
+}
+
+export function taskOf(owner: Pick<JobOwner, 'background'>): string {
+  return owner.background ? CAD_BACKGROUND_TASK : CAD_TASK
 }
 
 /** The one-at-a-time key (queue) of work beside a session's own builds, which never holds their turn. */
@@ -124,7 +130,7 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
       // Listening before adding: the outcome is not missed. The worker looks in the cache first
       // (a caller asks after missing it); nothing else is asked of the database before the insert,
       // where it would add to every build's time.
-      let job = await (await utils).addJob(CAD_TASK, payload, jobSpec(payload, 'unsafe_dedupe'))
+      let job = await (await utils).addJob(taskOf(payload.owner), payload, jobSpec(payload, 'unsafe_dedupe'))
       // Joined a job waiting in the background (a guess, a preparation): it becomes this one, in front.
       if (!payload.owner.background && job.priority !== 0 && !job.locked_at) job = await (await utils).addJob(CAD_TASK, payload, jobSpec(payload, 'replace'))
       // A job out of attempts (its workers killed again and again) would hold the key forever.
@@ -193,15 +199,31 @@ async function cancel(key: string): Promise<void> {
   await notify(DONE_CHANNEL, JSON.stringify({ key, outcome: 'cancelled' } satisfies JobOutcome))
 }
 
-/** Creates or updates graphile-worker's tables (its own schema, graphile_worker). */
-export function migrateQueue(): Promise<void> {
-  return runMigrations({ connectionString: env.DATABASE_URL, logger: queueLogger })
+/**
+ * A job's named queue (its session's or customer's turn) stays locked until its worker has marked
+ * it done, which graphile-worker does after the task returned, so after the asker heard of it:
+ * the asker's next job, added at once, was skipped and waited for the next poll (a second, in one
+ * move of twelve). Idle workers are told when a queue is unlocked, as when a job is added.
+ */
+const WAKE_ON_UNLOCK = `
+CREATE OR REPLACE FUNCTION graphile_worker.paraform_queue_unlocked() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('jobs:insert', '{"count":1}');
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER paraform_queue_unlocked AFTER UPDATE OF locked_at ON graphile_worker._private_job_queues
+  FOR EACH ROW WHEN (OLD.locked_at IS NOT NULL AND NEW.locked_at IS NULL) EXECUTE FUNCTION graphile_worker.paraform_queue_unlocked();`
+
+/** Creates or updates graphile-worker's tables (its own schema, graphile_worker), and its wake-up on unlock. */
+export async function migrateQueue(): Promise<void> {
+  await runMigrations({ connectionString: env.DATABASE_URL, logger: queueLogger })
+  await (await workerUtils()).withPgClient((client) => client.query(WAKE_ON_UNLOCK))
 }
 
 /** Queued and running CAD jobs, for health. */
 export async function queueCounts(): Promise<{ queued: number; running: number }> {
   const [row] = await db.$queryRaw<{ queued: bigint; running: bigint }[]>`
     SELECT count(*) FILTER (WHERE locked_at IS NULL AND attempts < max_attempts) AS queued, count(*) FILTER (WHERE locked_at IS NOT NULL) AS running
-    FROM graphile_worker.jobs WHERE task_identifier = ${CAD_TASK}`
+    FROM graphile_worker.jobs WHERE task_identifier IN (${CAD_TASK}, ${CAD_BACKGROUND_TASK})`
   return { queued: Number(row?.queued ?? 0), running: Number(row?.running ?? 0) }
 }

@@ -3,7 +3,7 @@ import { run, type Task, type WorkerEvents } from 'graphile-worker'
 import { limits } from '@/lib/api/rate-limit'
 import { readSource, runCadJob } from '@/lib/cad/cad-job'
 import { env } from '@/lib/env'
-import { CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, type JobOutcome, queueLogger, sharedFlags, workerUtils } from '@/lib/queue/build-queue'
+import { CAD_BACKGROUND_TASK, CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, sharedFlags, type JobOutcome, queueLogger, workerUtils } from '@/lib/queue/build-queue'
 import { listen, notify } from '@/lib/queue/notifications'
 import { onShutdown } from '@/lib/shutdown'
 import { BEAT_MS, fullSharedFlags, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'
@@ -18,14 +18,6 @@ class CancelledError extends Error {
   }
 }
 
-/**
- * graphile-worker tells nobody when jobs become free without an insert (unlocked, or their
- * flags no longer forbidden); its own insert notice makes idle workers look again.
- */
-async function wakeIdleWorkers(): Promise<void> {
-  await (await workerUtils()).withPgClient((client) => client.query(`SELECT pg_notify('jobs:insert', '{"count":1}')`))
-}
-
 export interface BuildWorker {
   /** Its heartbeat row's id, as GET /api/health lists it. */
   id: string
@@ -34,9 +26,10 @@ export interface BuildWorker {
 }
 
 /**
- * Runs CAD jobs from the queue, `slots` at a time, on this process's engine workers: graphile-
- * worker picks them (one per session or customer at a time, shared flags over their half held
- * back); this adds the heartbeat, unlocking dead workers' jobs, and cancelling on request.
+ * Runs CAD jobs from the queue, `slots` at a time, on this process's engine workers, and
+ * background jobs one at a time on its low-priority one: graphile-worker picks them (one per
+ * session or customer at a time, shared flags over their half held back); this adds the
+ * heartbeat, unlocking dead workers' jobs, and cancelling on request.
  */
 export async function startBuildWorker(slots: number): Promise<BuildWorker> {
   const heartbeat = new Heartbeat(slots)
@@ -64,11 +57,14 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       await limits.customerBuildTime.add(owner.customerId, elapsed).catch(() => {})
     }
     // Not awaited: the build need not wait for the row, which the next beat writes anyway.
-    void heartbeat.started({ key: job.key, flags: sharedFlags(owner) }).catch(() => {})
+    void heartbeat.started({ key: job.key, flags: sharedFlags(owner), background: owner.background }).catch(() => {})
     try {
-      const scheduling = { fairness: { turn: job.key, exclusive: [], shared: [] }, signal: controller.signal, onStart: () => (startedAt = performance.now()) }
+      const fairness = { turn: job.key, exclusive: [], shared: [], background: owner.background }
+      const scheduling = { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) }
       await runCadJob(job, scheduling, source)
       await countTime()
+      // Off the heartbeat before the asker hears: its next build finds the configurator's share free.
+      await heartbeat.ended(job.key).catch(() => {})
       await send({ key: job.key, outcome: 'done', ran: true })
     } catch (error) {
       await countTime()
@@ -78,26 +74,27 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     } finally {
       helpers.abortSignal.removeEventListener('abort', stop)
       running.delete(job.key)
+      // Idle workers hear of the freed slot and turn when graphile-worker marks the job done (migrateQueue).
       await heartbeat.ended(job.key).catch(() => {})
-      // Its slot may have been what held another configurator's jobs back.
-      await wakeIdleWorkers().catch(() => {})
     }
   }
 
   const events = new EventEmitter() as WorkerEvents
   // graphile-worker 0.17 locks jobs by its pool's id.
   events.on('pool:create', ({ workerPool }) => heartbeat.addQueueId(workerPool.id))
-  const runner = await run({
-    connectionString: env.DATABASE_URL,
-    concurrency: slots,
-    noHandleSignals: true,
-    pollInterval: 1000,
-    gracefulShutdownAbortTimeout: FINISH_ON_STOP_MS,
-    taskList: { [CAD_TASK]: cad },
-    forbiddenFlags: fullSharedFlags,
-    events,
-    logger: queueLogger,
-  })
+  const runOn = (task: string, concurrency: number) =>
+    run({
+      connectionString: env.DATABASE_URL,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: 1000,
+      gracefulShutdownAbortTimeout: FINISH_ON_STOP_MS,
+      taskList: { [task]: cad },
+      forbiddenFlags: fullSharedFlags,
+      events,
+      logger: queueLogger,
+    })
+  const runners = await Promise.all([runOn(CAD_TASK, slots), runOn(CAD_BACKGROUND_TASK, 1)])
 
   let lastCleanup = Date.now()
   const reaper = setInterval(
@@ -105,10 +102,8 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       void (async () => {
         const utils = await workerUtils()
         const dead = await takeDeadWorkers()
-        if (dead.length > 0) {
-          await utils.forceUnlockWorkers(dead)
-          await wakeIdleWorkers()
-        }
+        // Unlocking their queues tells idle workers (migrateQueue).
+        if (dead.length > 0) await utils.forceUnlockWorkers(dead)
         if (Date.now() - lastCleanup < QUEUE_CLEANUP_MS) return
         lastCleanup = Date.now()
         // Each session and customer is a named queue; drop those no job uses any more.
@@ -122,7 +117,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     id: heartbeat.id,
     async stop() {
       clearInterval(reaper)
-      await runner.stop()
+      await Promise.all(runners.map((runner) => runner.stop()))
       await heartbeat.stop()
     },
   }

@@ -8,10 +8,9 @@ export const DEAD_AFTER_MS = 10_000
 export interface RunningBuild {
   key: string
   flags: string[]
+  /** On the low-priority slot: it holds no share of customers' slots. */
+  background?: boolean
 }
-
-/** Background work's flag (a test drive): held back, besides by the half-share rule, while one free slot at most is left. */
-export const BACKGROUND_FLAG = 'background'
 
 export function liveWorkers() {
   return db.buildWorker.findMany({ where: { beatAt: { gt: new Date(Date.now() - DEAD_AFTER_MS) } } })
@@ -76,9 +75,9 @@ export async function takeDeadWorkers(): Promise<string[]> {
 }
 
 /**
- * Configurator and application flags that already hold half of all live workers' slots: their
- * jobs wait while others run (the fair share of the security issue, across every worker). And
- * the background flag while one free slot at most is left. graphile-worker asks before each job
+ * Configurator and application flags that already hold half of all live workers' slots with
+ * customers' builds: their jobs wait while others run (the fair share of the security issue,
+ * across every worker). graphile-worker asks before each job
  * it looks for: read fresh each time, since a copy kept until another worker's notice arrives
  * let two workers take one configurator's builds at once (seen in CI).
  */
@@ -89,9 +88,7 @@ export async function fullSharedFlags(): Promise<string[]> {
   const running = workers.flatMap((worker) => worker.running as unknown as RunningBuild[])
   const holding = new Map<string, number>()
   for (const build of running) {
-    for (const flag of build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
+    for (const flag of build.background ? [] : build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
   }
-  const full = [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
-  // As in the in-process pool: background work never takes the last free slot of several.
-  return slots > 1 && slots - running.length <= 1 ? [...full, BACKGROUND_FLAG] : full
+  return [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
 }

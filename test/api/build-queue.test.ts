@@ -26,7 +26,7 @@ function ownerOf(customerId: string): JobOwner {
 }
 
 async function queuedJob(key: string) {
-  const rows = await db.$queryRaw<{ priority: number; queue_name: string }[]>`SELECT priority, queue_name FROM graphile_worker.jobs WHERE key = ${key}`
+  const rows = await db.$queryRaw<{ priority: number; task_identifier: string; queue_name: string }[]>`SELECT priority, task_identifier, queue_name FROM graphile_worker.jobs WHERE key = ${key}`
   return rows[0] ?? null
 }
 
@@ -41,11 +41,11 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue without a wo
     await expect.poll(queueCounts).toEqual({ queued: 0, running: 0 })
   })
 
-  it('queues a guess behind everything in a queue of its own, and drops it when given up', async () => {
+  it('queues a guess as background work, one at a time in a lane of its own, and drops it when given up', async () => {
     const job = buildJob('guess')
     const giveUp = new AbortController()
     const guess = runQueued({ job, owner: { ...ownerOf('c1'), background: true, speculative: true } }, giveUp.signal)
-    await expect.poll(() => queuedJob(job.key)).toEqual({ priority: 10, queue_name: 'speculative:customer:c1' })
+    await expect.poll(() => queuedJob(job.key)).toEqual({ priority: 10, task_identifier: 'cad-background', queue_name: 'speculative:customer:c1' })
     giveUp.abort(new Error('superseded'))
     await expect(guess).rejects.toThrow('superseded')
     await expect.poll(() => queuedJob(job.key)).toBeNull()
@@ -57,11 +57,11 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue without a wo
     const guess = runQueued({ job, owner: { ...ownerOf('c2'), background: true, speculative: true } }, giveUp.signal)
     await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 10 })
     const asked = runQueued({ job, owner: ownerOf('c2') })
-    await expect.poll(() => queuedJob(job.key)).toEqual({ priority: 0, queue_name: 'customer:c2' })
+    await expect.poll(() => queuedJob(job.key)).toEqual({ priority: 0, task_identifier: 'cad', queue_name: 'customer:c2' })
     giveUp.abort(new Error('superseded'))
     await expect(guess).rejects.toThrow('superseded')
     // Still there for the customer, who then learns that no worker runs it.
-    expect(await queuedJob(job.key)).toEqual({ priority: 0, queue_name: 'customer:c2' })
+    expect(await queuedJob(job.key)).toEqual({ priority: 0, task_identifier: 'cad', queue_name: 'customer:c2' })
     await expect(asked).rejects.toMatchObject(NO_WORKER)
   })
 })

@@ -26,6 +26,8 @@ function pool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
   globalForPool.paraformOpenscadPool ??= new WorkerPool({
     script: path.join(process.cwd(), 'lib/cad/openscad/openscad-worker.ts'),
     size: env.BUILD_WORKERS,
+    // Without workers of its own (a web instance on the build queue) it runs nothing in the background either.
+    backgroundSize: env.BUILD_WORKERS > 0 ? 1 : 0,
     maxHeapMb: 512,
   })
   return globalForPool.paraformOpenscadPool
