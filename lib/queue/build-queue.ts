@@ -3,6 +3,7 @@ import { AppError } from '@/lib/api/errors'
 import type { CadJob } from '@/lib/cad/cad-job'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import { turnFlag } from '@/lib/queue/build-turns'
 import { listen, notify, onReconnect } from '@/lib/queue/notifications'
 import { BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
 
@@ -60,16 +61,16 @@ export function laneOf(owner: Pick<JobOwner, 'speculative' | 'print'>): 'specula
   return owner.speculative ? 'speculative' : owner.print ? 'print' : null
 }
 
-/** One at a time per anonymous customer (so per session too), else per session; guesses and print figures in lanes of their own. */
-function queueNameOf(owner: JobOwner): string {
-  const queue = owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
+/** One at a time per anonymous customer (so per session too), else per session; guesses and print figures in lanes of their own (lib/queue/build-turns.ts). */
+export function turnOf(owner: JobOwner): string {
+  const turn = owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
   const lane = laneOf(owner)
-  return lane ? `${lane}:${queue}` : queue
+  return lane ? `${lane}:${turn}` : turn
 }
 
-function jobSpec(payload: CadJobPayload, jobKeyMode: 'unsafe_dedupe' | 'replace') {
+export function jobSpec(payload: CadJobPayload, jobKeyMode: 'unsafe_dedupe' | 'replace') {
   const { owner, job } = payload
-  return { jobKey: job.key, jobKeyMode, queueName: queueNameOf(owner), flags: sharedFlags(owner), maxAttempts: 5, priority: owner.background ? BACKGROUND_PRIORITY : 0 }
+  return { jobKey: job.key, jobKeyMode, flags: [turnFlag(turnOf(owner)), ...sharedFlags(owner)], maxAttempts: 5, priority: owner.background ? BACKGROUND_PRIORITY : 0 }
 }
 
 interface Waiter {
@@ -199,25 +200,9 @@ async function cancel(key: string): Promise<void> {
   await notify(DONE_CHANNEL, JSON.stringify({ key, outcome: 'cancelled' } satisfies JobOutcome))
 }
 
-/**
- * A job's named queue (its session's or customer's turn) stays locked until its worker has marked
- * it done, which graphile-worker does after the task returned, so after the asker heard of it:
- * the asker's next job, added at once, was skipped and waited for the next poll (a second, in one
- * move of twelve). Idle workers are told when a queue is unlocked, as when a job is added.
- */
-const WAKE_ON_UNLOCK = `
-CREATE OR REPLACE FUNCTION graphile_worker.paraform_queue_unlocked() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('jobs:insert', '{"count":1}');
-  RETURN NULL;
-END $$;
-CREATE OR REPLACE TRIGGER paraform_queue_unlocked AFTER UPDATE OF locked_at ON graphile_worker._private_job_queues
-  FOR EACH ROW WHEN (OLD.locked_at IS NOT NULL AND NEW.locked_at IS NULL) EXECUTE FUNCTION graphile_worker.paraform_queue_unlocked();`
-
-/** Creates or updates graphile-worker's tables (its own schema, graphile_worker), and its wake-up on unlock. */
-export async function migrateQueue(): Promise<void> {
-  await runMigrations({ connectionString: env.DATABASE_URL, logger: queueLogger })
-  await (await workerUtils()).withPgClient((client) => client.query(WAKE_ON_UNLOCK))
+/** Creates or updates graphile-worker's tables (its own schema, graphile_worker). */
+export function migrateQueue(): Promise<void> {
+  return runMigrations({ connectionString: env.DATABASE_URL, logger: queueLogger })
 }
 
 /** Queued and running CAD jobs, for health. */

@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events'
-import { run, type Task, type WorkerEvents } from 'graphile-worker'
+import { type JobHelpers, run, type Task, type WorkerEvents } from 'graphile-worker'
 import { limits } from '@/lib/api/rate-limit'
 import { readSource, runCadJob } from '@/lib/cad/cad-job'
+import type { ModelSource } from '@/lib/cad/engine'
 import { env } from '@/lib/env'
-import { CAD_BACKGROUND_TASK, CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, sharedFlags, type JobOutcome, queueLogger, workerUtils } from '@/lib/queue/build-queue'
+import { CAD_BACKGROUND_TASK, CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, type JobOutcome, jobSpec, queueLogger, sharedFlags, taskOf, turnOf, workerUtils } from '@/lib/queue/build-queue'
+import { freeTurn, takeTurn, wakeIdleWorkers } from '@/lib/queue/build-turns'
 import { listen, notify } from '@/lib/queue/notifications'
 import { onShutdown } from '@/lib/shutdown'
 import { BEAT_MS, fullSharedFlags, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'
@@ -38,12 +40,8 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
   await listen(CANCEL_CHANNEL, (key) => running.get(key)?.abort(new CancelledError()))
   const send = (outcome: JobOutcome) => notify(DONE_CHANNEL, JSON.stringify(outcome))
 
-  const cad: Task = async (payload, helpers) => {
-    const { job, owner } = payload as CadJobPayload
-    // Built meanwhile (its asker missed the cache just before): no need of the files then.
-    const source = readSource(job)
-    source.catch(() => {})
-    if (await isCached(job.key)) return send({ key: job.key, outcome: 'done', ran: false })
+  /** Builds the job; throws when this worker stops, so that the job goes back to the queue for another. */
+  const build = async ({ job, owner }: CadJobPayload, source: Promise<ModelSource>, helpers: JobHelpers): Promise<JobOutcome> => {
     const controller = new AbortController()
     const stop = () => controller.abort(helpers.abortSignal.reason)
     helpers.abortSignal.addEventListener('abort', stop, { once: true })
@@ -60,23 +58,37 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     void heartbeat.started({ key: job.key, flags: sharedFlags(owner), background: owner.background }).catch(() => {})
     try {
       const fairness = { turn: job.key, exclusive: [], shared: [], background: owner.background }
-      const scheduling = { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) }
-      await runCadJob(job, scheduling, source)
-      await countTime()
-      // Off the heartbeat before the asker hears: its next build finds the configurator's share free.
-      await heartbeat.ended(job.key).catch(() => {})
-      await send({ key: job.key, outcome: 'done', ran: true })
+      await runCadJob(job, { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) }, source)
+      return { key: job.key, outcome: 'done', ran: true }
     } catch (error) {
-      await countTime()
-      // Stopping: the job goes back to the queue for another worker.
       if (helpers.abortSignal.aborted) throw error
-      await send(controller.signal.aborted ? { key: job.key, outcome: 'cancelled' } : { key: job.key, outcome: 'failed', message: (error as Error).message })
+      return controller.signal.aborted ? { key: job.key, outcome: 'cancelled' } : { key: job.key, outcome: 'failed', message: (error as Error).message }
     } finally {
+      await countTime()
       helpers.abortSignal.removeEventListener('abort', stop)
       running.delete(job.key)
-      // Idle workers hear of the freed slot and turn when graphile-worker marks the job done (migrateQueue).
       await heartbeat.ended(job.key).catch(() => {})
     }
+  }
+
+  const cad: Task = async (payload, helpers) => {
+    const { job, owner } = payload as CadJobPayload
+    // Built meanwhile (its asker missed the cache just before): no need of the files then.
+    const source = readSource(job)
+    source.catch(() => {})
+    if (await isCached(job.key)) return send({ key: job.key, outcome: 'done', ran: false })
+    const turn = turnOf(owner)
+    // Another job of the turn started first: this one waits in the queue again (a new job under
+    // its key; this one ends), held back by the turn's flag until that one frees it.
+    if (!(await takeTurn(turn, job.key, heartbeat.id))) return void (await (await workerUtils()).addJob(taskOf(owner), payload, jobSpec(payload as CadJobPayload, 'replace')))
+    let outcome: JobOutcome
+    try {
+      outcome = await build(payload as CadJobPayload, source, helpers)
+    } finally {
+      // Before the asker hears: its next build finds the turn and the configurator's share free.
+      await freeTurn(turn, job.key).catch(() => {})
+    }
+    await send(outcome)
   }
 
   const events = new EventEmitter() as WorkerEvents
@@ -96,17 +108,19 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     })
   const runners = await Promise.all([runOn(CAD_TASK, slots), runOn(CAD_BACKGROUND_TASK, 1)])
 
-  let lastCleanup = Date.now()
+  let lastCleanup = 0
   const reaper = setInterval(
     () =>
       void (async () => {
         const utils = await workerUtils()
         const dead = await takeDeadWorkers()
-        // Unlocking their queues tells idle workers (migrateQueue).
-        if (dead.length > 0) await utils.forceUnlockWorkers(dead)
+        if (dead.length > 0) {
+          await utils.forceUnlockWorkers(dead)
+          await wakeIdleWorkers()
+        }
         if (Date.now() - lastCleanup < QUEUE_CLEANUP_MS) return
         lastCleanup = Date.now()
-        // Each session and customer is a named queue; drop those no job uses any more.
+        // Named queues of earlier versions: graphile-worker locks every one of them in each look for a job.
         await utils.cleanup({ tasks: ['GC_JOB_QUEUES'] })
       })().catch(() => {}),
     BEAT_MS,

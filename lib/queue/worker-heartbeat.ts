@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { db } from '@/lib/db'
+import { freeTurnsOf, heldTurnFlags } from '@/lib/queue/build-turns'
 
 /** How often a live worker process beats, and how long without a beat makes it dead. */
 export const BEAT_MS = 2000
@@ -61,7 +62,7 @@ export class Heartbeat {
   }
 }
 
-/** Removes the rows of workers that stopped beating (killed, lost their machine); answers their queue ids. */
+/** Removes the rows of workers that stopped beating (killed, lost their machine), and frees their turns; answers their queue ids. */
 export async function takeDeadWorkers(): Promise<string[]> {
   const dead = await db.buildWorker.findMany({ where: { beatAt: { lte: new Date(Date.now() - DEAD_AFTER_MS) } } })
   const taken: string[] = []
@@ -69,20 +70,22 @@ export async function takeDeadWorkers(): Promise<string[]> {
     // Whoever deletes the row unlocks its jobs, so two workers noticing one death do it once,
     // and a worker that beat again meanwhile keeps its row.
     const { count } = await db.buildWorker.deleteMany({ where: { id: worker.id, beatAt: worker.beatAt } })
-    if (count === 1) taken.push(...worker.queueIds)
+    if (count !== 1) continue
+    await freeTurnsOf([worker.id])
+    taken.push(...worker.queueIds)
   }
   return taken
 }
 
 /**
- * Configurator and application flags that already hold half of all live workers' slots with
- * customers' builds: their jobs wait while others run (the fair share of the security issue,
- * across every worker). graphile-worker asks before each job
+ * The turns held (lib/queue/build-turns.ts), and configurator and application flags that already
+ * hold half of all live workers' slots with customers' builds: their jobs wait while others run
+ * (the fair share of the security issue, across every worker). graphile-worker asks before each job
  * it looks for: read fresh each time, since a copy kept until another worker's notice arrives
  * let two workers take one configurator's builds at once (seen in CI).
  */
 export async function fullSharedFlags(): Promise<string[]> {
-  const workers = await liveWorkers()
+  const [workers, turns] = await Promise.all([liveWorkers(), heldTurnFlags()])
   const slots = workers.reduce((total, worker) => total + worker.slots, 0)
   const half = Math.ceil(slots / 2)
   const running = workers.flatMap((worker) => worker.running as unknown as RunningBuild[])
@@ -90,5 +93,5 @@ export async function fullSharedFlags(): Promise<string[]> {
   for (const build of running) {
     for (const flag of build.background ? [] : build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
   }
-  return [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
+  return [...turns, ...[...holding].filter(([, count]) => count >= half).map(([flag]) => flag)]
 }

@@ -22,7 +22,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue', () => {
         // No files: the engine says so in the log, and the job is done all the same.
         await runQueued({ job: { ...job, limits: { timeLimitMs: 10_000, memoryLimitBytes: 256 * 1024 * 1024 }, values: {}, overrides: {} }, owner })
       }
-      // One notice when each job was added, and one when it was marked done and its customer's turn freed.
+      // One notice when each job was added, and one when it ended and freed its customer's turn.
       await expect.poll(() => notices.length).toBe(2 * jobs)
     } finally {
       await listener.end()

@@ -65,7 +65,8 @@ async function runningFlags(): Promise<string[]> {
   await client.connect()
   try {
     const { rows } = await client.query<{ flags: Record<string, true> | null }>("SELECT flags FROM graphile_worker.jobs WHERE task_identifier = 'cad' AND locked_at IS NOT NULL")
-    return rows.flatMap(({ flags }) => Object.keys(flags ?? {}))
+    // The shared flags; each job's turn flag is its own session's.
+    return rows.flatMap(({ flags }) => Object.keys(flags ?? {}).filter((flag) => !flag.startsWith('turn:')))
   } finally {
     await client.end()
   }
