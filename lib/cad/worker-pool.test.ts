@@ -124,13 +124,14 @@ describe('WorkerPool', () => {
     await startedCount(4)
     const quiet = [0, 1].map((n) => run(`quiet-${n}`, customer(`quiet-${n}`, `q${n}`, 'quiet'), { ms: 60 }))
     await Promise.all([...busy, ...quiet])
-    // All four workers went to the busy shop at first (nobody else waited), then the quiet
-    // shop's builds started at the first two free workers.
+    // All four workers went to the busy shop at first (nobody else waited); the quiet shop's
+    // builds took the workers of its two newest builds, which ran again later.
     expect(started.slice(0, 6)).toEqual(['busy-0', 'busy-1', 'busy-2', 'busy-3', 'quiet-0', 'quiet-1'])
+    expect(started.filter((name) => name === 'busy-2' || name === 'busy-3')).toHaveLength(4)
 
     // Queued together behind other work, the busy shop gets ceil(4 / 2) workers while the quiet one waits.
     const second = createPool(4)
-    const blockers = [0, 1, 2, 3].map((n) => second.run(`blocker-${n}`, customer(`blocker-${n}`, `x${n}`, 'blocker'), { ms: 60 }))
+    const blockers = [0, 1, 2, 3].map((n) => second.run(`blocker-${n}`, customer(`blocker-${n}`, `x${n}`, `blocker-${n}`), { ms: 60 }))
     await second.startedCount(4)
     const together = [
       // Long enough that every blocker ends before any of these.
@@ -139,6 +140,17 @@ describe('WorkerPool', () => {
     ]
     await Promise.all([...blockers, ...together])
     expect(second.started.slice(4, 8).sort()).toEqual(['busy-0', 'busy-1', 'quiet-0', 'quiet-1'])
+  })
+
+  it("stops the newest build of a shop past its half for another shop's waiting build, and runs it again after", async () => {
+    const { run, started, startedCount } = createPool(2)
+    const ended: string[] = []
+    const runaway = [0, 1].map((n) => run(`runaway-${n}`, customer(`hostile-${n}`, `h${n}`, 'hostile'), { ms: 1500 }).then((name) => ended.push(name)))
+    await startedCount(2)
+    await run('small', customer('other', 'o1', 'other')).then((name) => ended.push(name))
+    await Promise.all(runaway)
+    expect(started).toEqual(['runaway-0', 'runaway-1', 'small', 'runaway-1'])
+    expect(ended).toEqual(['small', 'runaway-0', 'runaway-1'])
   })
 
   it('takes a cancelled task out of the queue, and stops a cancelled running one on a fresh worker', async () => {

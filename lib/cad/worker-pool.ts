@@ -63,6 +63,8 @@ interface Slot<Job, Result> {
   /** The worker said it can take a task; cleared when it gets one. */
   isReady: boolean
   task?: Task<Job, Result>
+  /** When its task started, as a dispatch count. */
+  startedAt?: number
   timer?: NodeJS.Timeout
 }
 
@@ -87,7 +89,9 @@ const BACKGROUND_NICENESS = 19
 /**
  * A fixed number of worker threads, one task each at a time, shared fairly: of the queued
  * tasks whose exclusive keys are free, those of shared keys below their half of the workers go
- * first, and among them the turn key served longest ago. A task over its time limit, an aborted
+ * first, and among them the turn key served longest ago. A key past its half (it took idle workers
+ * while nobody else waited) loses its newest task's worker to a task within its shares that
+ * waits; that task runs anew later. A task over its time limit, an aborted
  * task or a crashed worker costs that worker: it is terminated (~10 ms even mid-computation)
  * and replaced by a fresh one, so the pool always stays whole.
  *
@@ -171,10 +175,37 @@ export class WorkerPool<Job, Result> {
       this.remember(task.fairness.turn)
       slot.isReady = false
       slot.task = task
+      slot.startedAt = this.dispatches
       slot.timer = setTimeout(() => this.replace(slot, new TimeLimitError(task.timeLimitMs)), task.timeLimitMs)
       slot.worker.postMessage(task.job)
       task.onStart?.()
     }
+    this.preempt()
+  }
+
+  /**
+   * A waiting task within its shares takes the worker of the newest task of a key past its half
+   * (one that took idle workers while nobody else waited, a hostile shop's runaway builds): that
+   * task is stopped and queued again in front, to run anew once it is within its share again.
+   */
+  private preempt(): void {
+    const customers = this.slots.filter((slot) => !slot.background)
+    if (customers.some((slot) => !slot.task)) return
+    const half = Math.ceil(customers.length / 2)
+    const holding = (key: string) => customers.filter((slot) => slot.task!.fairness.shared.includes(key)).length
+    const running = this.slots.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
+    const isFree = (key: string) => !running.some((held) => held.exclusive.includes(key))
+    const waits = this.queue.some(({ fairness }) => !fairness.background && fairness.exclusive.every(isFree) && fairness.shared.every((key) => holding(key) < half))
+    const victim = customers
+      .filter((slot) => slot.task!.fairness.shared.some((key) => holding(key) > half))
+      .reduce<Slot<Job, Result> | undefined>((newest, slot) => (!newest || slot.startedAt! > newest.startedAt! ? slot : newest), undefined)
+    if (!waits || !victim) return
+    const task = victim.task!
+    clearTimeout(victim.timer)
+    victim.task = undefined
+    this.queue.unshift(task)
+    this.swapOut(victim)
+    this.dispatch()
   }
 
   /** The next task for a free worker of the kind `background` says. */
@@ -211,14 +242,19 @@ export class WorkerPool<Job, Result> {
   }
 
   private replace(slot: Slot<Job, Result>, error: Error): void {
+    if (this.swapOut(slot)) this.finish(slot, (task) => task.reject(error))
+  }
+
+  /** Terminates the slot's worker and puts another in its place; false when it held no place (a stale or the spare one). */
+  private swapOut(slot: Slot<Job, Result>): boolean {
     const index = this.slots.indexOf(slot)
     const isSpare = slot === this.spare
-    if (index === -1 && !isSpare) return
+    if (index === -1 && !isSpare) return false
     slot.worker.removeAllListeners()
     void slot.worker.terminate()
     if (isSpare) {
       this.spare = this.spawn(false)
-      return
+      return false
     }
     // A background worker's boot waits for nobody: it is replaced by a new one, at its priority.
     if (slot.background) {
@@ -227,6 +263,6 @@ export class WorkerPool<Job, Result> {
       this.slots[index] = this.spare
       this.spare = this.spawn(false)
     }
-    this.finish(slot, (task) => task.reject(error))
+    return true
   }
 }
