@@ -47,13 +47,6 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     helpers.abortSignal.addEventListener('abort', stop, { once: true })
     running.set(job.key, controller)
     let startedAt: number | undefined
-    // Counted once, before the asker hears: a request that got its answer had its build time counted.
-    const countTime = async () => {
-      if (!owner.customerId || startedAt === undefined || owner.speculative) return
-      const elapsed = Math.ceil(performance.now() - startedAt)
-      startedAt = undefined
-      await limits.customerBuildTime.add(owner.customerId, elapsed).catch(() => {})
-    }
     // Not awaited: the build need not wait for the row, which the next beat writes anyway.
     void heartbeat.started({ key: job.key, flags: sharedFlags(owner), background: owner.background }).catch(() => {})
     try {
@@ -64,7 +57,10 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       if (helpers.abortSignal.aborted) throw error
       return controller.signal.aborted ? { key: job.key, outcome: 'cancelled' } : { key: job.key, outcome: 'failed', message: (error as Error).message }
     } finally {
-      await countTime()
+      // Counted before the asker hears: a request that got its answer had its build time counted.
+      if (owner.customerId && startedAt !== undefined && !owner.speculative) {
+        await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
+      }
       helpers.abortSignal.removeEventListener('abort', stop)
       running.delete(job.key)
       await heartbeat.ended(job.key).catch(() => {})
