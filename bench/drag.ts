@@ -77,12 +77,12 @@ async function drag(token: string, id: string, slider: Slider, guessing: boolean
   }
   clearTimeout(timer)
   const released = performance.now()
-  const put = await call(token, 'PUT', `/configsessions/${id}/parameters`, { [parameter]: { value: previous } })
-  await call(token, 'GET', `/configsessions/${id}/model`)
+  await call(token, 'PUT', `/configsessions/${id}/parameters`, { [parameter]: { value: previous } })
+  const model = await call(token, 'GET', `/configsessions/${id}/model`)
   const elapsed = performance.now() - released
   // Guesses still being built land within the pause before the next drag.
   await sleep(SETTLE_MS)
-  return { ms: elapsed, hit: put.headers.get('x-build-cache') !== 'built', builds: (await storedBuilds()) - buildsBefore }
+  return { ms: elapsed, hit: model.headers.get('x-build-cache') !== 'built', builds: (await storedBuilds()) - buildsBefore }
 }
 
 async function openSession(token: string, configuratorId: string): Promise<string> {

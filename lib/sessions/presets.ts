@@ -128,12 +128,12 @@ export async function listPresets(session: LoadedSession): Promise<{ name: strin
 }
 
 /** Applies the named preset to the session; answers like setting parameters. 404 when the file has no such set. */
-export async function applyPreset(session: LoadedSession, name: string, responseHeaders?: Headers): Promise<ParameterSet> {
+export async function applyPreset(session: LoadedSession, name: string): Promise<ParameterSet> {
   const [source, file] = await Promise.all([readModelSource(session), readPresetFile(session.configurator)])
   const set = Object.hasOwn(file.parameterSets, name) ? file.parameterSets[name] : undefined
   if (!set) throw new AppError('not_found', `The model has no preset ${JSON.stringify(name)}`)
   const { values, warnings } = applySet(source.definitions, name, set)
-  return storeValues(source, values, { warnings: warnings.join('\n'), responseHeaders })
+  return storeValues(source, values, warnings.join('\n'))
 }
 
 /**

@@ -384,30 +384,19 @@ export async function getSessionLog(session: LoadedSession) {
 }
 
 /**
- * Validates, builds and stores new values; answers the full parameter set of the newest
- * stored state, which holds them (lib/sessions/session-updates.ts).
+ * Validates and stores new values, and starts building their model; answers the full parameter
+ * set of the stored state, which holds them (lib/sessions/session-updates.ts).
  */
-export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>, responseHeaders?: Headers): Promise<ParameterSet> {
+export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
   const source = await readModelSource(session)
-  return storeValues(source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())), { responseHeaders })
+  return storeValues(source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
 }
 
-export interface StoreOptions {
-  /** What the session's log says about the values. */
-  warnings?: string
-  /** Gets `x-build-cache`, where the model of the stored values came from, when this request made it. */
-  responseHeaders?: Headers
-}
-
-/** Stores valid values over the session's, built; answers the newest stored state. */
-export async function storeValues(source: ModelSource, changes: Values, { warnings, responseHeaders }: StoreOptions = {}): Promise<ParameterSet> {
+/** Stores valid values over the session's and starts building them; answers the stored state. `warnings`: what the session's log says about them. */
+export async function storeValues(source: ModelSource, changes: Values, warnings?: string): Promise<ParameterSet> {
   // The customer set values: guesses of what it would set are moot.
   dropGuesses(source.session.id)
-  const build = async (values: Prisma.JsonObject, signal: AbortSignal) => {
-    const built = await buildModel(source, effectiveValues(source, values), 'preview', signal)
-    responseHeaders?.set('x-build-cache', built.source)
-  }
-  const stored = await updateSession(source.session.id, { changes, build, warnings })
+  const stored = await updateSession(source.session.id, { changes, warnings, build: (values, signal) => buildValues(source, values, signal) })
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }
 

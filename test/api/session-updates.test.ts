@@ -4,55 +4,75 @@ import { updateSession } from '@/lib/sessions/session-updates'
 import { openSession } from '@/test/fixtures'
 
 // The update protocol on the real database and notifications, with builds that do as the test
-// says: one that runs until it is cancelled, one that fails.
+// says: one that runs until it is stopped, one that fails.
 
-/** A build that runs until cancelled the first time, and succeeds after that; and its calls. */
-function buildUntilCancelled() {
-  const calls: Record<string, unknown>[] = []
+/** A build that runs until its signal aborts; what stopped it, once it was. */
+function buildUntilStopped() {
   let started!: () => void
-  const firstStarted = new Promise<void>((resolve) => (started = resolve))
-  const build = async (values: Record<string, unknown>, signal: AbortSignal) => {
-    calls.push(values)
-    if (calls.length > 1) return
+  const begun = new Promise<void>((resolve) => (started = resolve))
+  let stopped!: (reason: unknown) => void
+  const reason = new Promise<unknown>((resolve) => (stopped = resolve))
+  const build = (_values: unknown, signal: AbortSignal) => {
     started()
-    await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }))
+    return new Promise<void>((_, reject) =>
+      signal.addEventListener(
+        'abort',
+        () => {
+          stopped(signal.reason)
+          reject(signal.reason as Error)
+        },
+        { once: true },
+      ),
+    )
   }
-  return { build, calls, firstStarted }
+  return { build, begun, reason }
 }
 
 async function storedRow(sessionId: string) {
-  return db.configSession.findUniqueOrThrow({ where: { id: sessionId }, select: { values: true, pendingValues: true, version: true, storedVersion: true } })
+  return db.configSession.findUniqueOrThrow({ where: { id: sessionId }, select: { values: true, version: true } })
 }
 
+const MODEL = 'width = 10; // [1:100]\ndepth = 10; // [1:100]\ncube([width, depth, 1]);\n'
+
 describe('session updates', () => {
-  it('cancel the older build and answer both requests with what the newer one stored', async () => {
-    const { session } = await openSession('width = 10; // [1:100]\ndepth = 10; // [1:100]\ncube([width, depth, 1]);\n')
-    const older = buildUntilCancelled()
-    const olderUpdate = updateSession(session.id, { changes: { width: 20 }, build: older.build })
-    await older.firstStarted
-    const newer = await updateSession(session.id, { changes: { depth: 5 }, build: async () => {} })
+  it('store the values before their build ends, and a newer update stops the older build', async () => {
+    const { session } = await openSession(MODEL)
+    const older = buildUntilStopped()
+    expect(await updateSession(session.id, { changes: { width: 20 }, build: older.build })).toEqual({ width: 20 })
+    await older.begun
+    expect(await storedRow(session.id)).toEqual({ values: { width: 20 }, version: 1 })
+
+    const built: unknown[] = []
+    const newer = await updateSession(session.id, { changes: { depth: 5 }, build: async (values) => void built.push(values) })
 
     expect(newer).toEqual({ width: 20, depth: 5 })
-    expect(await olderUpdate).toEqual(newer)
-    expect(older.calls).toHaveLength(1)
-    expect(await storedRow(session.id)).toEqual({ values: newer, pendingValues: {}, version: 2, storedVersion: 2 })
+    expect(String(await older.reason)).toMatch(/superseded/)
+    expect(built).toEqual([{ width: 20, depth: 5 }])
+    expect(await storedRow(session.id)).toEqual({ values: newer, version: 2 })
   })
 
-  it("carry on with the older request when the newer one fails, without the failed one's changes", async () => {
-    const { session } = await openSession('width = 10; // [1:100]\ndepth = 10; // [1:100]\ncube([width, depth, 1]);\n')
-    const older = buildUntilCancelled()
-    const olderUpdate = updateSession(session.id, { changes: { width: 20 }, build: older.build })
-    await older.firstStarted
-    const failed = updateSession(session.id, {
-      changes: { depth: 5 },
+  it('keep the stored values when their build fails: the model says why when asked', async () => {
+    const { session } = await openSession(MODEL)
+    let failed!: () => void
+    const failure = new Promise<void>((resolve) => (failed = resolve))
+    const stored = await updateSession(session.id, {
+      changes: { width: 30 },
       build: async () => {
+        failed()
         throw new Error('the engine went away')
       },
     })
+    await failure
 
-    await expect(failed).rejects.toThrow('the engine went away')
-    expect(await olderUpdate).toEqual({ width: 20 })
-    expect(older.calls).toEqual([{ width: 20 }, { width: 20 }])
-    expect(await storedRow(session.id)).toEqual({ values: { width: 20 }, pendingValues: {}, version: 3, storedVersion: 3 })
+    expect(stored).toEqual({ width: 30 })
+    expect(await storedRow(session.id)).toEqual({ values: { width: 30 }, version: 1 })
+  })
+
+  it('answer 404 for a session deleted meanwhile, building nothing', async () => {
+    const { session } = await openSession(MODEL)
+    await db.configSession.delete({ where: { id: session.id } })
+    const built: unknown[] = []
+    await expect(updateSession(session.id, { changes: { width: 30 }, build: async (values) => void built.push(values) })).rejects.toMatchObject({ code: 'not_found' })
+    expect(built).toEqual([])
   })
 })

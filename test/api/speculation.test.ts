@@ -55,7 +55,8 @@ describe('POST /configsessions/{id}/prefetch', () => {
     const calls = builds.mock.calls.length
     const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, { token: opened.token, body: { size: { value: 13 } } })
     expect(set.status).toBe(200)
-    expect(set.headers.get('x-build-cache')).not.toBe('built')
+    const model = await api('GET', `/configsessions/${opened.session.id}/model`, { token: opened.token })
+    expect(model.headers.get('x-build-cache')).toBe('memory')
     expect((await objectInfo(opened)).boundingBox.maxX).toBe(13)
     expect(builds).toHaveBeenCalledTimes(calls)
   })

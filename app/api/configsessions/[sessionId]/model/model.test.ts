@@ -323,19 +323,24 @@ describe('build cache', () => {
     const owner = await openSession(`${BOX}echo("build-once-test");\n`)
     // Opening a session starts the build of its defaults in the background: counted once it is done.
     expect((await get(owner, 'objectinfo')).status).toBe(200)
-    expect((await put(owner, { width: { value: 50 } })).status).toBe(200)
+    // Each PUT starts its build; the model waits for it to end.
+    const configure = async (session: typeof owner, values: Record<string, { value: number }>) => {
+      expect((await put(session, values)).status).toBe(200)
+      expect((await get(session, 'model')).status).toBe(200)
+    }
+    await configure(owner, { width: { value: 50 } })
     const rowsAfterFirstBuild = await builds()
     expect(rowsAfterFirstBuild).toBe(3) // the parameter read (it echoes too), the defaults and width 50
 
     const opened = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
     const second = { ...owner, session: await readBody(opened, sessions.createSession) }
-    expect((await put(second, { width: { value: 50 } })).status).toBe(200)
+    await configure(second, { width: { value: 50 } })
     expect(await builds()).toBe(rowsAfterFirstBuild)
-    expect((await put(second, { width: { value: 50 }, depth: { value: 30 } })).status).toBe(200) // the current state again
+    await configure(second, { width: { value: 50 }, depth: { value: 30 } }) // the current state again
     expect(await builds()).toBe(rowsAfterFirstBuild)
     expect((await getJson(second, 'objectinfo')).boundingBox.maxX).toBe(50)
 
-    expect((await put(second, { width: { value: 51 } })).status).toBe(200)
+    await configure(second, { width: { value: 51 } })
     expect(await builds()).toBe(rowsAfterFirstBuild + 1)
   })
 

@@ -59,7 +59,7 @@ describe('vector parameters', () => {
 })
 
 describe('PUT /parameters', () => {
-  it('reads the parameters and builds once per request', async () => {
+  it('reads the parameters and builds once per request, the build started by the PUT', async () => {
     const opened = await openSession(VECTORS(`once ${Date.now()}`))
     // Opening the session read the parameters and built its first state.
     await objectInfo(opened)
@@ -67,13 +67,15 @@ describe('PUT /parameters', () => {
     const builds = vi.spyOn(openscadEngine, 'build')
 
     expect((await put(opened, { size: { value: [21, 10, 5] } })).status).toBe(200)
+    // The PUT started the build; the model waits for it.
+    const model = () => api('GET', `/configsessions/${opened.session.id}/model`, { token: opened.token })
+    expect((await model()).status).toBe(200)
     expect(builds).toHaveBeenCalledTimes(1)
     expect(builds.mock.calls[0]?.[0].values).toEqual({ grid: [2, 0], size: [21, 10, 5] })
     expect(reads).toHaveBeenCalledTimes(0)
 
-    // The model the PUT built is the one the session now answers, from the build cache.
-    const model = await api('GET', `/configsessions/${opened.session.id}/model`, { token: opened.token })
-    expect(model.headers.get('x-build-cache')).toBe('memory')
+    // Asked again, the model comes from the build cache.
+    expect((await model()).headers.get('x-build-cache')).toBe('memory')
     expect(builds).toHaveBeenCalledTimes(1)
   })
 })

@@ -6,7 +6,5 @@ import { findSession } from '@/lib/sessions/sessions'
 // GET /configsessions/{id}/parameters - every parameter with its current value
 export const GET = route(operations.getParameters, async ({ params, principal }) => getParameters(await findSession(params.sessionId, principal)))
 
-// PUT /configsessions/{id}/parameters - validate, rebuild, store; answers the new full state
-export const PUT = route(operations.setParameters, async ({ params, principal, body, responseHeaders }) =>
-  setParameters(await findSession(params.sessionId, principal), body, responseHeaders),
-)
+// PUT /configsessions/{id}/parameters - validate, store, start the build; answers the new full state
+export const PUT = route(operations.setParameters, async ({ params, principal, body }) => setParameters(await findSession(params.sessionId, principal), body))

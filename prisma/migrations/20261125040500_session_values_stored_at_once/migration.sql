@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ConfigSession" DROP COLUMN "pendingValues",
+DROP COLUMN "storedVersion";
