@@ -78,33 +78,71 @@ export async function findBuild(key: string): Promise<CachedBuild | null> {
   return memory.get(key) ?? loadBuild(key)
 }
 
-export async function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print?: PrintMeasures | null): Promise<CachedBuild> {
+// Writes of builds answered before they were stored (and the eviction they may start): a queue
+// worker waits for its build's before saying it is done (its asker reads the stored copy),
+// shutdown for all.
+const writing = new Map<string, Promise<void>>()
+
+/**
+ * The engine's build of `key`, answered at once and stored in the background (a cache may always
+ * be lost: a build whose write failed is built again when asked for).
+ */
+export function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print?: PrintMeasures | null): CachedBuild {
   const objectInfo = mesh ? { ...measureMesh(mesh), ...(print && { print }) } : null
+  const written = writeBuild(key, mesh, log, objectInfo)
+  writing.set(key, written)
+  void written
+    .catch((error: unknown) => console.error(`paraform: could not store build ${key}: ${error instanceof Error ? error.message : String(error)}`))
+    .finally(() => writing.get(key) === written && writing.delete(key))
+  return { key, source: 'built', mesh, log, objectInfo }
+}
+
+async function writeBuild(key: string, mesh: Mesh | null, log: EngineLog, objectInfo: ObjectInfo | null): Promise<void> {
   const bytes = mesh ? serializeMesh(mesh) : null
   if (bytes) await storage.put(meshKey(key), bytes)
   const data = { ok: mesh !== null, data: objectInfo as unknown as Prisma.InputJsonValue, logMessage: log.message, logError: log.error, sizeBytes: bytes?.byteLength ?? 0 }
   const now = new Date()
   await db.cacheEntry.upsert({ where: { key }, create: { key, ...data, lastUsedAt: now }, update: { ...data, lastUsedAt: now } })
   touched.set(key, now.getTime())
-  await evict()
-  return { key, source: 'built', mesh, log, objectInfo }
+  await evictIfFull(data.sizeBytes)
+}
+
+/** Resolves once the build of `key` (or every build) answered here is in the stored cache; rejects when its write failed. */
+export async function buildStored(key?: string): Promise<void> {
+  await (key === undefined ? Promise.allSettled(writing.values()) : writing.get(key))
+}
+
+/** How long this process trusts its count of the cache's bytes (other processes store too). */
+const RECOUNT_MS = 60_000
+/** The stored cache's bytes as last counted here, plus what this process stored since. */
+let cachedBytes: { bytes: number; countedAt: number } | undefined
+let evicting = Promise.resolve()
+
+/** Summing the whole cache on every store would cost each build a query: only when the count says it is full, or is old. */
+function evictIfFull(added: number): Promise<void> {
+  if (cachedBytes) cachedBytes.bytes += added
+  const isFull = !cachedBytes || cachedBytes.bytes > env.BUILD_CACHE_MB * 1024 * 1024 || Date.now() - cachedBytes.countedAt > RECOUNT_MS
+  if (isFull) evicting = evicting.then(evict, evict)
+  return evicting
 }
 
 /** Drops least recently used builds until the cache fits in BUILD_CACHE_MB. */
 async function evict(): Promise<void> {
   const limit = env.BUILD_CACHE_MB * 1024 * 1024
   const { _sum } = await db.cacheEntry.aggregate({ _sum: { sizeBytes: true } })
-  let excess = (_sum.sizeBytes ?? 0) - limit
-  if (excess <= 0) return
-  const oldest = await db.cacheEntry.findMany({ where: { sizeBytes: { gt: 0 } }, orderBy: { lastUsedAt: 'asc' }, take: 1000 })
-  for (const entry of oldest) {
-    if (excess <= 0) break
-    await db.cacheEntry.delete({ where: { key: entry.key } }).catch(() => {})
-    await storage.delete(meshKey(entry.key))
-    memory.delete(entry.key)
-    touched.delete(entry.key)
-    excess -= entry.sizeBytes
+  let bytes = _sum.sizeBytes ?? 0
+  if (bytes > limit) {
+    const oldest = await db.cacheEntry.findMany({ where: { sizeBytes: { gt: 0 } }, orderBy: { lastUsedAt: 'asc' }, take: 1000 })
+    for (const entry of oldest) {
+      if (bytes <= limit) break
+      await db.cacheEntry.delete({ where: { key: entry.key } }).catch(() => {})
+      await storage.delete(meshKey(entry.key))
+      memory.delete(entry.key)
+      touched.delete(entry.key)
+      bytes -= entry.sizeBytes
+    }
   }
+  cachedBytes = { bytes, countedAt: Date.now() }
 }
 
 interface Flight {

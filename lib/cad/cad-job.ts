@@ -1,4 +1,4 @@
-import { type CachedBuild, findBuild, storeBuild } from '@/lib/cad/build-cache'
+import { buildStored, type CachedBuild, findBuild, storeBuild } from '@/lib/cad/build-cache'
 import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/get-engine'
 import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
@@ -73,6 +73,8 @@ export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = 
 
 const RUN = { build: runBuildJob, parameters: runParametersJob, parts: runPartsJob }
 
-export function runCadJob(job: CadJob, scheduling: Scheduling, source?: Promise<ModelSource>): Promise<unknown> {
-  return RUN[job.kind](job, scheduling, source)
+/** Runs the job and resolves once its result is stored: for a build worker, whose asker reads the stored copy. */
+export async function runCadJob(job: CadJob, scheduling: Scheduling, source?: Promise<ModelSource>): Promise<void> {
+  await RUN[job.kind](job, scheduling, source)
+  await buildStored(job.key)
 }

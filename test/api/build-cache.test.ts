@@ -15,7 +15,7 @@ function meshOfSize(bytes: number, seed: number): Mesh {
 describe('build cache', () => {
   it('stays within BUILD_CACHE_MB by evicting the least recently used builds, which rebuild when asked again', async () => {
     const { env } = await import('@/lib/env')
-    const { getCachedBuild, storeBuild } = await import('@/lib/cad/build-cache')
+    const { buildStored, getCachedBuild, storeBuild } = await import('@/lib/cad/build-cache')
     const { db } = await import('@/lib/db')
     const limit = env.BUILD_CACHE_MB
     env.BUILD_CACHE_MB = 1
@@ -26,11 +26,17 @@ describe('build cache', () => {
         return storeBuild(keys[seed - 1]!, meshOfSize(400_000, seed), { message: `build ${seed}`, error: '' })
       }
       const keys = [1, 2, 3].map((seed) => `test-eviction-${seed}-${Date.now()}`)
-      await getCachedBuild(keys[0]!, build(1))
-      await getCachedBuild(keys[1]!, build(2))
+      // Each build is answered first and stored after, evicting what no longer fits.
+      const cached = async (seed: number) => {
+        const answered = await getCachedBuild(keys[seed - 1]!, build(seed))
+        await buildStored()
+        return answered
+      }
+      await cached(1)
+      await cached(2)
       await new Promise((resolve) => setTimeout(resolve, 20))
       await db.cacheEntry.update({ where: { key: keys[0]! }, data: { lastUsedAt: new Date() } }) // used again: now the newest
-      await getCachedBuild(keys[2]!, build(3))
+      await cached(3)
       expect(builds).toBe(3)
 
       const stored = await db.cacheEntry.findMany({ where: { key: { in: keys } } })
@@ -40,7 +46,7 @@ describe('build cache', () => {
       expect(fs.existsSync(path.join(env.DATA_DIR, 'cache', `${keys[1]}.mesh`))).toBe(false)
       expect(fs.existsSync(path.join(env.DATA_DIR, 'cache', `${keys[2]}.mesh`))).toBe(true)
 
-      const again = await getCachedBuild(keys[1]!, build(2))
+      const again = await cached(2)
       expect(again.source).toBe('built')
       expect(builds).toBe(4)
     } finally {

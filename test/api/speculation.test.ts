@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { limits } from '@/lib/api/rate-limit'
+import { buildStored } from '@/lib/cad/build-cache'
 import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
@@ -41,6 +42,7 @@ describe('POST /configsessions/{id}/prefetch', () => {
   it('builds the guesses in the background, so that setting one finds its model built, and stores nothing', async () => {
     const opened = await openSession(MODEL(`guess ${crypto.randomUUID()}`))
     await objectInfo(opened)
+    await buildStored()
     const stored = await db.cacheEntry.count()
     const builds = vi.spyOn(openscadEngine, 'build')
     const response = await prefetch(opened, [{ size: 12 }, { size: 13 }])
@@ -72,6 +74,7 @@ describe('POST /configsessions/{id}/prefetch', () => {
     const { identityId } = await db.configSession.findUniqueOrThrow({ where: { id: customer.session.id } })
     const spent = () => limits.customerBuildTime.add(identityId!, 0)
     const before = await spent()
+    await buildStored()
     await guessUntilStored(customer, [{ size: 30 }], (await db.cacheEntry.count()) + 1)
     expect(await spent()).toBe(before)
 
