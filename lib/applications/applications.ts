@@ -5,6 +5,7 @@ import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/conf
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Application } from '@/lib/generated/prisma/client'
+import { forgetTokens } from '@/lib/auth/tokens'
 
 /** An application of one of the user's configurators. */
 export interface OwnedApplicationOptions {
@@ -48,6 +49,7 @@ export async function findEmbedApplication(key: string) {
 export async function deleteApplication(options: OwnedApplicationOptions): Promise<void> {
   await findOwnedApplication(options)
   await db.application.delete({ where: { id: options.applicationId } })
+  await forgetTokens()
 }
 
 export function toApplicationDto(application: Application): ApplicationDto {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import { db } from '@/lib/db'
+import { listen, notify, onReconnect } from '@/lib/queue/notifications'
 import type { TokenKind } from '@/lib/generated/prisma/client'
 
 const SIGNING_KEY_SETTING = 'token-signing-key'
@@ -57,6 +58,67 @@ export async function issueToken({ kind, ttlSeconds, userId, applicationId, iden
   return { accessToken: `${body}.${sign(key, body).toString('base64url')}`, tokenType: 'Bearer', expiresIn: ttlSeconds }
 }
 
+/** The token's row with its user or application; the signed kind says which, so the other is not looked up. */
+function readToken(id: string, kind: TokenKind) {
+  return kind === 'user'
+    ? db.authToken.findUnique({ where: { id }, include: { user: true } }).then((found) => found && { ...found, application: null })
+    : db.authToken.findUnique({ where: { id }, include: { application: true } }).then((found) => found && { ...found, user: null })
+}
+
+type TokenRow = NonNullable<Awaited<ReturnType<typeof readToken>>>
+
+// Every request of a customer carries the same token: its row (with its application) is
+// remembered, so a request reads no row to know who asks. Whatever changes what a remembered
+// row says (a revocation, an application's change or deletion) forgets all of them on every
+// instance; so does a lost notification connection. A remembered row is read again after a minute.
+const TOKENS_CHANGED = 'paraform_tokens_changed'
+const REMEMBER_MS = 60_000
+const REMEMBERED_TOKENS = 10_000
+
+interface Remembered {
+  tokens: Map<string, { row: TokenRow; readAt: number }>
+  /** Counts forgetting: a row read while it happened is not remembered. */
+  generation: number
+  listening?: Promise<void>
+}
+
+const globalForTokens = globalThis as unknown as { paraformTokens?: Remembered }
+const remembered: Remembered = (globalForTokens.paraformTokens ??= { tokens: new Map(), generation: 0 })
+
+function forgetAll(): void {
+  remembered.tokens.clear()
+  remembered.generation++
+}
+
+function listenForChanges(): Promise<void> {
+  remembered.listening ??= listen(TOKENS_CHANGED, forgetAll).then(() => onReconnect(forgetAll))
+  remembered.listening.catch(() => (remembered.listening = undefined))
+  return remembered.listening
+}
+
+/** Call after changing a token or an application: every instance reads rows anew. */
+export async function forgetTokens(): Promise<void> {
+  forgetAll()
+  await notify(TOKENS_CHANGED, '')
+}
+
+async function tokenRow(id: string, kind: TokenKind): Promise<TokenRow | null> {
+  const known = remembered.tokens.get(id)
+  if (known && Date.now() - known.readAt < REMEMBER_MS) return known.row
+  await listenForChanges()
+  const generation = remembered.generation
+  const row = await readToken(id, kind)
+  if (row && generation === remembered.generation) {
+    remembered.tokens.delete(id)
+    remembered.tokens.set(id, { row, readAt: Date.now() })
+    for (const oldest of remembered.tokens.keys()) {
+      if (remembered.tokens.size <= REMEMBERED_TOKENS) break
+      remembered.tokens.delete(oldest)
+    }
+  }
+  return row
+}
+
 /** The token's database row when its signature, expiry and revocation state all check out. */
 export async function verifyToken(token: string) {
   const [body, signature, extra] = token.split('.')
@@ -66,18 +128,14 @@ export async function verifyToken(token: string) {
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
   const payload = ZPayload.safeParse(safeJson(Buffer.from(body, 'base64url').toString()))
   if (!payload.success || payload.data.exp * 1000 <= Date.now()) return null
-  // The signed kind says which of user and application the token has: the other is not looked up.
-  const where = { id: payload.data.jti }
-  const row =
-    payload.data.kind === 'user'
-      ? await db.authToken.findUnique({ where, include: { user: true } }).then((found) => found && { ...found, application: null })
-      : await db.authToken.findUnique({ where, include: { application: true } }).then((found) => found && { ...found, user: null })
+  const row = await tokenRow(payload.data.jti, payload.data.kind)
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null
   return row
 }
 
 export async function revokeToken(id: string): Promise<void> {
   await db.authToken.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } })
+  await forgetTokens()
 }
 
 function safeJson(text: string): unknown {

@@ -5,6 +5,7 @@ import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
 import { RENDERER_VERSIONS } from '@/lib/render/renderers'
+import { forgetTokens } from '@/lib/auth/tokens'
 
 /** A configurator of the user's. */
 export interface OwnedConfiguratorOptions {
@@ -53,6 +54,8 @@ export async function updateConfigurator({ input, ...owned }: OwnedConfiguratorO
 export async function deleteConfigurator(options: OwnedConfiguratorOptions): Promise<void> {
   await findOwnedConfigurator(options)
   await db.configurator.delete({ where: { id: options.configuratorId } })
+  // Its applications and their tokens went with it.
+  await forgetTokens()
 }
 
 export function toConfiguratorDto(configurator: Configurator): ConfiguratorDto {

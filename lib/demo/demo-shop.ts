@@ -1,6 +1,7 @@
 import { registerApplication } from '@/lib/applications/applications'
 import { db } from '@/lib/db'
 import { newWebhookSecret } from '@/lib/webhooks/secret'
+import { forgetTokens } from '@/lib/auth/tokens'
 
 const DEMO_CONFIGURATOR = 'Name tag'
 
@@ -26,5 +27,6 @@ export async function ensureDemoShopApplication(port: number): Promise<DemoShopA
   // Its URL is allowed by construction: lib/env.ts adds the demo shop's host:port to WEBHOOK_ALLOWED_HOSTS.
   const webhookSecret = application.webhookSecret ?? newWebhookSecret()
   await db.application.update({ where: { id: application.id }, data: { webhookUrl: `http://${domain}/webhook`, webhookSecret } })
+  await forgetTokens()
   return { key: application.key, secretKey: application.secretKey, webhookSecret }
 }

@@ -9,6 +9,7 @@ import type { Application, Prisma, WebhookDelivery } from '@/lib/generated/prism
 import { WEBHOOK_EVENTS, type ZWebhook, type ZWebhookDelivery } from '@/lib/webhooks/schemas'
 import { newWebhookSecret } from '@/lib/webhooks/secret'
 import { webhookUrlProblem } from '@/lib/webhooks/webhook-address'
+import { forgetTokens } from '@/lib/auth/tokens'
 
 type WebhookEventType = (typeof WEBHOOK_EVENTS)[number]
 
@@ -26,12 +27,16 @@ export async function setWebhook(owned: OwnedApplicationOptions & { url: string;
   const problem = webhookUrlProblem(owned.url, owned.requestHost)
   if (problem) throw new ValidationError([{ path: ['url'], message: problem }])
   const webhookSecret = application.webhookSecret ?? newWebhookSecret()
-  return toWebhookDto(await db.application.update({ where: { id: application.id }, data: { webhookUrl: owned.url, webhookSecret } }))
+  const updated = await db.application.update({ where: { id: application.id }, data: { webhookUrl: owned.url, webhookSecret } })
+  // Tokens carry their application: a snapshot records its event only when the application has a webhook.
+  await forgetTokens()
+  return toWebhookDto(updated)
 }
 
 export async function deleteWebhook(owned: OwnedApplicationOptions): Promise<void> {
   const application = await findOwnedApplication(owned)
   await db.application.update({ where: { id: application.id }, data: { webhookUrl: null, webhookSecret: null } })
+  await forgetTokens()
 }
 
 function toDeliveryDto(delivery: WebhookDelivery): z.infer<typeof ZWebhookDelivery> {

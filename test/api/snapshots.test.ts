@@ -162,12 +162,14 @@ describe('webhooks', () => {
   it('delivers snapshot.created signed (Standard Webhooks), retried after a 500, with a delivery log', async () => {
     const path = `/applications/${world.application.UUID}/webhook`
     const url = `http://127.0.0.1:${receiverPort}/orders/webhook`
+    // The customer's token (and its application, as it was) is remembered before the webhook is set.
+    const customer = await world.customer()
+    const session = await configure(customer, 60)
     const webhook = await readBody(await api('PUT', path, { token: world.owner.token, body: { url } }), webhooks.setWebhook)
     expect(webhook.secret).toMatch(/^whsec_/)
     expect(webhook.events).toEqual(['snapshot.created'])
 
-    const customer = await world.customer()
-    const snapshot = await readBody(await api('POST', `/configsessions/${(await configure(customer, 60)).id}/snapshots`, customer), snapshots.createSnapshot)
+    const snapshot = await readBody(await api('POST', `/configsessions/${session.id}/snapshots`, customer), snapshots.createSnapshot)
     const ours = () => receiver.received.filter((request) => request.body.includes(snapshot.id))
     await expect.poll(() => ours().length, { timeout: 20_000, interval: 200 }).toBe(2)
 
