@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import { db } from '@/lib/db'
-import { listen, notify, onReconnect } from '@/lib/queue/notifications'
+import { rememberedRows } from '@/lib/remembered-rows'
 import type { TokenKind } from '@/lib/generated/prisma/client'
 
 const SIGNING_KEY_SETTING = 'token-signing-key'
@@ -65,58 +65,14 @@ function readToken(id: string, kind: TokenKind) {
     : db.authToken.findUnique({ where: { id }, include: { application: true } }).then((found) => found && { ...found, user: null })
 }
 
-type TokenRow = NonNullable<Awaited<ReturnType<typeof readToken>>>
-
 // Every request of a customer carries the same token: its row (with its application) is
-// remembered, so a request reads no row to know who asks. Whatever changes what a remembered
-// row says (a revocation, an application's change or deletion) forgets all of them on every
-// instance; so does a lost notification connection. A remembered row is read again after a minute.
-const TOKENS_CHANGED = 'paraform_tokens_changed'
-const REMEMBER_MS = 60_000
-const REMEMBERED_TOKENS = 10_000
+// remembered, so a request reads no row to know who asks. Whatever changes what a remembered row
+// says (a revocation, an application's change or deletion) forgets them all, on every instance.
+const tokens = rememberedRows<NonNullable<Awaited<ReturnType<typeof readToken>>>>('tokens', 'paraform_tokens_changed', { entries: 10_000, maxAgeMs: 60_000 })
 
-interface Remembered {
-  tokens: Map<string, { row: TokenRow; readAt: number }>
-  /** Counts forgetting: a row read while it happened is not remembered. */
-  generation: number
-  listening?: Promise<void>
-}
-
-const globalForTokens = globalThis as unknown as { paraformTokens?: Remembered }
-const remembered: Remembered = (globalForTokens.paraformTokens ??= { tokens: new Map(), generation: 0 })
-
-function forgetAll(): void {
-  remembered.tokens.clear()
-  remembered.generation++
-}
-
-function listenForChanges(): Promise<void> {
-  remembered.listening ??= listen(TOKENS_CHANGED, forgetAll).then(() => onReconnect(forgetAll))
-  remembered.listening.catch(() => (remembered.listening = undefined))
-  return remembered.listening
-}
-
-/** Call after changing a token or an application: every instance reads rows anew. */
-export async function forgetTokens(): Promise<void> {
-  forgetAll()
-  await notify(TOKENS_CHANGED, '')
-}
-
-async function tokenRow(id: string, kind: TokenKind): Promise<TokenRow | null> {
-  const known = remembered.tokens.get(id)
-  if (known && Date.now() - known.readAt < REMEMBER_MS) return known.row
-  await listenForChanges()
-  const generation = remembered.generation
-  const row = await readToken(id, kind)
-  if (row && generation === remembered.generation) {
-    remembered.tokens.delete(id)
-    remembered.tokens.set(id, { row, readAt: Date.now() })
-    for (const oldest of remembered.tokens.keys()) {
-      if (remembered.tokens.size <= REMEMBERED_TOKENS) break
-      remembered.tokens.delete(oldest)
-    }
-  }
-  return row
+/** Call after changing a token or an application: every instance reads token rows anew. */
+export function forgetTokens(): Promise<void> {
+  return tokens.forget()
 }
 
 /** The token's database row when its signature, expiry and revocation state all check out. */
@@ -128,7 +84,7 @@ export async function verifyToken(token: string) {
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
   const payload = ZPayload.safeParse(safeJson(Buffer.from(body, 'base64url').toString()))
   if (!payload.success || payload.data.exp * 1000 <= Date.now()) return null
-  const row = await tokenRow(payload.data.jti, payload.data.kind)
+  const row = await tokens.get(payload.data.jti, () => readToken(payload.data.jti, payload.data.kind))
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null
   return row
 }

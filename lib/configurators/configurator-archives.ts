@@ -5,6 +5,7 @@ import { env } from '@/lib/env'
 import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { readProjectZip } from '@/lib/storage/project-zip'
+import { modelsChanged } from '@/lib/configurators/model-memory'
 
 const ROOT = 'configurator/'
 
@@ -63,5 +64,6 @@ export async function uploadConfiguratorArchive({ configuratorId, userId, zip, r
     db.configuratorFile.createMany({ data: stored }),
     db.configurator.update({ where: { id: configuratorId }, data: { mainFile: chosen } }),
   ])
+  await modelsChanged()
   return { mainFile: chosen, files: await db.configuratorFile.findMany({ where: { configuratorId, path: { in: stored.map((file) => file.path) } }, orderBy: { path: 'asc' } }) }
 }

@@ -9,6 +9,7 @@ import type { ConfiguratorFile } from '@/lib/generated/prisma/client'
 import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { parseEncodedPath } from '@/lib/storage/file-path'
+import { modelsChanged } from '@/lib/configurators/model-memory'
 
 /** One file of a configurator of the user's, by its path in the configurator. */
 export interface ConfiguratorFileOptions extends OwnedConfiguratorOptions {
@@ -28,12 +29,14 @@ export async function findConfiguratorFile({ path, ...owned }: ConfiguratorFileO
 }
 
 /** Points `path` at a stored blob, replacing whatever the path held before. */
-function putConfiguratorFile({ configuratorId, path, ...data }: Pick<ConfiguratorFile, 'configuratorId' | 'path' | 'blobHash' | 'size' | 'contentType'>) {
-  return db.configuratorFile.upsert({
+async function putConfiguratorFile({ configuratorId, path, ...data }: Pick<ConfiguratorFile, 'configuratorId' | 'path' | 'blobHash' | 'size' | 'contentType'>) {
+  const file = await db.configuratorFile.upsert({
     where: { configuratorId_path: { configuratorId, path } },
     create: { configuratorId, path, ...data },
     update: data,
   })
+  await modelsChanged()
+  return file
 }
 
 /** Stores `data` as the file at `path` (written by the server, e.g. a preset file). */
@@ -84,6 +87,7 @@ export async function copyConfiguratorFile({ configuratorId, userId, path, sourc
 export async function deleteConfiguratorFile(options: ConfiguratorFileOptions): Promise<void> {
   await findConfiguratorFile(options)
   await db.configuratorFile.delete({ where: { configuratorId_path: { configuratorId: options.configuratorId, path: options.path } } })
+  await modelsChanged()
 }
 
 export function toFileEntry(file: ConfiguratorFile) {

@@ -6,6 +6,7 @@ import { formatDateTime } from '@/lib/format-date'
 import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
 import { RENDERER_VERSIONS } from '@/lib/render/renderers'
 import { forgetTokens } from '@/lib/auth/tokens'
+import { modelsChanged } from '@/lib/configurators/model-memory'
 
 /** A configurator of the user's. */
 export interface OwnedConfiguratorOptions {
@@ -45,17 +46,19 @@ export async function findOwnedConfigurator({ configuratorId, userId }: OwnedCon
 export async function updateConfigurator({ input, ...owned }: OwnedConfiguratorOptions & { input: UpdateConfiguratorInput }) {
   await findOwnedConfigurator(owned)
   const { extraSettings, ...fields } = input
-  return db.configurator.update({
+  const configurator = await db.configurator.update({
     where: { id: owned.configuratorId },
     data: { ...fields, ...(extraSettings && { extraSettings: extraSettings as Prisma.InputJsonObject }) },
   })
+  await modelsChanged()
+  return configurator
 }
 
 export async function deleteConfigurator(options: OwnedConfiguratorOptions): Promise<void> {
   await findOwnedConfigurator(options)
   await db.configurator.delete({ where: { id: options.configuratorId } })
   // Its applications and their tokens went with it.
-  await forgetTokens()
+  await Promise.all([forgetTokens(), modelsChanged()])
 }
 
 export function toConfiguratorDto(configurator: Configurator): ConfiguratorDto {

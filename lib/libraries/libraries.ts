@@ -12,6 +12,7 @@ import { recentReads } from '@/lib/recent-reads'
 import { blobStore } from '@/lib/storage/blob-store'
 import { pathProblem } from '@/lib/storage/file-path'
 import { readProjectZip } from '@/lib/storage/project-zip'
+import { modelsChanged } from '@/lib/configurators/model-memory'
 
 // Libraries installed once for the whole server. Every build sees each under its name
 // (`include <BOSL2/std.scad>`), and its content hash is part of every build key, so replacing
@@ -61,6 +62,7 @@ export async function installLibrary(name: string, files: Map<string, Uint8Array
     db.library.upsert({ where: { name }, create: { name, ...summary }, update: summary }),
     db.libraryFile.createMany({ data: stored }),
   ])
+  await modelsChanged()
   return library
 }
 
@@ -83,6 +85,7 @@ export function toLibraryEntry({ name, contentHash, sizeBytes, fileCount, update
 export async function removeLibrary(name: string): Promise<void> {
   const { count } = await db.library.deleteMany({ where: { name } })
   if (count === 0) throw new AppError('not_found', `No library ${name} is installed`)
+  await modelsChanged()
 }
 
 /** The configurators whose model files include or use the library (`include <BOSL2/std.scad>`). */

@@ -9,6 +9,7 @@ import { configuratorNames } from '@/lib/sessions/session-model'
 import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { pathProblem } from '@/lib/storage/file-path'
+import { modelsChanged } from '@/lib/configurators/model-memory'
 
 export interface AddSessionFileOptions {
   sessionId: string
@@ -37,7 +38,7 @@ export async function addSessionFile({ sessionId, configuratorId, name, body, de
     throw error
   })
   try {
-    return await db.$transaction(async (tx) => {
+    const file = await db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM "ConfigSession" WHERE id = ${sessionId}::uuid FOR UPDATE`
       checkSessionFileQuota([...(await otherFileSizes(tx, sessionId, name)), blob.size])
       await blob.commit()
@@ -49,6 +50,8 @@ export async function addSessionFile({ sessionId, configuratorId, name, body, de
         update: data,
       })
     })
+    await modelsChanged()
+    return file
   } finally {
     await blob.discard()
   }
@@ -97,4 +100,5 @@ export async function sessionFileResponse(options: SessionFileOptions): Promise<
 
 export async function deleteSessionFile(options: SessionFileOptions): Promise<void> {
   await db.sessionFile.delete({ where: { id: (await findSessionFile(options)).id } })
+  await modelsChanged()
 }

@@ -23,6 +23,7 @@ import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
 import { mayStop, runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
 import { updateSession } from '@/lib/sessions/session-updates'
 import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
+import { modelRows } from '@/lib/configurators/model-memory'
 
 // A session's model: the files it is made of, the parameters the engine reads from them, the
 // values the session sets, and the build of those values. Each request reads each once.
@@ -61,8 +62,14 @@ interface InputRow {
   hash: string
 }
 
-/** The configurator's files, the session's and the installed libraries (by name, as build keys list them), in one round trip: every request of a session reads them. */
-function readInputRows(configuratorId: string, sessionId: string | null): Promise<InputRow[]> {
+const inputRows = modelRows<InputRow[]>('model inputs')
+
+/** The configurator's files, the session's and the installed libraries (by name, as build keys list them): every request of a session reads them, remembered until one changes. */
+async function readInputRows(configuratorId: string, sessionId: string | null): Promise<InputRow[]> {
+  return (await inputRows.get(`${configuratorId}:${sessionId}`, () => queryInputRows(configuratorId, sessionId)))!
+}
+
+function queryInputRows(configuratorId: string, sessionId: string | null): Promise<InputRow[]> {
   return db.$queryRaw<InputRow[]>`
     SELECT 'configurator' AS kind, NULL AS id, "path" AS name, "blobHash" AS hash FROM "ConfiguratorFile"
       WHERE "configuratorId" = ${configuratorId}::uuid AND starts_with("path", ${CONFIGURATOR_ROOT})

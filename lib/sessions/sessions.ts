@@ -4,14 +4,16 @@ import { db } from '@/lib/db'
 import type { RenderSession } from '@/lib/generated/prisma/client'
 import { isValidSessionKey, type KeyPurpose, signSessionKey } from '@/lib/sessions/session-keys'
 import { readExtraSettings } from '@/lib/configurators/configurators'
+import { findConfiguratorRow } from '@/lib/configurators/model-memory'
 
 /** The session with its configurator and application; the caller's application is not read again. */
 async function load(sessionId: string, principal: Principal | null = null) {
-  const session = await db.configSession.findUnique({ where: { id: sessionId }, include: { configurator: true } })
-  if (!session) return null
+  const session = await db.configSession.findUnique({ where: { id: sessionId } })
+  const configurator = session && (await findConfiguratorRow(session.configuratorId))
+  if (!session || !configurator) return null
   const { applicationId } = session
   const known = principal && principal.kind !== 'user' && principal.application.id === applicationId ? principal.application : null
-  return { ...session, application: applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))) }
+  return { ...session, configurator, application: applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))) }
 }
 
 export type LoadedSession = NonNullable<Awaited<ReturnType<typeof load>>>

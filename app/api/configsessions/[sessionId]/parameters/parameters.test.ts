@@ -79,3 +79,18 @@ describe('PUT /parameters', () => {
     expect(builds).toHaveBeenCalledTimes(1)
   })
 })
+
+describe("a designer's change", () => {
+  it('reaches an open session at once: its files, then its settings', async () => {
+    const opened = await openSession(VECTORS(`changed ${Date.now()}`))
+    expect(Object.keys(await getParameters(opened))).toEqual(['size', 'grid'])
+    const upload = await api('PUT', `/configurators/${opened.configuratorId}/files/configurator/main.scad`, { token: opened.token, body: 'depth = 4; // [1:9]\ncube(depth);\n' })
+    expect(upload.status).toBe(202)
+    expect(Object.keys(await getParameters(opened))).toEqual(['depth'])
+
+    // The quality settings set `depth`: it is the configurator's then, no customer's parameter.
+    const settings = { extraSettings: { quality: { preview: { depth: 2 } } } }
+    expect((await api('PUT', `/configurators/${opened.configuratorId}`, { token: opened.token, body: settings })).status).toBe(200)
+    expect(Object.keys(await getParameters(opened))).toEqual([])
+  })
+})
