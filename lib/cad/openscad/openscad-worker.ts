@@ -132,8 +132,19 @@ async function runParts(job: OpenscadJob): Promise<OpenscadJobResult> {
   return { exitCode: 0, log: closed.log, mesh, print: measurePrint(union, mesh) }
 }
 
+/** Whether any source of the job names `color`: without it the model is one part, and none hides inside another. */
+function mayColour(job: OpenscadJob): boolean {
+  return [...job.files, ...job.libraries].some(({ data }) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('color'))
+}
+
 async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; log: EngineLog } | { log: EngineLog }> {
   const apart = (log: EngineLog, why: string) => ({ log: withError(log, `ERROR: the parts could not be told apart: ${why}; the 3MF holds the model as one part`) })
+  // No second OpenSCAD run for its CSG tree then: the union is the one part to close.
+  if (!mayColour(job)) {
+    const log = { message: '', error: '' }
+    const mesh = await closeParts(union, [])
+    return mesh ? { mesh, log } : apart(log, 'the model is not a closed solid')
+  }
   const tree = runOpenscad(await takeInstance(job), job, 'csg')
   if (tree.text === undefined) return apart(tree.log, 'OpenSCAD could not write its CSG tree')
   const shown = union.parts.map((part) => part.color)
