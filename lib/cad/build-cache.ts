@@ -29,7 +29,7 @@ const MEMORY_ENTRIES = 32
 // Recently used meshes stay in memory so a cached answer costs no disk read.
 const memory = new Map<string, CachedBuild>()
 
-function remember(build: CachedBuild): CachedBuild {
+export function remember(build: CachedBuild): CachedBuild {
   memory.delete(build.key)
   memory.set(build.key, build)
   for (const key of memory.keys()) {

@@ -1,4 +1,4 @@
-import { buildStored, type CachedBuild, findBuild, storeBuild } from '@/lib/cad/build-cache'
+import { buildStored, type CachedBuild, findBuild, remember, storeBuild } from '@/lib/cad/build-cache'
 import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/get-engine'
 import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
@@ -71,10 +71,14 @@ export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = 
   return storeBuild(job.key, mesh, log, print)
 }
 
-const RUN = { build: runBuildJob, parameters: runParametersJob, parts: runPartsJob }
+const RUN = { build: runBuildJob, parts: runPartsJob }
 
-/** Runs the job and resolves once its result is stored: for a build worker, whose asker reads the stored copy. */
+/**
+ * Runs the job and resolves once its result is stored: for a build worker, whose asker reads the
+ * stored copy, or this process's memory when it asked itself.
+ */
 export async function runCadJob(job: CadJob, scheduling: Scheduling, source?: Promise<ModelSource>): Promise<void> {
-  await RUN[job.kind](job, scheduling, source)
+  if (job.kind === 'parameters') return void (await runParametersJob(job, scheduling, source))
+  remember(await RUN[job.kind](job, scheduling, source))
   await buildStored(job.key)
 }

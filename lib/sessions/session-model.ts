@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { attachment } from '@/lib/api/content-disposition'
 import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
-import { type CachedBuild, findBuild, getCachedBuild, loadBuild } from '@/lib/cad/build-cache'
+import { type CachedBuild, findBuild, getCachedBuild } from '@/lib/cad/build-cache'
 import { type CadJob, runBuildJob, runParametersJob, runPartsJob, type StoredFile } from '@/lib/cad/cad-job'
 import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
 import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
@@ -272,7 +272,7 @@ export function buildValues(source: ModelSource, values: Readonly<Record<string,
 export async function buildModel(source: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
   const job = buildJob(source, values, quality)
   const { session } = source
-  const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: loadBuild }, buildSignal), mayStop(session) ? signal : undefined)
+  const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal), mayStop(session) ? signal : undefined)
   // Joined a guess of the same values that no worker took: this one is no guess.
   return build().catch((error: unknown) => (isDropped(error) && !session.speculative ? build() : Promise.reject(error)))
 }
@@ -306,7 +306,7 @@ async function buildPrintModel(source: ModelSource, values: Values, quality: Qua
   const built = await buildModel(source, values, quality)
   if (!built.mesh) return built
   const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: partsKey(built.key), buildKey: built.key }
-  return getCachedBuild(job.key, (signal) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: loadBuild }, signal))
+  return getCachedBuild(job.key, (signal) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: findBuild }, signal))
 }
 
 /** Builds what the print report of these values over the defaults needs (getObjectInfo): the closed parts of both qualities. */

@@ -76,7 +76,7 @@ export interface SessionJob<T extends { source: string }> {
   ranSource: T['source']
   /** Runs the job on this process's workers and stores its result. */
   run: (job: CadJob, scheduling: Scheduling) => Promise<T>
-  /** The job's stored result. */
+  /** The job's result once a worker stored it: from memory when this process's worker built it. */
   load: (key: string) => Promise<T | null>
 }
 

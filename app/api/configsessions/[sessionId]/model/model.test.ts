@@ -346,6 +346,19 @@ describe('build cache', () => {
     expect(await builds()).toBe(rowsAfterFirstBuild + 1)
   })
 
+  it('answers a build made by this process (here, or by its build worker on the queue) from memory, never read back from storage', async () => {
+    const { storage } = await import('@/lib/storage/object-storage')
+    const owner = await openSession(`${BOX}echo("handed over");\n`)
+    expect((await get(owner, 'parameters')).status).toBe(200)
+    const reads = vi.spyOn(storage, 'readBuffer')
+    expect((await put(owner, { width: { value: 61 } })).status).toBe(200)
+    const model = await get(owner, 'model')
+    expect(model.status).toBe(200)
+    expect(['built', 'memory']).toContain(model.headers.get('x-build-cache'))
+    // The one read is the cache's lookup before building (it misses): nothing is read back after.
+    expect(reads.mock.calls.filter(([key]) => key.startsWith('cache/'))).toHaveLength(1)
+  })
+
   it("does not serve a build stopped by one configurator's time limit to a configurator that allows more time", async () => {
     const source = `${LOOP}// shared by both configurators\n`
     const patient = await openSession(source) // the server maximum, 60 s
