@@ -17,8 +17,8 @@ interface Ran {
 }
 
 const SCRIPT = path.join(process.cwd(), 'test/workers/sleep-worker.ts')
-function createPool(size: number, backgroundSize = 0) {
-  const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, backgroundSize, maxHeapMb: 64 })
+function createPool(size: number, backgroundSize = 0, backgroundGraceMs = 0) {
+  const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, backgroundSize, maxHeapMb: 64, backgroundGraceMs })
   const started: string[] = []
   const ran: (Ran & { keys: string[] })[] = []
   const run = (name: string, fairness: Fairness, { ms = 20, ...options }: { ms?: number; signal?: AbortSignal; dropUnlessIdle?: boolean } = {}) =>
@@ -38,7 +38,8 @@ function createPool(size: number, backgroundSize = 0) {
   const startedCount = async (count: number) => {
     while (started.length < count) await new Promise((resolve) => setTimeout(resolve, 5))
   }
-  return { run, started, peak, startedCount, nicenessOf }
+  const ranOf = (name: string) => ran.find((task) => task.name === name)!
+  return { run, started, peak, startedCount, nicenessOf, ranOf }
 }
 
 /** A customer of the anonymous kind: one worker at a time, turns by customer. */
@@ -65,6 +66,16 @@ describe('WorkerPool', () => {
       expect([nicenessOf('test-drive'), nicenessOf('parts')]).toEqual([19, 19])
       expect([nicenessOf('customer-1'), nicenessOf('customer-2')]).toEqual([0, 0])
     }
+  })
+
+  it("starts background work only while no customer's build runs or waits, and not in the moment after one ends", async () => {
+    const { run, ranOf } = createPool(1, 1, 1000)
+    const figures = run('print figures', { turn: 'session:figures', exclusive: ['session:figures'], shared: [], background: true })
+    // A dragging customer: the next build is asked for as soon as the last one answered.
+    await run('move-1', customer('c1', 's1'), { ms: 100 })
+    await run('move-2', customer('c1', 's1'), { ms: 50 })
+    await figures
+    expect(ranOf('print figures').start).toBeGreaterThan(ranOf('move-2').end)
   })
 
   it('drops a guess that the background worker cannot start at once, and runs it when it can, customers or not', async () => {

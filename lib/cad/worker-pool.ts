@@ -80,11 +80,14 @@ export interface WorkerPoolOptions {
   backgroundSize: number
   /** V8 heap limit of each worker (WASM memory is limited by the worker itself). */
   maxHeapMb: number
+  /** How long after customers' last build background work waits before it starts (a dragging customer's next move comes within it). */
+  backgroundGraceMs?: number
 }
 
 const REMEMBERED_TURNS = 10_000
 /** The lowest priority: a thread at nice 19 gets about 1.5 % of a core that a nice-0 thread wants too. */
 const BACKGROUND_NICENESS = 19
+const BACKGROUND_GRACE_MS = 500
 
 /**
  * A fixed number of worker threads, one task each at a time, shared fairly: of the queued
@@ -95,9 +98,11 @@ const BACKGROUND_NICENESS = 19
  * task or a crashed worker costs that worker: it is terminated (~10 ms even mid-computation)
  * and replaced by a fresh one, so the pool always stays whole.
  *
- * Background tasks run on workers of their own whose threads have the lowest CPU priority: they
- * start at once, and the operating system gives a core to them only while no customer's build
- * or request wants it, without stopping (and losing) their work when one does.
+ * Background tasks run on workers of their own whose threads have the lowest CPU priority, and
+ * start only while no customer's build runs or waits, a moment after the last one ended: a
+ * dragging customer's next build comes within that moment, so background work never shares the
+ * machine with a drag (even at the lowest priority a busy core slows the other one's build). A
+ * guess ahead of the customer (dropUnlessIdle) is no such work: it starts whenever its worker is free.
  */
 export class WorkerPool<Job, Result> {
   private readonly slots: Slot<Job, Result>[] = []
@@ -110,6 +115,9 @@ export class WorkerPool<Job, Result> {
   /** Turn key → when it was last served (a dispatch counter). */
   private readonly servedAt = new Map<string, number>()
   private dispatches = 0
+  /** When the last customer's build ended (performance.now()). */
+  private customersIdleSince = Number.NEGATIVE_INFINITY
+  private backgroundTimer?: NodeJS.Timeout
 
   constructor(private readonly options: WorkerPoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn(false))
@@ -208,6 +216,17 @@ export class WorkerPool<Job, Result> {
     this.dispatch()
   }
 
+  /** Whether background work may start now; if only the moment after customers' builds is missing, a dispatch comes when it has passed. */
+  private mayStartBackground(): boolean {
+    const customersBusy = this.slots.some((slot) => !slot.background && slot.task) || this.queue.some((task) => !task.fairness.background)
+    if (customersBusy) return false
+    const wait = this.customersIdleSince + (this.options.backgroundGraceMs ?? BACKGROUND_GRACE_MS) - performance.now()
+    if (wait <= 0) return true
+    clearTimeout(this.backgroundTimer)
+    this.backgroundTimer = setTimeout(() => this.dispatch(), wait).unref()
+    return false
+  }
+
   /** The next task for a free worker of the kind `background` says. */
   private pickNext(background: boolean): Task<Job, Result> | undefined {
     const kind = this.slots.filter((slot) => slot.background === background)
@@ -215,7 +234,10 @@ export class WorkerPool<Job, Result> {
     const holding = (fairness: Fairness[], key: string) => fairness.filter((held) => held.exclusive.includes(key) || held.shared.includes(key)).length
     const runningHere = kind.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
     const half = Math.ceil(kind.length / 2)
-    const startable = this.queue.filter((task) => Boolean(task.fairness.background) === background && task.fairness.exclusive.every((key) => holding(running, key) === 0))
+    const mayStart = (task: Task<Job, Result>) => !background || task.dropUnlessIdle || this.mayStartBackground()
+    const startable = this.queue.filter(
+      (task) => Boolean(task.fairness.background) === background && task.fairness.exclusive.every((key) => holding(running, key) === 0) && mayStart(task),
+    )
     const withinShare = startable.filter((task) => task.fairness.shared.every((key) => holding(runningHere, key) < half))
     // Past its half a key may still take an idle worker when nobody else's task could use it.
     const candidates = withinShare.length > 0 ? withinShare : startable
@@ -237,6 +259,7 @@ export class WorkerPool<Job, Result> {
     const { task } = slot
     clearTimeout(slot.timer)
     slot.task = undefined
+    if (task && !slot.background) this.customersIdleSince = performance.now()
     if (task) settle(task)
     this.dispatch()
   }
