@@ -3,7 +3,9 @@
 
 type Stopper = () => Promise<void>
 
-const stoppers: Stopper[] = []
+// One list per process: Next's route bundles load this module apart from the custom server.
+const globalForShutdown = globalThis as unknown as { paraformStoppers?: Stopper[] }
+const stoppers = (globalForShutdown.paraformStoppers ??= [])
 
 export function onShutdown(stop: Stopper): void {
   stoppers.push(stop)

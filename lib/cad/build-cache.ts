@@ -5,6 +5,7 @@ import type { PrintMeasures } from '@/lib/cad/mesh/printability'
 import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import { onShutdown } from '@/lib/shutdown'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { storage } from '@/lib/storage/object-storage'
 
@@ -82,12 +83,18 @@ export async function findBuild(key: string): Promise<CachedBuild | null> {
 // worker waits for its build's before saying it is done (its asker reads the stored copy),
 // shutdown for all.
 const writing = new Map<string, Promise<void>>()
+let flushesOnShutdown = false
 
 /**
  * The engine's build of `key`, answered at once and stored in the background (a cache may always
  * be lost: a build whose write failed is built again when asked for).
  */
 export function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print?: PrintMeasures | null): CachedBuild {
+  if (!flushesOnShutdown) {
+    // A clean stop finishes the writes of builds already answered.
+    flushesOnShutdown = true
+    onShutdown(() => buildStored())
+  }
   const objectInfo = mesh ? { ...measureMesh(mesh), ...(print && { print }) } : null
   const written = writeBuild(key, mesh, log, objectInfo)
   writing.set(key, written)
