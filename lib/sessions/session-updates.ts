@@ -53,14 +53,34 @@ export interface SessionUpdate {
   build: (values: StoredValues, signal: AbortSignal) => Promise<unknown>
 }
 
+/** Each session's last update begun in this process. */
+const storing = new Map<string, Promise<unknown>>()
+
+/**
+ * Stores the changes after the session's updates begun here before, so that this process answers
+ * its updates of one session in the order they were stored: on PostgreSQL the row lock orders the
+ * writes, but their results arrive on different connections, and the last answer a page hears
+ * must be the state the session keeps.
+ */
+function store(sessionId: string, changes: StoredValues, warnings: string) {
+  const stored = (storing.get(sessionId) ?? Promise.resolve())
+    .catch(() => {})
+    .then(
+      () => db.$queryRaw<{ values: StoredValues; version: number }[]>`
+        UPDATE "ConfigSession" SET "version" = "version" + 1, "values" = "values" || ${JSON.stringify(changes)}::jsonb,
+          "valueWarnings" = ${warnings}, "configuredAt" = now()
+        WHERE "id" = ${sessionId}::uuid
+        RETURNING "values", "version"`,
+    )
+  storing.set(sessionId, stored)
+  void stored.catch(() => {}).finally(() => storing.get(sessionId) === stored && storing.delete(sessionId))
+  return stored
+}
+
 /** Stores `changes` over the session's values and starts building them; answers the stored values, which hold them. */
 export async function updateSession(sessionId: string, { changes, warnings = '', build }: SessionUpdate): Promise<StoredValues> {
   await subscribe()
-  const [row] = await db.$queryRaw<{ values: StoredValues; version: number }[]>`
-    UPDATE "ConfigSession" SET "version" = "version" + 1, "values" = "values" || ${JSON.stringify(changes)}::jsonb,
-      "valueWarnings" = ${warnings}, "configuredAt" = now()
-    WHERE "id" = ${sessionId}::uuid
-    RETURNING "values", "version"`
+  const [row] = await store(sessionId, changes, warnings)
   if (!row) throw new AppError('not_found', 'The session was deleted')
   const notice = { session: sessionId, version: row.version }
   supersede(notice)
