@@ -101,6 +101,8 @@ export async function runSessionJob<T extends { source: string }>(session: Sessi
   try {
     return await run(job, { ...schedulingOf(session, signal), onStart: () => (startedAt = performance.now()) })
   } finally {
-    if (customer && startedAt !== undefined && !session.speculative) await limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt))
+    // Counted after the answer: the model does not wait for its bill. The embedded database runs
+    // its queries in order, so the customer's next check sees it.
+    if (customer && startedAt !== undefined && !session.speculative) void limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt)).catch(() => {})
   }
 }
