@@ -133,7 +133,7 @@ export async function applyPreset(session: LoadedSession, name: string): Promise
   const set = Object.hasOwn(file.parameterSets, name) ? file.parameterSets[name] : undefined
   if (!set) throw new AppError('not_found', `The model has no preset ${JSON.stringify(name)}`)
   const { values, warnings } = applySet(source.definitions, name, set)
-  return storeValues(source, values, warnings.join('\n'))
+  return storeValues(session, source, values, warnings.join('\n'))
 }
 
 /**

@@ -396,14 +396,14 @@ export async function getSessionLog(session: LoadedSession) {
  */
 export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
   const source = await readModelSource(session)
-  return storeValues(source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
+  return storeValues(session, source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
 }
 
 /** Stores valid values over the session's and starts building them; answers the stored state. `warnings`: what the session's log says about them. */
-export async function storeValues(source: ModelSource, changes: Values, warnings?: string): Promise<ParameterSet> {
+export async function storeValues(session: LoadedSession, source: ModelSource, changes: Values, warnings?: string): Promise<ParameterSet> {
   // The customer set values: guesses of what it would set are moot.
   dropGuesses(source.session.id)
-  const stored = await updateSession(source.session.id, { changes, warnings, build: (values, signal) => buildValues(source, values, signal) })
+  const stored = await updateSession(source.session.id, { current: storedValuesOf(session.values), changes, warnings, build: (values, signal) => buildValues(source, values, signal) })
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }
 

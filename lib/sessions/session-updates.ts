@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import { AppError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
@@ -6,8 +7,10 @@ import { listen, notify } from '@/lib/queue/notifications'
 // Setting a session's values stores them at once, merged over the stored ones in one row update
 // that also gives the session its next version, and the request answers then: the model of the
 // stored values is built meanwhile, so the engine runs while the answer travels and the customer's
-// page asks for the model, which waits for that build (never an older one). A newer update,
-// begun on any instance, stops the older one's build unless a request waits for its model.
+// page asks for the model, which waits for that build (never an older one). The build even starts
+// before the write, from the values as the request read them: the write then only confirms them.
+// A newer update, begun on any instance, stops the older one's build unless a request waits for
+// its model.
 
 /** An update stored: `{session, version}`. */
 const STORED_CHANNEL = 'paraform_session_stored'
@@ -25,7 +28,7 @@ class SupersededError extends Error {
   }
 }
 
-/** The build of each session's newest stored values started in this process. */
+/** The build of each session's newest values started in this process; `version` once they are stored. */
 const building = new Map<string, { version: number; controller: AbortController }>()
 
 /** Stops the session's build started here for a version older than `version`. */
@@ -34,6 +37,18 @@ function supersede({ session, version }: Notice): void {
   if (!current || current.version >= version) return
   current.controller.abort(new SupersededError())
   building.delete(session)
+}
+
+/** Starts the build of `values`, the session's newest here: whatever this process built for the session before is moot. */
+function startBuild(sessionId: string, values: StoredValues, build: SessionUpdate['build']): { version: number; controller: AbortController } {
+  building.get(sessionId)?.controller.abort(new SupersededError())
+  const started = { version: Number.POSITIVE_INFINITY, controller: new AbortController() }
+  building.set(sessionId, started)
+  // Whoever reads the model hears how its build went; a build nobody asks for is forgotten.
+  void build(values, started.controller.signal)
+    .catch(() => {})
+    .finally(() => building.get(sessionId) === started && building.delete(sessionId))
+  return started
 }
 
 let subscribed: Promise<void> | undefined
@@ -46,6 +61,8 @@ function subscribe(): Promise<void> {
 }
 
 export interface SessionUpdate {
+  /** The session's values as the request read them. */
+  current: StoredValues
   changes: StoredValues
   /** What the session's log says about the values. */
   warnings?: string
@@ -78,18 +95,20 @@ function store(sessionId: string, changes: StoredValues, warnings: string) {
 }
 
 /** Stores `changes` over the session's values and starts building them; answers the stored values, which hold them. */
-export async function updateSession(sessionId: string, { changes, warnings = '', build }: SessionUpdate): Promise<StoredValues> {
+export async function updateSession(sessionId: string, { current, changes, warnings = '', build }: SessionUpdate): Promise<StoredValues> {
   await subscribe()
-  const [row] = await store(sessionId, changes, warnings)
-  if (!row) throw new AppError('not_found', 'The session was deleted')
+  const expected = { ...current, ...changes }
+  let started = startBuild(sessionId, expected, build)
+  const [row] = await store(sessionId, changes, warnings).catch((error: unknown) => (started.controller.abort(error), Promise.reject(error)))
+  if (!row) {
+    started.controller.abort(new SupersededError())
+    throw new AppError('not_found', 'The session was deleted')
+  }
+  // Another update was stored in between: the stored values are not the ones building.
+  if (!isDeepStrictEqual(row.values, expected)) started = startBuild(sessionId, row.values, build)
+  started.version = row.version
   const notice = { session: sessionId, version: row.version }
   supersede(notice)
   notify(STORED_CHANNEL, JSON.stringify(notice)).catch(() => {})
-  const controller = new AbortController()
-  building.set(sessionId, { version: row.version, controller })
-  // Whoever reads the model hears how its build went; a build nobody asks for is forgotten.
-  void build(row.values, controller.signal)
-    .catch(() => {})
-    .finally(() => building.get(sessionId)?.controller === controller && building.delete(sessionId))
   return row.values
 }

@@ -38,12 +38,12 @@ describe('session updates', () => {
   it('store the values before their build ends, and a newer update stops the older build', async () => {
     const { session } = await openSession(MODEL)
     const older = buildUntilStopped()
-    expect(await updateSession(session.id, { changes: { width: 20 }, build: older.build })).toEqual({ width: 20 })
+    expect(await updateSession(session.id, { current: {}, changes: { width: 20 }, build: older.build })).toEqual({ width: 20 })
     await older.begun
     expect(await storedRow(session.id)).toEqual({ values: { width: 20 }, version: 1 })
 
     const built: unknown[] = []
-    const newer = await updateSession(session.id, { changes: { depth: 5 }, build: async (values) => void built.push(values) })
+    const newer = await updateSession(session.id, { current: { width: 20 }, changes: { depth: 5 }, build: async (values) => void built.push(values) })
 
     expect(newer).toEqual({ width: 20, depth: 5 })
     expect(String(await older.reason)).toMatch(/superseded/)
@@ -56,6 +56,7 @@ describe('session updates', () => {
     let failed!: () => void
     const failure = new Promise<void>((resolve) => (failed = resolve))
     const stored = await updateSession(session.id, {
+      current: {},
       changes: { width: 30 },
       build: async () => {
         failed()
@@ -68,11 +69,23 @@ describe('session updates', () => {
     expect(await storedRow(session.id)).toEqual({ values: { width: 30 }, version: 1 })
   })
 
-  it('answer 404 for a session deleted meanwhile, building nothing', async () => {
+  it('start the build before the write, and build the stored values instead when another update came in between', async () => {
+    const { session } = await openSession(MODEL)
+    // Read by this request as {}: another instance stored a width meanwhile.
+    await db.configSession.update({ where: { id: session.id }, data: { values: { width: 40 }, version: 1 } })
+    const guessed = buildUntilStopped()
+    const built: unknown[] = []
+    const build = (values: unknown, signal: AbortSignal) => (built.length === 0 ? (built.push(values), guessed.build(values, signal)) : (built.push(values), Promise.resolve()))
+    expect(await updateSession(session.id, { current: {}, changes: { depth: 5 }, build })).toEqual({ width: 40, depth: 5 })
+    expect(built).toEqual([{ depth: 5 }, { width: 40, depth: 5 }])
+    expect(String(await guessed.reason)).toMatch(/superseded/)
+  })
+
+  it('answer 404 for a session deleted meanwhile, stopping the build begun beside the write', async () => {
     const { session } = await openSession(MODEL)
     await db.configSession.delete({ where: { id: session.id } })
-    const built: unknown[] = []
-    await expect(updateSession(session.id, { changes: { width: 30 }, build: async (values) => void built.push(values) })).rejects.toMatchObject({ code: 'not_found' })
-    expect(built).toEqual([])
+    const started = buildUntilStopped()
+    await expect(updateSession(session.id, { current: {}, changes: { width: 30 }, build: started.build })).rejects.toMatchObject({ code: 'not_found' })
+    expect(String(await started.reason)).toMatch(/superseded/)
   })
 })
