@@ -23,9 +23,11 @@ const CACHED_MOVES = 40
 const IDLE_MS = 5000
 
 interface Model {
-  /** A demo configurator by name. */
+  /** A demo configurator by name, or one the bench makes of `file`. */
   name: string
   slug: string
+  /** The model's main file, when it is no demo's. */
+  file?: string
   parameter: string
   /** The value of move `i`: a new one each move, so that each move is a real build (each server starts with an empty cache). */
   value: (i: number) => number
@@ -35,7 +37,18 @@ const MODELS: Model[] = [
   { name: 'Box with lid', slug: 'box-with-lid', parameter: 'width', value: (i) => 40 + i },
   { name: 'Name tag', slug: 'name-tag', parameter: 'text_size', value: (i) => 6 + i / 4 },
   { name: 'Spur gear', slug: 'spur-gear', parameter: 'teeth', value: (i) => 44 + i },
+  { name: 'Knob', slug: 'knob', file: 'bench/models/knob.scad', parameter: 'height', value: (i) => 30 + i },
 ]
+
+function sourceOf(model: Model): Buffer {
+  return fs.readFileSync(model.file ?? `demo/${model.slug}/main.scad`)
+}
+
+/** The demo's preview quality; none for the bench's own model, which sets its own. */
+function previewOf(model: Model): Record<string, number> {
+  const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
+  return demos.find((demo) => demo.slug === model.slug)?.extraSettings.quality.preview ?? {}
+}
 
 interface Customer {
   url: string
@@ -49,10 +62,20 @@ async function ok(response: Response): Promise<ArrayBuffer> {
   return body
 }
 
-async function openCustomer(url: string, name: string): Promise<Customer> {
+/** Makes the configurator of a model that is no demo, with an application for its customers. */
+async function createConfigurator(url: string, admin: Record<string, string>, model: Model): Promise<void> {
+  const json = { ...admin, 'content-type': 'application/json' }
+  const created = await ok(await fetch(`${url}/api/configurators`, { method: 'POST', headers: json, body: JSON.stringify({ name: model.name, mainFile: 'main.scad' }) }))
+  const { UUID } = JSON.parse(Buffer.from(created).toString()) as { UUID: string }
+  await ok(await fetch(`${url}/api/configurators/${UUID}/files/configurator/main.scad`, { method: 'PUT', headers: admin, body: new Uint8Array(sourceOf(model)) }))
+  await ok(await fetch(`${url}/api/configurators/${UUID}/applications`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Bench', domain: 'bench.example.com' }) }))
+}
+
+async function openCustomer(url: string, model: Model): Promise<Customer> {
   const admin = { authorization: `Bearer ${await signIn(url)}` }
+  if (model.file) await createConfigurator(url, admin, model)
   const configurators = (await (await fetch(`${url}/api/configurators`, { headers: admin })).json()) as { UUID: string; name: string }[]
-  const { UUID } = configurators.find((configurator) => configurator.name === name)!
+  const { UUID } = configurators.find((configurator) => configurator.name === model.name)!
   const [application] = (await (await fetch(`${url}/api/configurators/${UUID}/applications`, { headers: admin })).json()) as { key: string }[]
   const grant = (await (await fetch(`${url}/api/auth/anonymous`, { method: 'POST', headers: { 'x-api-key': application!.key } })).json()) as { accessToken: string }
   const headers = { authorization: `Bearer ${grant.accessToken}`, 'x-api-key': application!.key, 'content-type': 'application/json' }
@@ -80,7 +103,7 @@ interface Figures {
 }
 
 async function measureModel(url: string, model: Model): Promise<Figures> {
-  const customer = await openCustomer(url, model.name)
+  const customer = await openCustomer(url, model)
   await move(customer, model.parameter, model.value(-1))
   const dragging: number[] = []
   let triangles = 0
@@ -117,9 +140,8 @@ export function fontsUsedBy(source: Buffer, values: Record<string, ParameterValu
 
 /** callMain alone on a warm instance (made ahead, untimed), the model and its fonts in place, binary STL out. */
 async function bareEngine(model: Model): Promise<number> {
-  const source = fs.readFileSync(`demo/${model.slug}/main.scad`)
-  const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
-  const preview = demos.find((demo) => demo.slug === model.slug)!.extraSettings.quality.preview
+  const source = sourceOf(model)
+  const preview = previewOf(model)
   const times: number[] = []
   const fonts = fontsUsedBy(source, { [model.parameter]: model.value(0) })
   const warm = async () => {
