@@ -164,6 +164,19 @@ describe('WorkerPool', () => {
     expect(ended).toEqual(['small', 'runaway-0', 'runaway-1'])
   })
 
+  it("keeps the worker another shop's customer freed from a shop past its half for a moment, so the customer's next build stops nothing", async () => {
+    const { run, started, startedCount } = createPool(2, 0, 300)
+    const runaway = [0, 1].map((n) => run(`runaway-${n}`, customer(`hostile-${n}`, `h${n}`, 'hostile'), { ms: 1500 }))
+    await startedCount(2)
+    // The first move stops runaway-1; each next one comes 50 ms after the one before was answered, as over HTTP.
+    for (const move of ['move-1', 'move-2', 'move-3']) {
+      await run(move, customer('other', 'o1', 'other'))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    await Promise.all(runaway)
+    expect(started).toEqual(['runaway-0', 'runaway-1', 'move-1', 'move-2', 'move-3', 'runaway-1'])
+  })
+
   it('takes a cancelled task out of the queue, and stops a cancelled running one on a fresh worker', async () => {
     const { run, started, startedCount } = createPool(1)
     const running = new AbortController()

@@ -80,7 +80,11 @@ export interface WorkerPoolOptions {
   backgroundSize: number
   /** V8 heap limit of each worker (WASM memory is limited by the worker itself). */
   maxHeapMb: number
-  /** How long after customers' last build background work waits before it starts (a dragging customer's next move comes within it). */
+  /**
+   * How long after customers' last build background work waits before it starts, and a shop past
+   * its half before it takes the worker another shop's customer freed (a dragging customer's next
+   * move comes within it).
+   */
   backgroundGraceMs?: number
 }
 
@@ -94,7 +98,9 @@ const BACKGROUND_GRACE_MS = 500
  * tasks whose exclusive keys are free, those of shared keys below their half of the workers go
  * first, and among them the turn key served longest ago. A key past its half (it took idle workers
  * while nobody else waited) loses its newest task's worker to a task within its shares that
- * waits; that task runs anew later. A task over its time limit, an aborted
+ * waits; that task runs anew later. Nor does such a key take the worker another shop's customer
+ * freed until a moment has passed: a customer who just got a model asks for the next one within
+ * it, and would otherwise stop that task again, at the cost of a worker's boot each move. A task over its time limit, an aborted
  * task or a crashed worker costs that worker: it is terminated (~10 ms even mid-computation)
  * and replaced by a fresh one, so the pool always stays whole.
  *
@@ -117,7 +123,10 @@ export class WorkerPool<Job, Result> {
   private dispatches = 0
   /** When the last customer's build ended (performance.now()). */
   private customersIdleSince = Number.NEGATIVE_INFINITY
+  /** When a customer's build of these shared keys ended last, for those ended within the moment after. */
+  private recentlyServed = new Map<string, { shared: string[]; at: number }>()
   private backgroundTimer?: NodeJS.Timeout
+  private holdTimer?: NodeJS.Timeout
 
   constructor(private readonly options: WorkerPoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn(false))
@@ -220,11 +229,27 @@ export class WorkerPool<Job, Result> {
   private mayStartBackground(): boolean {
     const customersBusy = this.slots.some((slot) => !slot.background && slot.task) || this.queue.some((task) => !task.fairness.background)
     if (customersBusy) return false
-    const wait = this.customersIdleSince + (this.options.backgroundGraceMs ?? BACKGROUND_GRACE_MS) - performance.now()
+    const wait = this.customersIdleSince + this.graceMs - performance.now()
     if (wait <= 0) return true
     clearTimeout(this.backgroundTimer)
     this.backgroundTimer = setTimeout(() => this.dispatch(), wait).unref()
     return false
+  }
+
+  private get graceMs(): number {
+    return this.options.backgroundGraceMs ?? BACKGROUND_GRACE_MS
+  }
+
+  /** Whether a worker freed a moment ago by another shop's customer is kept from `task`, past its half; if so, a dispatch comes when the moment has passed. */
+  private isHeldFrom(task: Task<Job, Result>): boolean {
+    let wait = 0
+    for (const { shared, at } of this.recentlyServed.values()) {
+      if (!shared.some((key) => task.fairness.shared.includes(key))) wait = Math.max(wait, at + this.graceMs - performance.now())
+    }
+    if (wait <= 0) return false
+    clearTimeout(this.holdTimer)
+    this.holdTimer = setTimeout(() => this.dispatch(), wait).unref()
+    return true
   }
 
   /** The next task for a free worker of the kind `background` says. */
@@ -240,7 +265,7 @@ export class WorkerPool<Job, Result> {
     )
     const withinShare = startable.filter((task) => task.fairness.shared.every((key) => holding(runningHere, key) < half))
     // Past its half a key may still take an idle worker when nobody else's task could use it.
-    const candidates = withinShare.length > 0 ? withinShare : startable
+    const candidates = withinShare.length > 0 ? withinShare : startable.filter((task) => background || !this.isHeldFrom(task))
     const served = (task: Task<Job, Result>) => this.servedAt.get(task.fairness.turn) ?? -1
     return candidates.reduce<Task<Job, Result> | undefined>((best, task) => (!best || served(task) < served(best) ? task : best), undefined)
   }
@@ -259,7 +284,12 @@ export class WorkerPool<Job, Result> {
     const { task } = slot
     clearTimeout(slot.timer)
     slot.task = undefined
-    if (task && !slot.background) this.customersIdleSince = performance.now()
+    if (task && !slot.background) {
+      this.customersIdleSince = performance.now()
+      for (const [key, { at }] of this.recentlyServed) if (at + this.graceMs <= this.customersIdleSince) this.recentlyServed.delete(key)
+      const { shared } = task.fairness
+      if (shared.length > 0) this.recentlyServed.set(shared.join('\n'), { shared, at: this.customersIdleSince })
+    }
     if (task) settle(task)
     this.dispatch()
   }
