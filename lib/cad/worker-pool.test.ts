@@ -165,7 +165,7 @@ describe('WorkerPool', () => {
   })
 
   it("keeps the worker another shop's customer freed from a shop past its half for a moment, so the customer's next build stops nothing", async () => {
-    const { run, started, startedCount } = createPool(2, 0, 300)
+    const { run, started, startedCount } = createPool(2, 0, 1000)
     const runaway = [0, 1].map((n) => run(`runaway-${n}`, customer(`hostile-${n}`, `h${n}`, 'hostile'), { ms: 1500 }))
     await startedCount(2)
     // The first move stops runaway-1; each next one comes 50 ms after the one before was answered, as over HTTP.
