@@ -125,8 +125,8 @@ export class WorkerPool<Job, Result> {
   private customersIdleSince = Number.NEGATIVE_INFINITY
   /** When a customer's build of these shared keys ended last, for those ended within the moment after. */
   private recentlyServed = new Map<string, { shared: string[]; at: number }>()
-  private backgroundTimer?: NodeJS.Timeout
-  private holdTimer?: NodeJS.Timeout
+  /** A dispatch due when a grace ends, and when. */
+  private wake?: { timer: NodeJS.Timeout; at: number }
 
   constructor(private readonly options: WorkerPoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn(false))
@@ -231,9 +231,20 @@ export class WorkerPool<Job, Result> {
     if (customersBusy) return false
     const wait = this.customersIdleSince + this.graceMs - performance.now()
     if (wait <= 0) return true
-    clearTimeout(this.backgroundTimer)
-    this.backgroundTimer = setTimeout(() => this.dispatch(), wait).unref()
+    this.dispatchIn(wait)
     return false
+  }
+
+  /** A dispatch in `ms`, unless one comes sooner. */
+  private dispatchIn(ms: number): void {
+    const at = performance.now() + ms
+    if (this.wake && this.wake.at <= at) return
+    clearTimeout(this.wake?.timer)
+    const timer = setTimeout(() => {
+      this.wake = undefined
+      this.dispatch()
+    }, ms).unref()
+    this.wake = { timer, at }
   }
 
   private get graceMs(): number {
@@ -247,8 +258,7 @@ export class WorkerPool<Job, Result> {
       if (!shared.some((key) => task.fairness.shared.includes(key))) wait = Math.max(wait, at + this.graceMs - performance.now())
     }
     if (wait <= 0) return false
-    clearTimeout(this.holdTimer)
-    this.holdTimer = setTimeout(() => this.dispatch(), wait).unref()
+    this.dispatchIn(wait)
     return true
   }
 
