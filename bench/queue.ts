@@ -4,7 +4,7 @@
 // benches run on the embedded database), with its demo content and admin.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import { describe, ms } from './stats'
+import { busyShare, describe, machineCpu, ms } from './stats'
 import { api } from '../test/api-client'
 
 const { env } = await import('@/lib/env')
@@ -21,7 +21,7 @@ const { listen } = await import('@/lib/queue/notifications')
 type CadJob = import('@/lib/cad/cad-job').CadJob
 
 const PICKUPS = 200
-const BATCH = 16
+const BATCH = 48
 const OVERHEAD_RUNS = 40
 /** After each measured step: the engine that built warms its next instance, a CPU-heavy ~30 ms that belongs to neither side. */
 const SETTLE_MS = 300
@@ -71,15 +71,18 @@ async function startWorkers(count: number) {
   }
 }
 
-async function buildsPerSecond(workers: number): Promise<number> {
+/** Builds per second of a batch on `workers` worker processes, and how busy the machine's cores were meanwhile. */
+async function buildsPerSecond(workers: number): Promise<{ rate: number; busy: number }> {
   const stop = await startWorkers(workers)
   // A few builds first, so that every worker's engine is warm before the clock starts.
   await Promise.all(Array.from({ length: 2 * workers }, () => boxJob()).map((job) => runQueued({ job, owner: ownerOf(job) })))
+  const cpu = machineCpu()
   const started = performance.now()
   await Promise.all(Array.from({ length: BATCH }, () => boxJob()).map((job) => runQueued({ job, owner: ownerOf(job) })))
   const seconds = (performance.now() - started) / 1000
+  const busy = busyShare(cpu)
   await stop()
-  return BATCH / seconds
+  return { rate: BATCH / seconds, busy }
 }
 
 /** A CPU-heavy build (the box at 384 segments a circle): the engine, not the queue, takes most of its time. */
@@ -197,7 +200,11 @@ console.log('\n## Build queue (graphile-worker on PostgreSQL; worker processes o
 const pickUp = describe(await pickUps())
 console.log(`- job pick-up and completion notice, idle worker (${PICKUPS} jobs): p50 ${ms(pickUp.p50)}, p95 ${ms(pickUp.p95)} (goal p50 ≤ 10 ms)`)
 const [one, two] = [await buildsPerSecond(1), await buildsPerSecond(2)]
-console.log(`- distinct uncached builds of the demo box, batch of ${BATCH}: 1 worker ${one.toFixed(2)}/s, 2 workers ${two.toFixed(2)}/s, ratio ${(two / one).toFixed(2)}x (${fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? '?'} cores)`)
+const cores = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? '?'
+const percent = (share: number) => `${Math.round(share * 100)} %`
+console.log(
+  `- distinct uncached builds of the demo box, batch of ${BATCH}: 1 worker ${one.rate.toFixed(2)}/s, 2 workers ${two.rate.toFixed(2)}/s, ratio ${(two.rate / one.rate).toFixed(2)}x (goal ≥ 0.95x); the ${cores} cores busy ${percent(one.busy)} with 1 worker, ${percent(two.busy)} with 2`,
+)
 for (const configurators of [1, 2]) {
   const [alone, both] = [await scaleOut(1, configurators), await scaleOut(2, configurators)]
   const goal = configurators === 1 ? '≥ 0.95x: one configurator holds half of the slots' : '≥ 1.6x'
