@@ -1,5 +1,6 @@
 // Custom server: start-up checks and migrations before Next.js serves anything.
 import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import next from 'next'
 import { failStartUp as fail } from './lib/start-up'
 
@@ -26,7 +27,7 @@ async function main() {
   const { rawPathProblem } = await import('./lib/api/raw-path')
   const { isSceneUpdateByGet } = await import('./lib/renderers/is-scene-update-by-get')
   const { findEmbedApplication } = await import('./lib/applications/applications')
-  const { frameAncestors } = await import('./lib/applications/frame-ancestors')
+  const { frameAncestors } = await import('./lib/applications/application-domain')
   const { CLIENT_ADDRESS_HEADER, clientAddressOf } = await import('./lib/api/client-address')
   const server = createServer(async (request, response) => {
     // Replaces whatever a client sent under this name: route handlers cannot see the socket.
@@ -54,7 +55,12 @@ async function main() {
     void handle(request, response)
   })
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
-  server.listen(env.PORT, () => console.log(`paraform: listening on http://localhost:${env.PORT}`))
+  const { recordServerUrl } = await import('./lib/embedded-lock')
+  server.listen(env.PORT, () => {
+    console.log(`paraform: listening on http://localhost:${env.PORT}`)
+    // `npm run library` finds the server that holds the embedded database here.
+    recordServerUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+  })
   if (env.DEMO_SHOP_PORT > 0) await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
 
   // SIGTERM/SIGINT: no new connections, requests in flight finish (a connection closes as soon as it

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { PrismaPGlite } from 'pglite-prisma-adapter'
+import { lockEmbeddedDatabase } from '@/lib/embedded-lock'
 import { env } from '@/lib/env'
 import { PrismaClient } from '@/lib/generated/prisma/client'
 
@@ -37,6 +38,7 @@ export function openPostgres(url: string): Database {
 }
 
 function openEmbedded(dir: string): Database {
+  lockEmbeddedDatabase(env.DATA_DIR)
   const pglite = new PGlite(dir)
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) })
   return {

@@ -1,31 +1,101 @@
 // `npm run library -- add <zip|folder> [--name NAME]`, `list`, `remove NAME`: the libraries every
-// configurator can include, on the database and storage the settings name (as `npm start`).
-// With the embedded database, run it while the server is stopped: PGlite has one process.
+// configurator can include. With the embedded database and the server running, through that
+// server's API (PGlite allows one process), signed in as ADMIN_EMAIL / ADMIN_PASSWORD or with an
+// admin's PARAFORM_TOKEN; `--server URL` names a server to use anywhere. Otherwise on the
+// database and storage the settings name, as `npm start` does.
 import { failStartUp } from '../lib/start-up'
 
-const USAGE = 'usage: npm run library -- add <library.zip|folder> [--name NAME] | list | remove NAME'
+const USAGE = 'usage: npm run library -- add <library.zip|folder> [--name NAME] | list | remove NAME  [--server URL]'
 
-async function main() {
-  const [command, ...args] = process.argv.slice(2)
-  const { env } = await import('../lib/env')
+interface LibrarySummary {
+  name: string
+  fileCount: number
+  sizeBytes: number
+  contentHash: string
+}
+
+/** What the command does, on the database or through a server. */
+interface Libraries {
+  add(source: string, name?: string): Promise<LibrarySummary>
+  list(): Promise<LibrarySummary[]>
+  remove(name: string): Promise<void>
+  /** How many configurators include the library, when known here. */
+  usedBy(name: string): Promise<number | undefined>
+}
+
+async function onDatabase(): Promise<Libraries> {
   const { checkDataDir } = await import('../lib/data-dir')
+  const { env } = await import('../lib/env')
   await checkDataDir(env.DATA_DIR)
   const { migrateDatabase } = await import('../lib/prepare')
   await migrateDatabase()
   const libraries = await import('../lib/libraries/libraries')
-  const describe = ({ name, fileCount, sizeBytes, contentHash }: { name: string; fileCount: number; sizeBytes: number; contentHash: string }) =>
-    `${name}: ${fileCount} files, ${sizeBytes} bytes, sha256 ${contentHash}`
+  return {
+    add: libraries.installLibraryFrom,
+    list: libraries.listLibraries,
+    remove: libraries.removeLibrary,
+    usedBy: async (name) => (await libraries.configuratorsUsing(name)).length,
+  }
+}
+
+async function throughServer(url: string): Promise<Libraries> {
+  const { env } = await import('../lib/env')
+  const { libraryArchiveFrom } = await import('../lib/libraries/libraries')
+  const token = process.env.PARAFORM_TOKEN ?? (await signIn(url, env.ADMIN_EMAIL, env.ADMIN_PASSWORD))
+  const call = async (method: string, path: string, body?: Uint8Array<ArrayBuffer>) => {
+    const response = await fetch(`${url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/zip' }) }, body })
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${url} answered ${response.status}: ${(JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text}`)
+    return text ? JSON.parse(text) : undefined
+  }
+  return {
+    async add(source, name) {
+      const archive = await libraryArchiveFrom(source, name)
+      return call('POST', `/libraries${archive.name ? `?name=${encodeURIComponent(archive.name)}` : ''}`, archive.zip)
+    },
+    list: () => call('GET', '/libraries'),
+    remove: (name) => call('DELETE', `/libraries/${encodeURIComponent(name)}`),
+    // The server prepares them itself.
+    usedBy: async () => undefined,
+  }
+}
+
+async function signIn(url: string, email?: string, password?: string): Promise<string> {
+  if (!email || !password) throw new Error(`the server at ${url} holds the database: set ADMIN_EMAIL and ADMIN_PASSWORD (or an admin's PARAFORM_TOKEN) so that this command can sign in`)
+  const response = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+  if (!response.ok) throw new Error(`signing in at ${url} as ${email} failed (${response.status})`)
+  return ((await response.json()) as { accessToken: string }).accessToken
+}
+
+/** The server named by `--server`, else the one holding the embedded database. */
+async function serverUrl(args: string[]): Promise<string | undefined> {
+  const at = args.indexOf('--server')
+  if (at >= 0) return args[at + 1] ?? failStartUp(USAGE)
+  const { env } = await import('../lib/env')
+  if (env.DATABASE_URL) return undefined
+  const { embeddedDatabaseHolder } = await import('../lib/embedded-lock')
+  const holder = embeddedDatabaseHolder(env.DATA_DIR)
+  // Not a server (another command), or one that is not listening yet: the lock refuses with its name.
+  return holder?.url
+}
+
+async function main() {
+  const [command, ...args] = process.argv.slice(2)
+  const server = await serverUrl(args)
+  const libraries = server ? await throughServer(server) : await onDatabase()
+  const describe = ({ name, fileCount, sizeBytes, contentHash }: LibrarySummary) => `${name}: ${fileCount} files, ${sizeBytes} bytes, sha256 ${contentHash}`
+  const where = server ? ` through ${server}` : ''
   if (command === 'add' && args[0] !== undefined) {
     const nameAt = args.indexOf('--name')
-    const library = await libraries.installLibraryFrom(args[0], nameAt > 0 ? args[nameAt + 1] : undefined)
-    console.log(`paraform: installed ${describe(library)}`)
-    const using = await libraries.configuratorsUsing(library.name)
-    if (using.length > 0) console.log(`paraform: ${using.length} configurators use it; each builds with it at its next change or first open`)
+    const library = await libraries.add(args[0], nameAt > 0 ? args[nameAt + 1] : undefined)
+    console.log(`paraform: installed ${describe(library)}${where}`)
+    const using = await libraries.usedBy(library.name)
+    if (using) console.log(`paraform: ${using} configurators use it; each builds with it at its next change or first open`)
   } else if (command === 'list') {
-    for (const library of await libraries.listLibraries()) console.log(describe(library))
+    for (const library of await libraries.list()) console.log(describe(library))
   } else if (command === 'remove' && args[0] !== undefined) {
-    await libraries.removeLibrary(args[0])
-    console.log(`paraform: removed ${args[0]}`)
+    await libraries.remove(args[0])
+    console.log(`paraform: removed ${args[0]}${where}`)
   } else {
     failStartUp(USAGE)
   }

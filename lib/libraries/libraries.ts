@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
+import { zipSync } from 'fflate'
 import { AppError, ValidationError } from '@/lib/api/errors'
 import type { StoredFile } from '@/lib/cad/cad-job'
 import type { ModelFile } from '@/lib/cad/engine'
@@ -83,7 +84,8 @@ export function toLibraryEntry({ name, contentHash, sizeBytes, fileCount, update
 }
 
 export async function removeLibrary(name: string): Promise<void> {
-  const { count } = await db.library.deleteMany({ where: { name } })
+  // No name holds a NUL, which the database refuses to compare.
+  const { count } = name.includes('\0') ? { count: 0 } : await db.library.deleteMany({ where: { name } })
   if (count === 0) throw new AppError('not_found', `No library ${name} is installed`)
   await modelsChanged()
 }
@@ -133,8 +135,18 @@ async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {
   return files
 }
 
-/** Installs a library from a `.zip` or a folder on this machine (`npm run library -- add`); named by the folder unless `name` is given. */
+/** A `.zip` or a folder on this machine as one archive, named by the folder unless `name` is given (`npm run library -- add`). */
+export async function libraryArchiveFrom(source: string, name?: string): Promise<{ zip: Uint8Array<ArrayBuffer>; name?: string }> {
+  if (!(await fs.stat(source)).isDirectory()) return { zip: new Uint8Array(await fs.readFile(source)), name }
+  const folder = libraryNameOf(path.basename(path.resolve(source)))
+  // In a folder of its own, which installing strips, whatever the library's own top folders are;
+  // stored, not deflated: the archive only carries the files to where they are installed.
+  const files = Object.fromEntries([...(await readFolder(source))].map(([file, data]) => [`${folder}/${file}`, data]))
+  return { zip: zipSync(files, { level: 0 }), name: name ?? folder }
+}
+
+/** Installs a library from a `.zip` or a folder on this machine, as the API installs an archive. */
 export async function installLibraryFrom(source: string, name?: string) {
-  if ((await fs.stat(source)).isDirectory()) return installLibrary(name ?? libraryNameOf(path.basename(path.resolve(source))), await readFolder(source))
-  return installLibraryZip(new Uint8Array(await fs.readFile(source)), name)
+  const archive = await libraryArchiveFrom(source, name)
+  return installLibraryZip(archive.zip, archive.name)
 }

@@ -55,6 +55,8 @@ describe('shared libraries', () => {
     const log = await readBody(await api('GET', `/configsessions/${opened.session.id}/log`, { token: opened.token }), sessions.getLog)
     expect(log.error).toMatch(/Can't open library 'shapes\/part.scad'/)
     await expectError(await api('DELETE', '/libraries/shapes', { token: admin.token }), 404, 'not_found')
+    // A name holding a NUL is no library's, as any id holding one is nothing's.
+    for (const name of ['%00', 'a%00b']) await expectError(await api('DELETE', `/libraries/${name}`, { token: admin.token }), 404, 'not_found')
   })
 
   it('are installed by admins only, from archives checked like any upload, under a safe name', async () => {
