@@ -56,3 +56,34 @@ test('an unknown application key gets a friendly 404 page', async ({ page }) => 
   await expect(page.getByRole('heading', { name: 'This configurator is not available' })).toBeVisible()
   expect(response?.headers()['content-security-policy']).toBe("frame-ancestors 'none'")
 })
+
+test("Paraform.mount resolves on any port of a domain without one, and rejects with the page's origin outside its domain", async ({ page, request, baseURL }) => {
+  // A shop page on localhost at a port of its own, mounting the application its query names.
+  const shop = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' })
+    response.end(`<!doctype html><title>Shop</title><div id="product"></div><script src="${baseURL}/embed.js"></script>
+<script>
+  const query = new URLSearchParams(location.search)
+  window.mounted = Paraform.mount(document.getElementById('product'), { key: query.get('key'), timeout: 3000 })
+    .then(() => 'ready', (error) => error.code + ': ' + error.message)
+</script>`)
+  })
+  await new Promise<void>((resolve) => shop.listen(0, resolve))
+  const { port } = shop.address() as AddressInfo
+  try {
+    const { configuratorId, applicationKey, token } = await findDemo(request, 'Name tag')
+    await page.goto(`http://localhost:${port}/?key=${applicationKey}`)
+    expect(await page.evaluate(() => (window as unknown as { mounted: Promise<string> }).mounted)).toBe('ready')
+
+    const headers = { authorization: `Bearer ${token}` }
+    const registered = await request.post(`/api/configurators/${configuratorId}/applications`, { headers, data: { name: 'Shop on another port', domain: `localhost:${port + 1}` } })
+    const { UUID } = (await registered.json()) as { UUID: string }
+    const { key } = (await (await request.get(`/api/applications/${UUID}`, { headers })).json()) as { key: string }
+    await page.goto(`http://localhost:${port}/?key=${key}`)
+    expect(await page.evaluate(() => (window as unknown as { mounted: Promise<string> }).mounted)).toBe(
+      `no_answer: Paraform.mount: the configurator did not answer this page (http://localhost:${port}) within 3 s. It talks only to pages of its application's domain: check that the domain matches http://localhost:${port} (a domain without a port allows every port of its host, one with a port only that port)`,
+    )
+  } finally {
+    await new Promise((resolve) => shop.close(resolve))
+  }
+})

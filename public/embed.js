@@ -1,6 +1,8 @@
 /* Paraform embed, protocol version 1 (docs/embed.md). Include it from the Paraform server:
  *   <script src="https://paraform.example.com/embed.js"></script>
  *   const c = await Paraform.mount(element, { key: 'APPLICATION_KEY' })
+ * mount rejects when the configurator has not answered within `timeout` ms (default 15000): the
+ * embed talks only to pages of the application's domain.
  *   c.on('change', (event) => ...); await c.set({ width: 80 }); const snapshot = await c.snapshot()
  * No build step, no dependencies. */
 ;(function () {
@@ -22,7 +24,17 @@
     var pending = {}
     var counter = 0
     var readyResolve
-    var ready = new Promise(function (resolve) { readyResolve = resolve })
+    var readyReject
+    var ready = new Promise(function (resolve, reject) {
+      readyResolve = resolve
+      readyReject = reject
+    })
+    var timeout = options.timeout || 15000
+    var waiting = setTimeout(function () {
+      readyReject(Object.assign(new Error('Paraform.mount: the configurator did not answer this page (' + location.origin + ') within ' + timeout / 1000 +
+        " s. It talks only to pages of its application's domain: check that the domain matches " + location.origin +
+        ' (a domain without a port allows every port of its host, one with a port only that port)'), { code: 'no_answer' }))
+    }, timeout)
 
     function emit(type, message) {
       ;(listeners[type] || []).slice().forEach(function (listener) { listener(message) })
@@ -38,7 +50,10 @@
       var message = event.data
       if (event.source !== frame.contentWindow || event.origin !== origin) return
       if (!message || message.protocol !== PROTOCOL || message.version !== VERSION) return
-      if (message.type === 'ready') readyResolve(controller)
+      if (message.type === 'ready') {
+        clearTimeout(waiting)
+        readyResolve(controller)
+      }
       if (message.type === 'change') message.requestIds.forEach(function (id) { settle(id, null, message) })
       if (message.type === 'snapshot') settle(message.requestId, null, message.snapshot)
       if (message.type === 'error' && message.requestId) settle(message.requestId, message)
@@ -69,6 +84,7 @@
       /** Freezes the configuration for an order; resolves with the snapshot. */
       snapshot: function () { return request('snapshot', {}) },
       destroy: function () {
+        clearTimeout(waiting)
         window.removeEventListener('message', receive)
         frame.remove()
       },

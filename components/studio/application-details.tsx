@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
+import { describeDomain } from '@/lib/applications/application-domain'
 import { Button } from '@/components/ui/button'
 import { ConfirmButton } from '@/components/ui/confirm-button'
 import { CopyButton } from '@/components/ui/copy-button'
@@ -79,6 +80,9 @@ export function ApplicationDetails({ configuratorId, applicationId, onDeleted }:
       <div className="flex flex-col gap-2">
         <h3 className="text-sm font-semibold">Embed in your shop</h3>
         <p className="text-sm text-stone-600">Paste this where the configurator should appear on {domain}.</p>
+        <p data-testid="domain-rule" className="text-sm text-stone-600">
+          {describeDomain(domain)}
+        </p>
         <pre data-testid="embed-snippet" tabIndex={0} className="overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
           {snippet}
         </pre>

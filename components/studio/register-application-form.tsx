@@ -44,7 +44,7 @@ export function RegisterApplicationForm({ configuratorId, onRegistered }: { conf
       <Field label="Name" error={errors.name}>
         {(control) => <Input {...control} name="name" required maxLength={200} placeholder="Web shop" />}
       </Field>
-      <Field label="Domain" hint="Where the configurator is embedded, e.g. shop.example.com (localhost always works)" error={errors.domain}>
+      <Field label="Domain" hint="The host of the pages that embed it: shop.example.com allows that host on any port, shop.example.com:8443 only that port" error={errors.domain}>
         {(control) => <Input {...control} name="domain" required placeholder="shop.example.com" />}
       </Field>
       <Field label="License" hint="Optional: your reference for this shop's license" error={errors.licenseUUID}>

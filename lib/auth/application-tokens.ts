@@ -3,10 +3,11 @@ import { AppError } from '@/lib/api/errors'
 import { limits } from '@/lib/api/rate-limit'
 import type { Principal } from '@/lib/auth/authenticate'
 import { issueToken } from '@/lib/auth/tokens'
+import { belongsToDomain } from '@/lib/applications/application-domain'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 
-const DEVELOPMENT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+const DEVELOPMENT_HOSTS = ['localhost', '127.0.0.1', '[::1]']
 
 function isSame(a: string, b: string): boolean {
   const left = Buffer.from(a)
@@ -23,20 +24,9 @@ async function findApplicationByKey(key: string, secretKey?: string) {
   return application
 }
 
-/**
- * A browser call's Origin must be the application's domain (with its port when the domain
- * names one); localhost is always allowed for development.
- */
+/** A browser call's Origin must belong to the application's domain; localhost is always allowed for development. */
 function isAllowedOrigin(origin: string, domain: string): boolean {
-  let url: URL
-  try {
-    url = new URL(origin)
-  } catch {
-    return false
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false
-  if (DEVELOPMENT_HOSTS.has(url.hostname)) return true
-  return domain.includes(':') ? url.host === domain : url.hostname === domain
+  return [...DEVELOPMENT_HOSTS, domain].some((allowed) => belongsToDomain(origin, allowed))
 }
 
 export interface IssueAnonymousTokenOptions {

@@ -60,6 +60,11 @@ describe('framing origin', () => {
     expect(framingOrigin('localhost:4100', undefined, 'http://localhost:4100/product?x=1')).toBe('http://localhost:4100')
   })
 
+  it('takes any port of a domain without one, as the Origin check and frame-ancestors do', () => {
+    expect(framingOrigin('localhost', ['http://localhost:4100'], '')).toBe('http://localhost:4100')
+    expect(framingOrigin('shop.example.com', ['https://shop.example.com:8443'], '')).toBe('https://shop.example.com:8443')
+  })
+
   it('is null for another host, another port, an opaque origin or no framing page', () => {
     expect(framingOrigin('shop.example.com', ['https://evil.example'], 'https://shop.example.com/')).toBeNull()
     expect(framingOrigin('localhost:4100', ['http://localhost:4101'], '')).toBeNull()

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { belongsToDomain } from '@/lib/applications/application-domain'
 import type { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
 import type { SnapshotDto } from '@/lib/snapshots/schemas'
 
@@ -77,15 +78,10 @@ export function hostMessageOf(event: Pick<MessageEvent, 'source' | 'origin' | 'd
   return null
 }
 
-/** The origin of the page framing this one, when it is the application's `domain` (host[:port]); null otherwise. */
+/** The origin of the page framing this one, when it belongs to the application's `domain`; null otherwise. */
 export function framingOrigin(domain: string, ancestorOrigins: readonly string[] | undefined, referrer: string): string | null {
   const candidate = ancestorOrigins?.[0] ?? (referrer ? safeOrigin(referrer) : null)
-  if (!candidate || candidate === 'null') return null
-  try {
-    return new URL(candidate).host === domain.toLowerCase() ? candidate : null
-  } catch {
-    return null
-  }
+  return candidate && belongsToDomain(candidate, domain) ? candidate : null
 }
 
 function safeOrigin(url: string): string | null {
