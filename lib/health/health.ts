@@ -14,7 +14,9 @@ async function timed(part: string, probe: () => Promise<unknown>): Promise<{ ok:
   try {
     await probe()
   } catch (error) {
-    throw new AppError('service_unavailable', `The ${part} cannot be reached: ${(error as Error).message}`)
+    // The answer names the part; its address and the driver's words stay in the log.
+    console.error(`paraform: health: the ${part} cannot be reached:`, (error as Error).message)
+    throw new AppError('service_unavailable', `The ${part} cannot be reached`)
   }
   return { ok: true, latencyMs: Math.round(performance.now() - startedAt) }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ValidationError, zodFields } from '@/lib/api/errors'
+import { AppError, ValidationError, zodFields } from '@/lib/api/errors'
 import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
@@ -9,6 +9,7 @@ import { createSession } from '@/lib/sessions/sessions'
 import { readZip } from '@/lib/storage/read-zip'
 
 const ZSavedParameters = z.record(z.string(), z.looseObject({ type: z.string().optional(), value: z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]) }))
+const MAX_PARAMETERS_BYTES = 1024 * 1024
 const SESSION_FILE = /^files\/([A-Za-z0-9_-]{1,32})\/([^/]+)$/
 
 export interface RestoreSessionOptions {
@@ -23,7 +24,16 @@ export interface RestoreSessionOptions {
  */
 export async function restoreSession({ configuratorId, principal, zip }: RestoreSessionOptions) {
   // The rest of a saved session (configurator files, models, log) is never unpacked.
-  const entries = readZip(zip, { include: (name) => name === 'parameters.json' || SESSION_FILE.test(name) })
+  const entries = readZip(zip, {
+    include: (name) => name === 'parameters.json' || SESSION_FILE.test(name),
+    // Refused on the declared sizes, before anything is inflated; the same quota holds after.
+    check: (files) => {
+      checkSessionFileQuota(files.filter(({ name }) => SESSION_FILE.test(name)).map(({ size }) => size))
+      if (files.some(({ name, size }) => name === 'parameters.json' && size > MAX_PARAMETERS_BYTES)) {
+        throw new AppError('payload_too_large', `parameters.json may have at most ${MAX_PARAMETERS_BYTES} bytes`)
+      }
+    },
+  })
   const parametersJson = entries.get('parameters.json')
   if (!parametersJson) throw new ValidationError([{ path: ['parameters.json'], message: 'the zip has no parameters.json' }])
   let saved: z.infer<typeof ZSavedParameters>
@@ -35,8 +45,6 @@ export async function restoreSession({ configuratorId, principal, zip }: Restore
   }
   assertNoNul(saved, ['parameters.json'])
 
-  // Checked before the session exists, so a zip over the quota leaves nothing behind.
-  checkSessionFileQuota([...entries].filter(([name]) => SESSION_FILE.test(name)).map(([, data]) => data.byteLength))
   const session = await createSession({ configuratorId, principal })
   try {
     const newIds = new Map<string, string>()

@@ -76,7 +76,9 @@ export class DiskStorage implements ObjectStorage {
 
 /** A store that fails a request is out of reach for now (down, refusing, misconfigured): 503. */
 function unavailable(error: unknown): never {
-  throw new AppError('service_unavailable', `The file store cannot be reached (${(error as Error).name}: ${(error as Error).message}); try again later`)
+  // The answer names the part; the store's address and its client's words stay in the log.
+  console.error(`paraform: the file store cannot be reached: ${(error as Error).name}: ${(error as Error).message}`)
+  throw new AppError('service_unavailable', 'The file store cannot be reached; try again later')
 }
 
 export interface S3StorageOptions {

@@ -184,4 +184,31 @@ describe('readZip', () => {
     expect(error.status).toBe(400)
     expect(error.message).toMatch(/^Zip entry "a.txt": /)
   })
+
+  it('refuses a local header with ZIP64 sizes behind a central directory without them', () => {
+    const zip = zipSync({ 'a.txt': [text, { level: 9 }] })
+    const view = new DataView(zip.buffer)
+    const [local] = offsetsOf(zip, LOCAL_SIGNATURE)
+    view.setUint32(local! + 18, 0xffffffff, true)
+    view.setUint32(local! + 22, 0xffffffff, true)
+    expect(refusal(zip).message).toBe('Zip entry "a.txt": ZIP64 entries are not supported')
+  })
+
+  it('refuses a local header whose sizes differ from the central directory', () => {
+    const zip = zipSync({ 'a.txt': [text, { level: 9 }] })
+    const [local] = offsetsOf(zip, LOCAL_SIGNATURE)
+    new DataView(zip.buffer).setUint32(local! + 22, text.length + 5, true)
+    expect(refusal(zip).message).toBe('Zip entry "a.txt": local header and central directory disagree on its size')
+  })
+
+  it('lets the caller refuse on the declared sizes before anything is inflated', () => {
+    // Declares 90 MB of corrupt data: inflating it would fail, so only a check before inflating refuses it by size.
+    const zip = withDeclaredSize(zipSync({ 'big.bin': [text, { level: 9 }] }), 90 * 1024 * 1024)
+    zip.fill(0xff, 30 + 'big.bin'.length, 30 + 'big.bin'.length + 8)
+    const check = (files: { name: string; size: number }[]) => {
+      if (files.some(({ size }) => size > 1024 * 1024)) throw new AppError('payload_too_large', `${files[0]!.name} is over the limit`)
+    }
+    expect(() => readZip(zip, { maxRatio: Number.POSITIVE_INFINITY, check })).toThrow('big.bin is over the limit')
+    expect(refusal(zip, { maxRatio: Number.POSITIVE_INFINITY }).message).toBe('Zip entry "big.bin": compressed data is corrupt')
+  })
 })

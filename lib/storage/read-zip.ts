@@ -13,6 +13,8 @@ export interface ZipLimits {
 export interface ReadZipOptions extends Partial<ZipLimits> {
   /** Which files to unpack; the others are checked as every entry is but never inflated. */
   include?: (name: string) => boolean
+  /** The caller's own limits on the files it unpacks, by their declared sizes: throws to refuse before any is inflated. */
+  check?: (files: { name: string; size: number }[]) => void
 }
 
 const DEFAULT_LIMITS: ZipLimits = { maxEntries: 1000, maxTotalBytes: 200 * 1024 * 1024, maxRatio: 100 }
@@ -25,6 +27,9 @@ const CENTRAL_SIZE = 46
 const LOCAL_SIZE = 30
 const MAX_COMMENT = 0xffff
 const ZIP64_MARKER = 0xffffffff
+const ZIP64_EXTRA = 0x0001
+/** General purpose flag: sizes and checksum follow the data, the local header holds zeros. */
+const DATA_DESCRIPTOR = 0x08
 const STORED = 0
 const DEFLATED = 8
 const FILE_TYPE_MASK = 0o170000
@@ -95,11 +100,21 @@ function readCentralDirectory(data: Uint8Array, view: DataView, maxEntries: numb
     if (((view.getUint32(at + 38, true) >>> 16) & FILE_TYPE_MASK) === SYMLINK_TYPE) throw entryError(name, 'symbolic links are not allowed')
     if (view.getUint16(at + 8, true) & 1) throw entryError(name, 'encrypted entries are not supported')
     if (entry.method !== STORED && entry.method !== DEFLATED) throw entryError(name, `compression method ${entry.method} is not supported`)
-    if ([entry.compressedSize, entry.size, entry.localOffset].includes(ZIP64_MARKER)) throw entryError(name, 'ZIP64 entries are not supported')
+    if ([entry.compressedSize, entry.size, entry.localOffset].includes(ZIP64_MARKER) || hasZip64Extra(view, nameEnd, view.getUint16(at + 30, true))) {
+      throw entryError(name, 'ZIP64 entries are not supported')
+    }
     entries.push(entry)
     at = next
   }
   return entries
+}
+
+/** Whether the extra fields at `start` hold a ZIP64 one (header id 1). */
+function hasZip64Extra(view: DataView, start: number, length: number): boolean {
+  for (let at = start; at + 4 <= start + length; at += 4 + view.getUint16(at + 2, true)) {
+    if (view.getUint16(at, true) === ZIP64_EXTRA) return true
+  }
+  return false
 }
 
 function inflate(compressed: Uint8Array, entry: Entry): Uint8Array {
@@ -115,7 +130,14 @@ function inflate(compressed: Uint8Array, entry: Entry): Uint8Array {
 function readEntry(data: Uint8Array, view: DataView, entry: Entry): Uint8Array {
   const at = entry.localOffset
   if (at + LOCAL_SIZE > data.length || view.getUint32(at, true) !== LOCAL_SIGNATURE) throw entryError(entry.name, 'local header is missing')
-  const start = at + LOCAL_SIZE + view.getUint16(at + 26, true) + view.getUint16(at + 28, true)
+  const extraStart = at + LOCAL_SIZE + view.getUint16(at + 26, true)
+  const start = extraStart + view.getUint16(at + 28, true)
+  if (start > data.length) throw entryError(entry.name, 'local header runs past the end of the archive')
+  // Another reader could take the local header's sizes: they must be the central directory's.
+  const local = { compressedSize: view.getUint32(at + 18, true), size: view.getUint32(at + 22, true) }
+  if ([local.compressedSize, local.size].includes(ZIP64_MARKER) || hasZip64Extra(view, extraStart, start - extraStart)) throw entryError(entry.name, 'ZIP64 entries are not supported')
+  const isDescribedAfter = (view.getUint16(at + 6, true) & DATA_DESCRIPTOR) !== 0
+  if (!isDescribedAfter && (local.compressedSize !== entry.compressedSize || local.size !== entry.size)) throw entryError(entry.name, 'local header and central directory disagree on its size')
   if (start + entry.compressedSize > data.length) throw entryError(entry.name, 'data runs past the end of the archive')
   const raw = data.subarray(start, start + entry.compressedSize)
   const content = entry.method === STORED ? raw : inflate(raw, entry)
@@ -129,7 +151,7 @@ function readEntry(data: Uint8Array, view: DataView, entry: Entry): Uint8Array {
  * Entries come from the central directory alone, with our own reader, so no second parser can
  * see a different set of names. Directory entries are checked but not returned.
  */
-export function readZip(data: Uint8Array, { include = () => true, ...limits }: ReadZipOptions = {}): Map<string, Uint8Array> {
+export function readZip(data: Uint8Array, { include = () => true, check, ...limits }: ReadZipOptions = {}): Map<string, Uint8Array> {
   const { maxEntries, maxTotalBytes, maxRatio } = { ...DEFAULT_LIMITS, ...limits }
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
   const entries = readCentralDirectory(data, view, maxEntries)
@@ -145,5 +167,6 @@ export function readZip(data: Uint8Array, { include = () => true, ...limits }: R
     throw new AppError('payload_too_large', `Zip archive unpacks to more than ${maxTotalBytes} bytes`)
   }
   const files = entries.filter((entry) => !entry.name.endsWith('/') && include(entry.name))
+  check?.(files)
   return new Map(files.map((entry) => [entry.name, readEntry(data, view, entry)]))
 }

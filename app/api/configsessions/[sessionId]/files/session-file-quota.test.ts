@@ -151,4 +151,24 @@ describe('session file quota', () => {
     expect(await db.configSession.count({ where: { configuratorId } })).toBe(sessionsBefore)
     expect(await storedFiles()).toEqual(before)
   })
+
+  it('refuses a restore zip on the sizes its entries declare, before inflating any', async () => {
+    const { configuratorId, token } = await setup()
+    // Two entries declaring more than a session file may hold (within the ratio limit), one corrupt and one holding less: inflating would fail otherwise.
+    const zip = zipSync({ 'parameters.json': strToU8('{}'), 'files/a/big.bin': [randomBytes(50_000), { level: 9 }], 'files/b/big.bin': [randomBytes(50_000), { level: 9 }] })
+    const view = new DataView(zip.buffer)
+    const nameAt = (at: number, offset: number) => Buffer.from(zip.subarray(at + offset, at + offset + 15)).toString()
+    for (let at = 0; at + 4 <= zip.length; at++) {
+      const signature = view.getUint32(at, true)
+      if (signature === 0x04034b50 && nameAt(at, 30).endsWith('/big.bin')) {
+        view.setUint32(at + 22, FILE_MAX + 1, true)
+        if (nameAt(at, 30) === 'files/a/big.bin') zip.fill(0xff, at + 45, at + 53)
+      }
+      if (signature === 0x02014b50 && nameAt(at, 46).endsWith('/big.bin')) view.setUint32(at + 24, FILE_MAX + 1, true)
+    }
+
+    const response = await api('POST', `/configsessions?configuratorId=${configuratorId}`, { token, body: zip, headers: { 'content-type': 'application/zip' } })
+
+    await expectError(response, 413, 'payload_too_large', /SESSION_FILE_MAX_BYTES/)
+  })
 })
