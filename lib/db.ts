@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { PrismaPg } from '@prisma/adapter-pg'
@@ -18,6 +19,8 @@ interface Database {
   prisma: PrismaClient
   connect(): Promise<SqlConnection>
   close(): Promise<void>
+  /** The whole database as its own dump tool writes it, consistent while it is in use (lib/backup). */
+  dump(): AsyncIterable<Uint8Array>
 }
 
 export function openPostgres(url: string): Database {
@@ -34,7 +37,19 @@ export function openPostgres(url: string): Database {
       }
     },
     close: () => prisma.$disconnect(),
+    dump: () => pgDump(url),
   }
+}
+
+/** pg_dump's custom format of the database at `url`: one snapshot, taken while others write. */
+async function* pgDump(url: string): AsyncIterable<Uint8Array> {
+  const child = spawn('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--dbname=${url}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let errors = ''
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk))
+  const exited = new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve))
+  for await (const chunk of child.stdout) yield chunk as Uint8Array
+  const code = await exited.catch((error: Error) => Promise.reject(new Error(`cannot run pg_dump (${error.message}); install PostgreSQL's client tools`)))
+  if (code !== 0) throw new Error(`pg_dump failed: ${errors.trim().split('\n').at(-1)}`)
 }
 
 function openEmbedded(dir: string): Database {
@@ -53,6 +68,10 @@ function openEmbedded(dir: string): Database {
     async close() {
       await prisma.$disconnect()
       await pglite.close()
+    },
+    async *dump() {
+      // PGlite's own dump of its data directory, taken between its queries.
+      yield new Uint8Array(await (await pglite.dumpDataDir('gzip')).arrayBuffer())
     },
   }
 }

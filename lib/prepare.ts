@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { AppError } from '@/lib/api/errors'
 import { loadSigningKey } from '@/lib/auth/tokens'
-import { db, getDatabase } from '@/lib/db'
+import { db, embeddedDatabaseDir, getDatabase } from '@/lib/db'
 import { seedDemoContent } from '@/lib/demo/seed-demo-content'
+import { DatabaseInUseError } from '@/lib/embedded-lock'
 import { env } from '@/lib/env'
 import { applyMigrations } from '@/lib/migrations'
 import { migrateQueue } from '@/lib/queue/build-queue'
@@ -31,7 +32,12 @@ export async function migrateDatabase(): Promise<string[]> {
       await sql.close()
     }
   } catch (error) {
-    throw new Error(`cannot prepare ${describeDatabase()}: ${(error as Error).message}`)
+    const why = `cannot prepare ${describeDatabase()}: ${(error as Error).message}`
+    if (env.DATABASE_URL || error instanceof DatabaseInUseError) throw new Error(why)
+    throw new Error(
+      `${why}. Its files in ${embeddedDatabaseDir()} could not be opened (damaged, or written by another program). ` +
+        'To go back to your last backup, move DATA_DIR aside and run `npm run restore -- <backup.zip>` with an empty DATA_DIR, then start again',
+    )
   }
   if (env.DATABASE_URL) await claimStoragePlace(db, storage)
   return migrations

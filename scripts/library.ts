@@ -4,6 +4,7 @@
 // admin's PARAFORM_TOKEN; `--server URL` names a server to use anywhere. Otherwise on the
 // database and storage the settings name, as `npm start` does.
 import { failStartUp } from '../lib/start-up'
+import { adminToken, okOrThrow, serverUrl } from './admin-client'
 
 const USAGE = 'usage: npm run library -- add <library.zip|folder> [--name NAME] | list | remove NAME  [--server URL]'
 
@@ -39,13 +40,11 @@ async function onDatabase(): Promise<Libraries> {
 }
 
 async function throughServer(url: string): Promise<Libraries> {
-  const { env } = await import('../lib/env')
   const { libraryArchiveFrom } = await import('../lib/libraries/libraries')
-  const token = process.env.PARAFORM_TOKEN ?? (await signIn(url, env.ADMIN_EMAIL, env.ADMIN_PASSWORD))
+  const token = await adminToken(url)
   const call = async (method: string, path: string, body?: Uint8Array<ArrayBuffer>) => {
     const response = await fetch(`${url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/zip' }) }, body })
-    const text = await response.text()
-    if (!response.ok) throw new Error(`${url} answered ${response.status}: ${(JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text}`)
+    const text = await (await okOrThrow(url, response)).text()
     return text ? JSON.parse(text) : undefined
   }
   return {
@@ -60,28 +59,9 @@ async function throughServer(url: string): Promise<Libraries> {
   }
 }
 
-async function signIn(url: string, email?: string, password?: string): Promise<string> {
-  if (!email || !password) throw new Error(`the server at ${url} holds the database: set ADMIN_EMAIL and ADMIN_PASSWORD (or an admin's PARAFORM_TOKEN) so that this command can sign in`)
-  const response = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
-  if (!response.ok) throw new Error(`signing in at ${url} as ${email} failed (${response.status})`)
-  return ((await response.json()) as { accessToken: string }).accessToken
-}
-
-/** The server named by `--server`, else the one holding the embedded database. */
-async function serverUrl(args: string[]): Promise<string | undefined> {
-  const at = args.indexOf('--server')
-  if (at >= 0) return args[at + 1] ?? failStartUp(USAGE)
-  const { env } = await import('../lib/env')
-  if (env.DATABASE_URL) return undefined
-  const { embeddedDatabaseHolder } = await import('../lib/embedded-lock')
-  const holder = embeddedDatabaseHolder(env.DATA_DIR)
-  // Not a server (another command), or one that is not listening yet: the lock refuses with its name.
-  return holder?.url
-}
-
 async function main() {
   const [command, ...args] = process.argv.slice(2)
-  const server = await serverUrl(args)
+  const server = await serverUrl(args, () => failStartUp(USAGE))
   const libraries = server ? await throughServer(server) : await onDatabase()
   const describe = ({ name, fileCount, sizeBytes, contentHash }: LibrarySummary) => `${name}: ${fileCount} files, ${sizeBytes} bytes, sha256 ${contentHash}`
   const where = server ? ` through ${server}` : ''

@@ -3,6 +3,7 @@ import { ZErrorBody } from '@/lib/api/schemas'
 import type { Operation } from '@/lib/api/operation'
 import * as applications from '@/lib/applications/operations'
 import * as auth from '@/lib/auth/operations'
+import * as backup from '@/lib/backup/operations'
 import * as capabilities from '@/lib/capabilities/operations'
 import * as configurators from '@/lib/configurators/operations'
 import * as fonts from '@/lib/fonts/operations'
@@ -15,7 +16,7 @@ import * as snapshots from '@/lib/snapshots/operations'
 import * as users from '@/lib/users/operations'
 import * as webhooks from '@/lib/webhooks/operations'
 
-export const OPERATIONS: Operation[] = [auth, users, configurators, applications, webhooks, sessions, snapshots, renderers, services, capabilities, health, libraries, fonts].flatMap((module) => Object.values(module))
+export const OPERATIONS: Operation[] = [auth, users, configurators, applications, webhooks, sessions, snapshots, renderers, services, capabilities, health, libraries, fonts, backup].flatMap((module) => Object.values(module))
 
 type JsonSchema = Record<string, unknown>
 

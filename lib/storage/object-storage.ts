@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { AppError } from '@/lib/api/errors'
 import { env } from '@/lib/env'
 
@@ -23,6 +23,8 @@ export interface ObjectStorage {
   readBuffer(key: string): Promise<Buffer>
   /** Removes the object; a missing one is fine. */
   delete(key: string): Promise<void>
+  /** The keys under `prefix` (`blobs/`), whole objects only. */
+  list(prefix: string): AsyncIterable<string>
 }
 
 export class MissingObjectError extends Error {
@@ -71,6 +73,14 @@ export class DiskStorage implements ObjectStorage {
 
   delete(key: string): Promise<void> {
     return fs.rm(this.pathOf(key), { force: true })
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    const entries = await fs.readdir(this.pathOf(prefix), { recursive: true, withFileTypes: true }).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)))
+    for (const entry of entries) {
+      // An object being written (put's temporary name) is not one yet.
+      if (entry.isFile() && !entry.name.endsWith('.tmp')) yield path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')
+    }
   }
 }
 
@@ -132,6 +142,15 @@ export class S3Storage implements ObjectStorage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(unavailable)
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    let ContinuationToken: string | undefined
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken })).catch(unavailable)
+      for (const { Key } of page.Contents ?? []) if (Key) yield Key
+      ContinuationToken = page.NextContinuationToken
+    } while (ContinuationToken)
   }
 }
 

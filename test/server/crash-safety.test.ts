@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
 import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
@@ -103,5 +105,17 @@ describe('the embedded database under SIGKILL', () => {
     expect(acknowledged.sessions.size).toBeGreaterThan(0)
     expect(acknowledged.snapshots.size).toBeGreaterThan(0)
     expect(acknowledged.libraries.size).toBeGreaterThan(0)
+  })
+
+  it('says how to restore a backup when its files cannot be opened', async () => {
+    const damaged = tempDir()
+    const first = await startServer({ DATA_DIR: damaged, SEED_DEMO: 'false', PREPARE_MODELS: 'false' })
+    await stopServer(first)
+    fs.writeFileSync(path.join(damaged, 'db', 'global', 'pg_control'), 'not a control file')
+    const failed = await startServer({ DATA_DIR: damaged, SEED_DEMO: 'false' }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    )
+    expect(failed).toMatch(/paraform: cannot prepare the embedded database: .*could not be opened .*npm run restore -- <backup\.zip>/)
   })
 })
