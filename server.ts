@@ -56,10 +56,14 @@ async function main() {
   })
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
   const { recordServerUrl } = await import('./lib/embedded-lock')
+  const { registerWebInstance } = await import('./lib/webhooks/web-instances')
   server.listen(env.PORT, () => {
     console.log(`paraform: listening on http://localhost:${env.PORT}`)
+    const { port } = server.address() as AddressInfo
     // `npm run library` finds the server that holds the embedded database here.
-    recordServerUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    recordServerUrl(`http://127.0.0.1:${port}`)
+    // Webhooks never go to any instance of the deployment.
+    registerWebInstance(port).catch((error: unknown) => console.error('paraform: cannot register this instance:', (error as Error).message))
   })
   if (env.DEMO_SHOP_PORT > 0) await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
 

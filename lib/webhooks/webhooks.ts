@@ -24,7 +24,7 @@ export async function getWebhook(owned: OwnedApplicationOptions) {
 /** Sets the URL once it may be reached; the secret stays across URL changes (receivers keep verifying). */
 export async function setWebhook(owned: OwnedApplicationOptions & { url: string; requestHost: string | null }) {
   const application = await findOwnedApplication(owned)
-  const problem = webhookUrlProblem(owned.url, owned.requestHost)
+  const problem = await webhookUrlProblem(owned.url, owned.requestHost)
   if (problem) throw new ValidationError([{ path: ['url'], message: problem }])
   const webhookSecret = application.webhookSecret ?? newWebhookSecret()
   const updated = await db.application.update({ where: { id: application.id }, data: { webhookUrl: owned.url, webhookSecret } })

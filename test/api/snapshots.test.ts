@@ -1,4 +1,5 @@
 import http from 'node:http'
+import os from 'node:os'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -212,6 +213,25 @@ describe('webhooks', () => {
     expect(await attemptDelivery(id)).toBeNull()
     expect(sent()).toBe(2)
     expect((await api('DELETE', `/applications/${world.application.UUID}/webhook`, { token: world.owner.token })).status).toBe(204)
+  })
+
+  it.runIf(process.env.TEST_DB === 'postgres')('never goes to another web instance of the deployment, even at an allowed host:port', async () => {
+    const { db } = await import('@/lib/db')
+    const { attemptDelivery } = await import('@/lib/webhooks/webhook-delivery')
+    const url = `http://127.0.0.1:${receiverPort}/orders/webhook`
+    const { id, delivery, sent } = await recordedEvent(url)
+    // A sibling instance on this machine starts serving on the allowed port.
+    const sibling = await db.webInstance.create({ data: { id: crypto.randomUUID(), hostname: os.hostname(), addresses: [], port: receiverPort } })
+    try {
+      const refused = await expectError(await api('PUT', `/applications/${world.application.UUID}/webhook`, { token: world.owner.token, body: { url } }), 422, 'unprocessable_entity')
+      expect(refused.fields?.[0]?.message).toBe(`127.0.0.1:${receiverPort} is this server`)
+      await attemptDelivery(id)
+      expect(sent()).toBe(0)
+      expect((await delivery()).lastStatus).toBeNull()
+    } finally {
+      await db.webInstance.delete({ where: { id: sibling.id } })
+      await api('DELETE', `/applications/${world.application.UUID}/webhook`, { token: world.owner.token })
+    }
   })
 
   it.runIf(process.env.TEST_DB === 'pglite')('on the embedded database, deliveries the last run left pending go out at start-up', async () => {
