@@ -47,8 +47,6 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     helpers.abortSignal.addEventListener('abort', stop, { once: true })
     running.set(job.key, controller)
     let startedAt: number | undefined
-    // Not awaited: the build need not wait for the row, which the next beat writes anyway.
-    void heartbeat.started({ key: job.key, flags: sharedFlags(owner), background: owner.background }).catch(() => {})
     try {
       const fairness = { turn: job.key, exclusive: [], shared: [], background: owner.background }
       await runCadJob(job, { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) }, source)
@@ -76,7 +74,13 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     const turn = turnOf(owner)
     // Another job of the turn started first: this one waits in the queue again (a new job under
     // its key; this one ends), held back by the turn's flag until that one frees it.
-    if (!(await takeTurn(turn, job.key, heartbeat.id))) return void (await (await workerUtils()).addJob(taskOf(owner), payload, jobSpec(payload as CadJobPayload, 'replace')))
+    const waitAgain = async () => void (await (await workerUtils()).addJob(taskOf(owner), payload, jobSpec(payload as CadJobPayload, 'replace')))
+    if (!(await takeTurn(turn, job.key, heartbeat.id))) return waitAgain()
+    // Its configurator's or application's share filled up since the job was picked: it waits, held back by the share's flag.
+    if (!(await heartbeat.admit({ key: job.key, flags: sharedFlags(owner), background: owner.background }).catch(() => false))) {
+      await freeTurn(turn, job.key).catch(() => {})
+      return waitAgain()
+    }
     let outcome: JobOutcome
     try {
       outcome = await build(payload as CadJobPayload, source, helpers)

@@ -13,8 +13,24 @@ export interface RunningBuild {
   background?: boolean
 }
 
-export function liveWorkers() {
-  return db.buildWorker.findMany({ where: { beatAt: { gt: new Date(Date.now() - DEAD_AFTER_MS) } } })
+type Client = Pick<typeof db, 'buildWorker'>
+
+export function liveWorkers(client: Client = db) {
+  return client.buildWorker.findMany({ where: { beatAt: { gt: new Date(Date.now() - DEAD_AFTER_MS) } } })
+}
+
+/** Taken while a worker decides whether a build may start and writes it down, so that no two decide at once. */
+const ADMISSION_LOCK = 0x70617261 // "para"
+
+/** The configurator and application flags whose customers' builds hold half of all live workers' slots. */
+function fullFlagsOf(workers: Awaited<ReturnType<typeof liveWorkers>>): string[] {
+  const slots = workers.reduce((total, worker) => total + worker.slots, 0)
+  const half = Math.ceil(slots / 2)
+  const holding = new Map<string, number>()
+  for (const build of workers.flatMap((worker) => worker.running as unknown as RunningBuild[])) {
+    for (const flag of build.background ? [] : build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
+  }
+  return [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
 }
 
 /**
@@ -40,9 +56,25 @@ export class Heartbeat {
     void this.beat().catch(() => {})
   }
 
-  started(build: RunningBuild): Promise<void> {
-    this.running.set(build.key, build)
-    return this.beat()
+  /**
+   * Whether `build` may start beside what every worker runs now, and if so its row says it runs
+   * before another worker decides: graphile-worker's forbidden flags are read before a job is
+   * picked, so two workers picking at once both saw the configurator's share free (and both ran).
+   */
+  async admit(build: RunningBuild): Promise<boolean> {
+    return db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ADMISSION_LOCK})`
+      const full = fullFlagsOf(await liveWorkers(tx))
+      if (!build.background && build.flags.some((flag) => full.includes(flag))) return false
+      this.running.set(build.key, build)
+      try {
+        await tx.buildWorker.update({ where: { id: this.id }, data: { beatAt: new Date(), running: [...this.running.values()] as object[] } })
+      } catch (error) {
+        this.running.delete(build.key)
+        throw error
+      }
+      return true
+    })
   }
 
   ended(key: string): Promise<void> {
@@ -86,12 +118,5 @@ export async function takeDeadWorkers(): Promise<string[]> {
  */
 export async function fullSharedFlags(): Promise<string[]> {
   const [workers, turns] = await Promise.all([liveWorkers(), heldTurnFlags()])
-  const slots = workers.reduce((total, worker) => total + worker.slots, 0)
-  const half = Math.ceil(slots / 2)
-  const running = workers.flatMap((worker) => worker.running as unknown as RunningBuild[])
-  const holding = new Map<string, number>()
-  for (const build of running) {
-    for (const flag of build.background ? [] : build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
-  }
-  return [...turns, ...[...holding].filter(([, count]) => count >= half).map(([flag]) => flag)]
+  return [...turns, ...fullFlagsOf(workers)]
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { db } from '@/lib/db'
 import { hostFonts } from '@/lib/fonts/host-fonts'
 import { type JobOwner, queueCounts, runQueued } from '@/lib/queue/build-queue'
-import { BEAT_MS } from '@/lib/queue/worker-heartbeat'
+import { BEAT_MS, Heartbeat } from '@/lib/queue/worker-heartbeat'
 
 const NO_WORKER = { code: 'service_unavailable', message: 'No build worker is running; start one with `npm run worker`' }
 
@@ -63,5 +63,22 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue without a wo
     // Still there for the customer, who then learns that no worker runs it.
     expect(await queuedJob(job.key)).toMatchObject({ priority: 0, task_identifier: 'cad', flags: { 'turn:customer:c2': true } })
     await expect(asked).rejects.toMatchObject(NO_WORKER)
+  })
+})
+
+describe.runIf(process.env.TEST_DB === 'postgres')('fair shares across workers', () => {
+  it("admits a configurator's builds up to half of the workers' slots however many decide at once", async () => {
+    const workers = [new Heartbeat(1), new Heartbeat(1), new Heartbeat(1), new Heartbeat(1)]
+    await Promise.all(workers.map((worker) => worker.start()))
+    try {
+      const configurator = `configurator:${crypto.randomUUID()}`
+      // Four workers, one slot each: half is two.
+      const admitted = await Promise.all(workers.map((worker, index) => worker.admit({ key: `share-${index}-${crypto.randomUUID()}`, flags: [configurator] })))
+      expect(admitted.filter(Boolean)).toHaveLength(2)
+      // Background work holds no share.
+      expect(await workers[3]!.admit({ key: `background-${crypto.randomUUID()}`, flags: [configurator], background: true })).toBe(true)
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()))
+    }
   })
 })

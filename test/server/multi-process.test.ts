@@ -59,7 +59,10 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000): 
   }
 }
 
-/** The fair-share flags of every running CAD job, read from graphile-worker's own view. */
+/**
+ * The fair-share flags of every build the workers run, as they wrote them when they admitted it
+ * (a job graphile-worker picked while its share was full is not built: it goes back to wait).
+ */
 let flagsClient: pg.Client | undefined
 
 async function runningFlags(): Promise<string[]> {
@@ -68,9 +71,8 @@ async function runningFlags(): Promise<string[]> {
     flagsClient = new pg.Client({ connectionString: databaseUrl })
     await flagsClient.connect()
   }
-  const { rows } = await flagsClient.query<{ flags: Record<string, true> | null }>("SELECT flags FROM graphile_worker.jobs WHERE task_identifier = 'cad' AND locked_at IS NOT NULL")
-  // The shared flags; each job's turn flag is its own session's.
-  return rows.flatMap(({ flags }) => Object.keys(flags ?? {}).filter((flag) => !flag.startsWith('turn:')))
+  const { rows } = await flagsClient.query<{ running: { flags: string[]; background?: boolean }[] }>('SELECT running FROM "BuildWorker"')
+  return rows.flatMap(({ running }) => running.filter((build) => !build.background).flatMap((build) => build.flags))
 }
 
 async function health(web: Web): Promise<{ status: number; body: Health }> {
