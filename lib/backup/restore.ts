@@ -107,12 +107,19 @@ export async function restoreBackup(file: string): Promise<Restored> {
       files++
     }
   }
-  for await (const chunk of createReadStream(file)) {
-    unzip.push(chunk as Uint8Array)
+  try {
+    for await (const chunk of createReadStream(file)) {
+      unzip.push(chunk as Uint8Array)
+      while (done.length > 0) await handle(done.shift()!)
+    }
+    unzip.push(new Uint8Array(0), true)
     while (done.length > 0) await handle(done.shift()!)
+    if (!hasDatabase) throw new BadBackup(file, 'it holds no database')
+  } catch (error) {
+    // Written as the archive streams: what came before the failure is in place.
+    if (!hasDatabase) throw error
+    const place = kind === 'embedded' ? `DATA_DIR ${env.DATA_DIR}` : 'the database and the store'
+    throw new Error(`${(error as Error).message}; ${place} now holds part of the backup: empty it before restoring again`)
   }
-  unzip.push(new Uint8Array(0), true)
-  while (done.length > 0) await handle(done.shift()!)
-  if (!hasDatabase) throw new BadBackup(file, 'it holds no database')
   return { database: kind, files }
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { strToU8, zipSync } from 'fflate'
+import { strToU8, unzipSync, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
 import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/s3rver'
@@ -111,6 +111,16 @@ describe('backup and restore', () => {
     const again = await command('restore', [file], target)
     expect(again.status).toBe(1)
     expect(again.output.trim()).toMatch(/^paraform: \S+ holds a database already; restore into an empty DATA_DIR$/)
+
+    // A backup with an entry that is no stored file's: refused by name, never written, and the message says what is left.
+    const hostile = path.join(tempDir(), 'hostile.zip')
+    fs.writeFileSync(hostile, zipSync({ ...unzipSync(fs.readFileSync(file)), 'files/../../escaped.txt': strToU8('x') }))
+    const elsewhere = tempDir()
+    const refused = await command('restore', [hostile], { DATA_DIR: elsewhere })
+    expect(refused.status).toBe(1)
+    expect(refused.output).toContain('unexpected entry "files/../../escaped.txt"; DATA_DIR')
+    expect(refused.output).toContain('now holds part of the backup: empty it before restoring again')
+    expect(fs.existsSync(path.join(elsewhere, '..', 'escaped.txt'))).toBe(false)
 
     await stop(server)
     const copy = await start(target)
