@@ -6,12 +6,7 @@ import type { Scheduling } from '@/lib/cad/worker-pool'
 import { hostFonts } from '@/lib/fonts/host-fonts'
 import { type LibraryRef, readLibraryFiles } from '@/lib/libraries/libraries'
 import { recentReads } from '@/lib/recent-reads'
-import { blobStore } from '@/lib/storage/blob-store'
-
-export interface StoredFile {
-  path: string
-  blobHash: string
-}
+import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
 
 /**
  * One run of a CAD engine, described by content hashes only, so that any process sharing the

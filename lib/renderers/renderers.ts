@@ -1,7 +1,7 @@
 import { AppError, ValidationError, type FieldError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import type { Prisma, RenderSession } from '@/lib/generated/prisma/client'
-import { externalUrlProblem, ownHostNames } from '@/lib/render/server/own-host'
+import { externalUrlProblem, ownHostNames } from '@/lib/outbound/own-host'
 import { ZSceneSettings, type SceneSettings } from '@/lib/renderers/schemas'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'

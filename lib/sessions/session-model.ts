@@ -3,7 +3,7 @@ import { attachment } from '@/lib/api/content-disposition'
 import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import { type CachedBuild, findBuild, getCachedBuild } from '@/lib/cad/build-cache'
-import { type CadJob, runBuildJob, runParametersJob, runPartsJob, type StoredFile } from '@/lib/cad/cad-job'
+import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/cad/cad-job'
 import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
 import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
@@ -24,6 +24,7 @@ import { mayStop, runSessionJob, type SessionRef } from '@/lib/sessions/session-
 import { updateSession } from '@/lib/sessions/session-updates'
 import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
 import { modelRows } from '@/lib/configurators/model-memory'
+import type { StoredFile } from '@/lib/storage/blob-store'
 
 // A session's model: the files it is made of, the parameters the engine reads from them, the
 // values the session sets, and the build of those values. Each request reads each once.

@@ -8,6 +8,12 @@ import { tooLarge } from '@/lib/api/read-body'
 import { env } from '@/lib/env'
 import { storage, type ObjectStorage } from '@/lib/storage/object-storage'
 
+/** A file of a model (configurator, session or library file) by its path and the blob that holds it. */
+export interface StoredFile {
+  path: string
+  blobHash: string
+}
+
 export interface StoredBlob {
   hash: string
   size: number

@@ -2,8 +2,8 @@ import 'server-only'
 import net from 'node:net'
 import os from 'node:os'
 import { env } from '@/lib/env'
-import { isPublicAddress } from '@/lib/render/server/is-public-address'
-import { externalUrlProblem, isOwnAddress, ownHostNames } from '@/lib/render/server/own-host'
+import { isPublicAddress } from '@/lib/outbound/is-public-address'
+import { externalUrlProblem, isOwnAddress, ownHostNames } from '@/lib/outbound/own-host'
 import { type WebInstanceAddress, webInstances } from '@/lib/webhooks/web-instances'
 
 // Webhooks go where an application's owner says: like every address this server contacts for

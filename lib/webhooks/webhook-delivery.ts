@@ -1,7 +1,7 @@
 import 'server-only'
 import { Webhook } from 'standardwebhooks'
 import { db } from '@/lib/db'
-import { sendToPublicUrl } from '@/lib/render/server/fetch-public-url'
+import { sendToPublicUrl } from '@/lib/outbound/fetch-public-url'
 import { deliveryAddressRule } from '@/lib/webhooks/webhook-address'
 
 /** Attempts per event: with graphile-worker's back-off (e^attempt s) the last is ~9 hours after the first. */

@@ -2,7 +2,7 @@ import 'server-only'
 import type { Browser, Page, Route } from 'playwright-core'
 import { AppError } from '@/lib/api/errors'
 import { env } from '@/lib/env'
-import { fetchPublicUrl, RENDERER_USER_AGENT } from '@/lib/render/server/fetch-public-url'
+import { fetchPublicUrl, RENDERER_USER_AGENT } from '@/lib/outbound/fetch-public-url'
 import type { HeadlessRenderArgs, Timings } from '@/lib/render/headless-contract'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
 

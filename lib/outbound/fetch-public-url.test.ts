@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fetchPublicUrl, PublicUrlError } from '@/lib/render/server/fetch-public-url'
+import { fetchPublicUrl, PublicUrlError } from '@/lib/outbound/fetch-public-url'
 
 // A local server stands in for the internet: the real policy refuses it, and the tests that
 // exercise redirects, limits and pinning allow exactly 127.0.0.1 (never 127.0.0.2).

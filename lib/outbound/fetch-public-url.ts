@@ -3,8 +3,8 @@ import dns from 'node:dns/promises'
 import http from 'node:http'
 import https from 'node:https'
 import net, { type LookupFunction } from 'node:net'
-import { isPublicAddress } from '@/lib/render/server/is-public-address'
-import { isOwnAddress } from '@/lib/render/server/own-host'
+import { isPublicAddress } from '@/lib/outbound/is-public-address'
+import { isOwnAddress } from '@/lib/outbound/own-host'
 
 export class PublicUrlError extends Error {
   constructor(message: string) {

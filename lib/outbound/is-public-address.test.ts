@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isPublicAddress } from '@/lib/render/server/is-public-address'
+import { isPublicAddress } from '@/lib/outbound/is-public-address'
 
 describe('isPublicAddress', () => {
   it.each([

@@ -2,7 +2,7 @@ import 'server-only'
 import net from 'node:net'
 import os from 'node:os'
 import { env } from '@/lib/env'
-import { isPublicAddress } from '@/lib/render/server/is-public-address'
+import { isPublicAddress } from '@/lib/outbound/is-public-address'
 
 /** Whether an IP address is one of this machine's interface addresses (public ones too). */
 export function isOwnAddress(address: string): boolean {

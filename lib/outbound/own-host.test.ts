@@ -1,6 +1,6 @@
 import os from 'node:os'
 import { describe, expect, it, vi } from 'vitest'
-import { externalUrlProblem, isOwnAddress, ownHostNames } from '@/lib/render/server/own-host'
+import { externalUrlProblem, isOwnAddress, ownHostNames } from '@/lib/outbound/own-host'
 
 // lib/env reads the environment once, when first imported.
 vi.hoisted(() => {
