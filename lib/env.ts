@@ -1,4 +1,3 @@
-import { DEFAULT_FONT_DIRS } from '@/lib/fonts/host-fonts'
 import os from 'node:os'
 import path from 'node:path'
 import proxyAddr from 'proxy-addr'
@@ -15,6 +14,8 @@ const ZEnv = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   ADMIN_EMAIL: ZEmail.optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
+  /** An admin's access token the admin commands (`npm run library`, `npm run backup`) use on a running server. */
+  PARAFORM_TOKEN: z.string().min(1).optional(),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(50 * MB),
   /** A customer's files: each, all of one session together, and how many a session holds. */
   SESSION_FILE_MAX_BYTES: z.coerce.number().int().positive().default(20 * MB),
@@ -43,7 +44,7 @@ const ZEnv = z.object({
   BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
   /** Folders whose fonts builds may use, `:`-separated; read by lib/fonts/host-fonts.ts. */
-  FONT_DIRS: z.string().default(DEFAULT_FONT_DIRS),
+  FONT_DIRS: z.string().default('/usr/share/fonts:/usr/local/share/fonts'),
   /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */
   CUSTOMER_BUILD_SECONDS: z.coerce.number().positive().default(300),
   CUSTOMER_BUILD_WINDOW_SECONDS: z.coerce.number().int().positive().default(600),
@@ -119,6 +120,9 @@ function safeJson(text: string): unknown {
 }
 
 export type Env = z.infer<typeof ZEnv>
+
+/** Every setting's name, for the README's table (checked by lib/env.test.ts). */
+export const SETTING_NAMES = Object.keys(ZEnv.in.shape)
 
 function parseEnv(): Env {
   const result = ZEnv.safeParse(process.env)

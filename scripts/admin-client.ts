@@ -14,8 +14,8 @@ export async function serverUrl(args: string[], usage: () => never): Promise<str
 
 /** An admin's token at `url`: PARAFORM_TOKEN, or a sign-in as ADMIN_EMAIL / ADMIN_PASSWORD. */
 export async function adminToken(url: string): Promise<string> {
-  if (process.env.PARAFORM_TOKEN) return process.env.PARAFORM_TOKEN
   const { env } = await import('../lib/env')
+  if (env.PARAFORM_TOKEN) return env.PARAFORM_TOKEN
   const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = env
   if (!email || !password) throw new Error(`the server at ${url} holds the database: set ADMIN_EMAIL and ADMIN_PASSWORD (or an admin's PARAFORM_TOKEN) so that this command can sign in`)
   const response = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })

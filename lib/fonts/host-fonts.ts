@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { type FontName, readFontName } from './font-names'
+import { env } from '@/lib/env'
+import { type FontName, readFontName } from '@/lib/fonts/font-names'
 
 // The fonts of the machine a build runs on: those in FONT_DIRS (by default the system's font
 // folders) and the DejaVu fonts bundled with the app, which are there on every machine. Their
 // content hash is part of every build key, so machines with other fonts never share a model.
 
-export const DEFAULT_FONT_DIRS = '/usr/share/fonts:/usr/local/share/fonts'
 const BUNDLED_DIR = path.join(process.cwd(), 'node_modules/dejavu-fonts-ttf/ttf')
 const BUNDLED = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf', 'DejaVuSerif.ttf']
 export const FONT_FILE = /\.(ttf|otf)$/i
@@ -40,7 +40,7 @@ function fontFiles(dirs: string): string[] {
 }
 
 /** The fonts found once per process (a machine's fonts change with a restart, as its settings do). */
-export function hostFonts(dirs = process.env.FONT_DIRS ?? DEFAULT_FONT_DIRS): HostFonts {
+export function hostFonts(dirs = env.FONT_DIRS): HostFonts {
   if (found) return found
   const hash = createHash('sha256')
   const fonts: HostFont[] = []
