@@ -2,7 +2,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 import { E2E_PORT, SHOP_PORT } from './e2e/ports'
-import { ADMIN } from './test/server/start-server'
+import { ADMIN } from './test/support/start-server'
 
 // End-to-end specs drive real Chromium against server.ts on the production build
 // (`npm test` builds first), on a fresh embedded database with the demo configurators.

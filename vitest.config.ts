@@ -22,11 +22,11 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       // The API suite runs twice: on this machine's PostgreSQL and on the embedded PGlite.
-      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'postgres', SERVICES: '{"echo":"http://127.0.0.1:45711/base"}', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45721' } } },
-      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'pglite', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45722' } } },
+      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/support/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'postgres', SERVICES: '{"echo":"http://127.0.0.1:45711/base"}', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45721' } } },
+      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/support/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'pglite', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45722' } } },
       // Unit and process-level tests bring their own databases.
       // Starting the real server takes seconds, many more on a loaded two-core machine.
       { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'], exclude: [DEPLOY_TEST], testTimeout: 180_000, hookTimeout: 180_000 } },

@@ -2,8 +2,8 @@
 // the same run: two anonymous customers of another shop, each keeping three sessions asking
 // for builds that run to their time limit (each PUT, then its model, which waits for the build).
 import { describe, ms } from './stats'
-import { api } from '../test/api-client'
-import { COUNT_TO_N } from '../test/models'
+import { api } from '../test/support/api-client'
+import { COUNT_TO_N } from '../test/support/models'
 
 const RUNS = 12
 const ATTACKERS = 2

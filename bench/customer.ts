@@ -4,7 +4,7 @@
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
-import { signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
+import { signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
 import { describe, hasProductionBuild, ms } from './stats'
 
 const RUNS = 12

@@ -5,7 +5,7 @@
 import { PREFETCH_INTERVAL_MS, type SliderRange, sliderGuesses } from '@/lib/client/speculation'
 import { db } from '@/lib/db'
 import { describe, ms } from './stats'
-import { api } from '../test/api-client'
+import { api } from '../test/support/api-client'
 
 const RUNS = 8
 const FRAME_MS = 16

@@ -2,7 +2,7 @@
 // background after its upload (lib/configurators/preparation.ts) against one it did not.
 import fs from 'node:fs'
 import { describe, ms } from './stats'
-import { api } from '../test/api-client'
+import { api } from '../test/support/api-client'
 
 const RUNS = 5
 

@@ -12,8 +12,8 @@ import type { ModelFile, ParameterValue } from '@/lib/cad/engine'
 import { fontsForModel } from '@/lib/cad/openscad/model-fonts'
 import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
 import { hostFonts, placedFontName } from '@/lib/fonts/host-fonts'
-import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
-import { createTestDatabase, dropTestDatabase } from '../test/postgres'
+import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
+import { createTestDatabase, dropTestDatabase } from '../test/support/postgres'
 import { describe, hasProductionBuild, ms } from './stats'
 
 const MOVES = 12

@@ -1,7 +1,7 @@
 // How a slider move's cost grows with the work: a model with ten times the triangles and one
 // with ten times the parameters, each against its base measured in the same run.
 import { describe, ms } from './stats'
-import { api } from '../test/api-client'
+import { api } from '../test/support/api-client'
 
 const RUNS = 10
 

@@ -2,8 +2,8 @@
 // model, both answered from the build cache, against a real server on the embedded database
 // and on PostgreSQL (builds on its queue). Beside it the floor: two requests Next.js answers
 // without any work of ours (an unknown /api path).
-import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
-import { createTestDatabase, dropTestDatabase } from '../test/postgres'
+import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
+import { createTestDatabase, dropTestDatabase } from '../test/support/postgres'
 import { describe, hasProductionBuild, ms, timeRuns } from './stats'
 
 const RUNS = 200

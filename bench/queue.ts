@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { busyShare, describe, machineCpu, ms } from './stats'
-import { api } from '../test/api-client'
+import { api } from '../test/support/api-client'
 
 const { env } = await import('@/lib/env')
 const { prepareDatabase } = await import('@/lib/prepare')

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
-import { signIn, startServer, stopServer, tempDir } from '@/test/server/start-server'
+import { signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
 import { describe, hasProductionBuild, ms, timeRuns } from './stats'
 
 const RUNS = 20

@@ -47,7 +47,7 @@ process.exit(0)
 
 /** bench/queue.ts in a process of its own, on a fresh database of this machine's PostgreSQL. */
 async function benchQueue(): Promise<void> {
-  const { createTestDatabase, dropTestDatabase } = await import('../test/postgres')
+  const { createTestDatabase, dropTestDatabase } = await import('../test/support/postgres')
   const databaseUrl = await createTestDatabase().catch((error: Error) => console.log(`\n## Build queue: skipped, no PostgreSQL (${error.message})`))
   if (!databaseUrl) return
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'bench/queue.ts'], {

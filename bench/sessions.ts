@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
 import { fontsUsedBy } from './foreground'
 import { describe, ms } from './stats'
-import { api } from '../test/api-client'
+import { api } from '../test/support/api-client'
 
 interface Demo {
   slug: string

@@ -1,5 +1,5 @@
 import { test } from '@playwright/test'
-import { ADMIN } from '../test/server/start-server'
+import { ADMIN } from '../test/support/start-server'
 import { expectAccessible, findDemo, waitForModelDrawn } from './fixtures'
 
 // The pages the studio spec does not walk through, each checked by axe-core once drawn.

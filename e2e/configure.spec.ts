@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
-import { ADMIN } from '../test/server/start-server'
+import { ADMIN } from '../test/support/start-server'
 import { countModelPixels, findDemo, stlSize, waitForModelDrawn } from './fixtures'
 
 async function configureHeight(page: Page) {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test'
-import { ADMIN } from '../test/server/start-server'
+import { ADMIN } from '../test/support/start-server'
 
 /** A bearer token for seeding data through the API. */
 export async function logIn(request: APIRequestContext, credentials: { email: string; password: string } = ADMIN): Promise<string> {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { ADMIN } from '../test/server/start-server'
+import { ADMIN } from '../test/support/start-server'
 import { logIn, countModelPixels, waitForModelDrawn, waitForSceneDrawn } from './fixtures'
 
 const FILES = {

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { expect, type Page, type Request, test } from '@playwright/test'
-import { slicerInfo } from '../test/print-ready'
-import { ADMIN, signIn } from '../test/server/start-server'
+import { slicerInfo } from '../test/support/print-ready'
+import { ADMIN, signIn } from '../test/support/start-server'
 import { SHOP_PORT } from './ports'
 
 // The demo shop (demo/shop) as a customer and a shop use it: a product page on

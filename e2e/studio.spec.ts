@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { expect, test as base, type Page } from '@playwright/test'
-import { ADMIN } from '../test/server/start-server'
+import { ADMIN } from '../test/support/start-server'
 import { expectAccessible, logIn, waitForModelDrawn } from './fixtures'
 
 const SCAD = 'width = 40; // [10:1:100]\ncube([width, 20, 10]);\n'

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { ADMIN } from '../test/server/start-server'
+import { ADMIN } from '../test/support/start-server'
 import { logIn, countModelPixels, waitForModelDrawn } from './fixtures'
 
 // $fn = 450: 225 rings of 450 vertices, about 200,000 triangles.

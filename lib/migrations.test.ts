@@ -3,7 +3,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SqlConnection } from '@/lib/db'
 import { applyMigrations, MIGRATIONS_DIR } from '@/lib/migrations'
-import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
+import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
 
 async function connect(url: string): Promise<SqlConnection> {
   const client = new pg.Client({ connectionString: url })

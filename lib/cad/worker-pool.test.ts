@@ -16,7 +16,7 @@ interface Ran {
   niceness: number
 }
 
-const SCRIPT = path.join(process.cwd(), 'test/workers/sleep-worker.ts')
+const SCRIPT = path.join(process.cwd(), 'test/support/sleep-worker.ts')
 function createPool(size: number, backgroundSize = 0, backgroundGraceMs = 0) {
   const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, backgroundSize, maxHeapMb: 64, backgroundGraceMs })
   const started: string[] = []

@@ -6,7 +6,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBlobStore } from '@/lib/storage/blob-store'
 import { DiskStorage, MissingObjectError, S3Storage, type ObjectStorage } from '@/lib/storage/object-storage'
-import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/s3rver'
+import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/support/s3rver'
 
 // The same contract, run against the disk and against a real S3-compatible server on loopback.
 const BUCKET = 'paraform-test'

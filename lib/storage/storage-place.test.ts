@@ -8,7 +8,7 @@ import type { PrismaClient } from '@/lib/generated/prisma/client'
 import { applyMigrations } from '@/lib/migrations'
 import { DiskStorage, S3Storage } from '@/lib/storage/object-storage'
 import { claimStoragePlace, MARKER_KEY } from '@/lib/storage/storage-place'
-import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
+import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
 
 // Each instance is its own Prisma client (its own connections) on a fresh PostgreSQL database,
 // with real stores: folders on this disk and buckets on a real s3rver.

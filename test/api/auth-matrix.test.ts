@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { OPERATIONS } from '@/lib/api/openapi'
 import { installLibrary } from '@/lib/libraries/libraries'
 import type { Operation } from '@/lib/api/operation'
-import { api, uniqueEmail } from '@/test/api-client'
-import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
+import { api, uniqueEmail } from '@/test/support/api-client'
+import { createConfigurator, expectError, registerApplication, signUp } from '@/test/support/fixtures'
 
 // Session endpoints take application credentials too; test/api/session-auth.test.ts covers them.
 const protectedOperations = OPERATIONS.filter((operation) => operation.auth === 'user' || operation.auth === 'admin')

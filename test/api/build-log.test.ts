@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { openSession } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { openSession } from '@/test/support/fixtures'
 import { ZLog } from '@/lib/sessions/schemas'
 
 const CAP = 1024 * 1024

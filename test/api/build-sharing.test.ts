@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as sessions from '@/lib/sessions/operations'
-import { api, readBody } from '@/test/api-client'
-import { expectError, openSession, registerApplication } from '@/test/fixtures'
-import { COUNT_TO_N } from '@/test/models'
+import { api, readBody } from '@/test/support/api-client'
+import { expectError, openSession, registerApplication } from '@/test/support/fixtures'
+import { COUNT_TO_N } from '@/test/support/models'
 
 const LOOP = `${COUNT_TO_N}
 width = 10; // [1:1:100]

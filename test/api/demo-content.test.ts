@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
+import { api } from '@/test/support/api-client'
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" viewBox="0 0 40 20"><rect width="40" height="20"/></svg>'
 

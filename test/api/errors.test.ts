@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { createConfigurator, expectError, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { createConfigurator, expectError, signUp } from '@/test/support/fixtures'
 
 interface ErrorCase {
   name: string

@@ -2,8 +2,8 @@ import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import * as fonts from '@/lib/fonts/operations'
 import * as sessions from '@/lib/sessions/operations'
-import { api, readBody } from '@/test/api-client'
-import { openSession, signUp } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { openSession, signUp } from '@/test/support/fixtures'
 
 // Fonts by family and style: the machine's (Debian's fonts-liberation2, which .ci/run installs,
 // found in the default FONT_DIRS), one a designer uploads, and one that is nowhere.

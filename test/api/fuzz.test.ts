@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ZErrorBody } from '@/lib/api/schemas'
-import { api } from '@/test/api-client'
-import { createConfigurator, registerApplication, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { createConfigurator, registerApplication, signUp } from '@/test/support/fixtures'
 
 const segment = fc.oneof(
   fc.constantFrom('configurators', 'applications', 'files', 'configurator', 'renderer', 'auth', 'login', 'users', 'anonymous', 'main.scad'),

@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from 'fflate'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { api, uniqueEmail } from '@/test/api-client'
-import { expectError, openSession, PASSWORD, signUp } from '@/test/fixtures'
+import { api, uniqueEmail } from '@/test/support/api-client'
+import { expectError, openSession, PASSWORD, signUp } from '@/test/support/fixtures'
 
 // Strings PostgreSQL cannot store and JSON nested to overflow a stack, against several operations.
 

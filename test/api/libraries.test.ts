@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { installLibraryFrom } from '@/lib/libraries/libraries'
 import * as libraries from '@/lib/libraries/operations'
 import * as sessions from '@/lib/sessions/operations'
-import { api, readBody } from '@/test/api-client'
-import { expectError, openSession, signUp } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { expectError, openSession, signUp } from '@/test/support/fixtures'
 
 // MCAD as Debian packages it (`apt-get install openscad-mcad`, which .ci/run does): a real
 // library, installed as `npm run library -- add` installs it.

@@ -2,8 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
-import { api } from '@/test/api-client'
-import { openSession } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { openSession } from '@/test/support/fixtures'
 
 // Models of test/corpus, each with what OpenSCAD's Customizer shows for it, written out by
 // hand beside it (name.json), and the default build's size and volume.

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as configurators from '@/lib/configurators/operations'
 import { env } from '@/lib/env'
 import * as sessions from '@/lib/sessions/operations'
-import { api, readBody } from '@/test/api-client'
-import { createConfigurator, signUp } from '@/test/fixtures'
-import { COUNT_TO_N } from '@/test/models'
+import { api, readBody } from '@/test/support/api-client'
+import { createConfigurator, signUp } from '@/test/support/fixtures'
+import { COUNT_TO_N } from '@/test/support/models'
 
 // A model with presets (test/corpus/presets), uploaded file by file as the studio does: the
 // server prepares it once after the last change, and its first customer gets cached models.

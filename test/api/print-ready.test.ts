@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { expectError, openSession } from '@/test/fixtures'
-import { lib3mfWarnings, partSolids, readParts, slicerInfo, slicerRoundTrip } from '@/test/print-ready'
+import { api } from '@/test/support/api-client'
+import { expectError, openSession } from '@/test/support/fixtures'
+import { lib3mfWarnings, partSolids, readParts, slicerInfo, slicerRoundTrip } from '@/test/support/print-ready'
 
 // Multi-part models as designers write them: each a case of how parts meet.
 const MODELS = {

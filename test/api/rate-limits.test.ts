@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { db } from '@/lib/db'
 import { env, type Env } from '@/lib/env'
-import { api, uniqueEmail } from '@/test/api-client'
-import { createConfigurator, expectError, PASSWORD, registerApplication, signUp } from '@/test/fixtures'
+import { api, uniqueEmail } from '@/test/support/api-client'
+import { createConfigurator, expectError, PASSWORD, registerApplication, signUp } from '@/test/support/fixtures'
 
 // Small limits for this file only: the limiters read their settings at every call.
 const defaults = { ...env }

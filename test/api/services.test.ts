@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import http, { type IncomingHttpHeaders } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { createConfigurator, expectError, registerApplication, signUp } from '@/test/support/fixtures'
 
-// lib/env reads SERVICES once, before this file runs (test/setup-api.ts imports it), so the
+// lib/env reads SERVICES once, before this file runs (test/support/setup-api.ts imports it), so the
 // upstream's address comes from the environment the vitest project sets, one port a project:
 //   postgres: SERVICES='{"echo":"http://127.0.0.1:45711/base"}', SERVICE_TIMEOUT_SECONDS='1'
 //   pglite:   SERVICES='{"echo":"http://127.0.0.1:45712/base"}', SERVICE_TIMEOUT_SECONDS='1'

@@ -4,8 +4,8 @@ import { OPERATIONS } from '@/lib/api/openapi'
 import * as auth from '@/lib/auth/operations'
 import * as sessions from '@/lib/sessions/operations'
 import type { ZSession } from '@/lib/sessions/schemas'
-import { api, readBody } from '@/test/api-client'
-import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { createConfigurator, expectError, registerApplication, signUp } from '@/test/support/fixtures'
 
 const MODEL = `
 width = 40; // [10:1:100]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { db } from '@/lib/db'
 import { updateSession } from '@/lib/sessions/session-updates'
-import { openSession } from '@/test/fixtures'
+import { openSession } from '@/test/support/fixtures'
 
 // The update protocol on the real database and notifications, with builds that do as the test
 // says: one that runs until it is stopped, one that fails.

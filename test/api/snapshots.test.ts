@@ -8,8 +8,8 @@ import { env } from '@/lib/env'
 import * as sessions from '@/lib/sessions/operations'
 import * as snapshots from '@/lib/snapshots/operations'
 import * as webhooks from '@/lib/webhooks/operations'
-import { api, readBody } from '@/test/api-client'
-import { createConfigurator, expectError, registerApplication, signUp } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { createConfigurator, expectError, registerApplication, signUp } from '@/test/support/fixtures'
 
 // A shop's order, as it happens: a customer configures through the shop's application, the
 // snapshot freezes it, the shop's back end hears of it by webhook and downloads what to make.

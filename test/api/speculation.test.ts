@@ -6,9 +6,9 @@ import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import * as sessions from '@/lib/sessions/operations'
 import { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
-import { api, readBody } from '@/test/api-client'
-import { expectError, openSession, registerApplication, signUp } from '@/test/fixtures'
-import { COUNT_TO_N } from '@/test/models'
+import { api, readBody } from '@/test/support/api-client'
+import { expectError, openSession, registerApplication, signUp } from '@/test/support/fixtures'
+import { COUNT_TO_N } from '@/test/support/models'
 
 const MODEL = (tag: string) => `size = 10; // [1:100]
 cube(size);

@@ -3,9 +3,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { strToU8, unzipSync, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
-import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/s3rver'
-import { ADMIN, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
+import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/support/s3rver'
+import { ADMIN, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // `npm run backup` of a running installation, `npm run restore` into a fresh place, and a server
 // started there holds the same configurators and their files, sessions and their values,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { ADMIN, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // The client address as route handlers see it, observed through the per-address sign-in limit:
 // with one free failure, a second failure from the same address is 429, from another 401.

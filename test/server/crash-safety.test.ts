@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
-import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // SIGKILL of the embedded server while writes are in flight: designers creating configurators
 // and uploading their models, customers opening sessions, changing values and ordering

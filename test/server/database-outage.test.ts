@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
-import { freePort, signIn, type StartedServer, startServer, stopServer, tempDir } from './start-server'
+import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
+import { freePort, signIn, type StartedServer, startServer, stopServer, tempDir } from '@/test/support/start-server'
 
 // A real server on a real PostgreSQL, reached through a TCP relay that the test cuts, as a
 // network outage or a database restart would: every request answers 503 saying so, the server

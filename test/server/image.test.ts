@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ZErrorBody } from '@/lib/api/schemas'
-import { decodePng, imageSize, type Pixels } from '@/test/decode-image'
-import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { decodePng, imageSize, type Pixels } from '@/test/support/decode-image'
+import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // Server-side images need the real server: the headless browser loads the page
 // app/render/headless and the model from it over HTTP.

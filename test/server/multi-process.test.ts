@@ -1,9 +1,9 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
-import { COUNT_TO_N } from '@/test/models'
-import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
-import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/s3rver'
-import { ADMIN, freePort, signIn, type StartedNpm, startNpm, tempDir } from './start-server'
+import { COUNT_TO_N } from '@/test/support/models'
+import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
+import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/support/s3rver'
+import { ADMIN, freePort, signIn, type StartedNpm, startNpm, tempDir } from '@/test/support/start-server'
 
 // The deployment of docs/deploy.md on one machine: two web instances (BUILD_WORKERS=0, each its
 // own DATA_DIR as on two machines) and two `npm run worker` processes, on one PostgreSQL

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { ADMIN, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // The embedded database has one writer: the running server. `npm run library` beside it works
 // through the server's API; a second server, or the command without a way to sign in, refuses

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decodePng } from '@/test/decode-image'
-import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
-import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { decodePng } from '@/test/support/decode-image'
+import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
+import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // A render must never lead to another render, and work for a client that left must stop.
 // The server runs on PostgreSQL so that a test can store a scene directly, as an old row

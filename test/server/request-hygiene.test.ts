@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN, rawRequest, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { ADMIN, rawRequest, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // Hostile request lines and headers every page and the API must answer cleanly, over a real socket.
 

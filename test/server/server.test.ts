@@ -6,8 +6,8 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDatabase, dropTestDatabase } from '@/test/postgres'
-import { rawRequest } from '@/test/server/start-server'
+import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
+import { rawRequest } from '@/test/support/start-server'
 
 // These tests start the real server (server.ts over the production build, `npm test` builds
 // first) as a newcomer would, and talk to it over raw HTTP.

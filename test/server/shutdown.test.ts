@@ -1,7 +1,7 @@
 import http from 'node:http'
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, signIn, startServer, tempDir, type StartedServer } from '@/test/server/start-server'
+import { freePort, signIn, startServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // SIGTERM to the real server while a request is in flight: a call of an extra service whose
 // upstream, here in the test, holds the answer until the test lets it go. When the upstream has

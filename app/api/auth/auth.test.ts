@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { api, uniqueEmail } from '@/test/api-client'
-import { createConfigurator, expectError, PASSWORD, registerApplication, signUp } from '@/test/fixtures'
+import { api, uniqueEmail } from '@/test/support/api-client'
+import { createConfigurator, expectError, PASSWORD, registerApplication, signUp } from '@/test/support/fixtures'
 
 describe('login', () => {
   it('answers a bearer token that works until it is revoked', async () => {

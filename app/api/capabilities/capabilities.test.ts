@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as operations from '@/lib/capabilities/operations'
-import { api, readBody } from '@/test/api-client'
-import { createConfigurator, expectError, signUp } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { createConfigurator, expectError, signUp } from '@/test/support/fixtures'
 
 describe('capabilities', () => {
   it('lists the CAD engines and renderers a configurator may name', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { expectError, openSession } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { expectError, openSession } from '@/test/support/fixtures'
 
 const BOX = `
 /* [Size] */

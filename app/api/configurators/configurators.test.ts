@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as operations from '@/lib/configurators/operations'
-import { api, readBody } from '@/test/api-client'
-import { createConfigurator, expectError, signUp } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { createConfigurator, expectError, signUp } from '@/test/support/fixtures'
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 

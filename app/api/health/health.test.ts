@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { getHealth } from '@/lib/health/operations'
-import { api, readBody } from '@/test/api-client'
-import { openSession } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { openSession } from '@/test/support/fixtures'
 
 const onPostgres = process.env.TEST_DB === 'postgres'
 

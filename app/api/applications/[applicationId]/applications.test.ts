@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { createConfigurator, expectError, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { createConfigurator, expectError, signUp } from '@/test/support/fixtures'
 
 describe('applications', () => {
   it('registers (200 {UUID}), shows all fields to the owner, lists without secrets and deletes', async () => {

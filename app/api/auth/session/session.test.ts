@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { expectError, PASSWORD, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { expectError, PASSWORD, signUp } from '@/test/support/fixtures'
 
 // The browser UI's cookie session, through the real handlers.
 

@@ -5,8 +5,8 @@ import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
-import { api } from '@/test/api-client'
-import { expectError, openSession } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { expectError, openSession } from '@/test/support/fixtures'
 
 const { SESSION_FILE_MAX_BYTES: FILE_MAX, SESSION_FILES_MAX_BYTES: TOTAL_MAX, SESSION_FILES_MAX_COUNT: COUNT_MAX } = env
 const CHUNK = 64 * 1024

@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { expectError, openSession } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { expectError, openSession } from '@/test/support/fixtures'
 
 // 20 x 10 mm: with width/height in mm and a matching viewBox, one user unit is one millimetre.
 const SVG_RECTANGLE = `<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><rect x="0" y="0" width="20" height="10"/></svg>`

@@ -5,10 +5,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as sessions from '@/lib/sessions/operations'
-import { api, readBody } from '@/test/api-client'
-import { expectError, openSession, registerApplication } from '@/test/fixtures'
-import { COUNT_TO_N } from '@/test/models'
-import { readParts } from '@/test/print-ready'
+import { api, readBody } from '@/test/support/api-client'
+import { expectError, openSession, registerApplication } from '@/test/support/fixtures'
+import { COUNT_TO_N } from '@/test/support/models'
+import { readParts } from '@/test/support/print-ready'
 
 // gltf-validator ships no type declarations; this is the part of its API the test uses.
 const validator = createRequire(import.meta.url)('gltf-validator') as {

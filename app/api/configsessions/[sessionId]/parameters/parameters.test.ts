@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
 import { ZObjectInfo, ZParameterSet, ZSession } from '@/lib/sessions/schemas'
-import { api } from '@/test/api-client'
-import { expectError, openSession } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { expectError, openSession } from '@/test/support/fixtures'
 
 // OpenSCAD Customizer vectors: the range applies to each element.
 const VECTORS = (tag: string) => `size = [20, 10, 5]; // [1:50]

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { db } from '@/lib/db'
 import { describeModelInputs } from '@/lib/sessions/session-model'
-import { api } from '@/test/api-client'
-import { createConfigurator, openSession, signUp } from '@/test/fixtures'
-import { COUNT_TO_N } from '@/test/models'
+import { api } from '@/test/support/api-client'
+import { createConfigurator, openSession, signUp } from '@/test/support/fixtures'
+import { COUNT_TO_N } from '@/test/support/models'
 
 // A loop OpenSCAD cannot finish within the time limit: n is 1e12 already in the source.
 const RUNAWAY = `${COUNT_TO_N.replace('n = 0;', 'n = 1e12;')}

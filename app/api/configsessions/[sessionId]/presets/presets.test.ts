@@ -3,8 +3,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import * as configurators from '@/lib/configurators/operations'
 import * as sessions from '@/lib/sessions/operations'
-import { api, readBody } from '@/test/api-client'
-import { expectError, openSession } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { expectError, openSession } from '@/test/support/fixtures'
 
 // test/corpus/presets: a model and its parameter set file as OpenSCAD's Customizer saves it.
 const CORPUS = path.join(import.meta.dirname, '../../../../../test/corpus/presets')

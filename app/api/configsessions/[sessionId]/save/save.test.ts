@@ -1,8 +1,8 @@
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import * as sessions from '@/lib/sessions/operations'
-import { api, readBody } from '@/test/api-client'
-import { expectError, openSession, registerApplication } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { expectError, openSession, registerApplication } from '@/test/support/fixtures'
 
 const SVG_RECTANGLE = `<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="10mm" viewBox="0 0 20 10"><rect x="0" y="0" width="20" height="10"/></svg>`
 

@@ -2,8 +2,8 @@ import { strToU8, zipSync, type Zippable } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import * as configurators from '@/lib/configurators/operations'
 import { ZObjectInfo } from '@/lib/sessions/schemas'
-import { api, readBody } from '@/test/api-client'
-import { createConfigurator, expectError, signUp } from '@/test/fixtures'
+import { api, readBody } from '@/test/support/api-client'
+import { createConfigurator, expectError, signUp } from '@/test/support/fixtures'
 
 // A project as designers zip it: a folder holding the main file, includes in sub-folders that
 // include each other by relative paths, and an STL the model imports.

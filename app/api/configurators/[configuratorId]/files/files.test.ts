@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { createConfigurator, expectError, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { createConfigurator, expectError, signUp } from '@/test/support/fixtures'
 
 const MB = 1024 * 1024
 

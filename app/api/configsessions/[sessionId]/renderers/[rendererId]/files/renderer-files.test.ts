@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { expectError, openSession, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { expectError, openSession, signUp } from '@/test/support/fixtures'
 
 const FRAGMENT_SHADER = 'uniform vec3 tint; void main() { gl_FragColor = vec4(tint, 1.0); }'
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])

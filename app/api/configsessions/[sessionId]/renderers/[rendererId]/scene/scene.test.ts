@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { api } from '@/test/api-client'
-import { expectError, openSession, registerApplication, signUp } from '@/test/fixtures'
+import { api } from '@/test/support/api-client'
+import { expectError, openSession, registerApplication, signUp } from '@/test/support/fixtures'
 
 const MODEL = 'color("tan") cube(10); color("red") translate([0, 0, 10]) cube(5);'
 

@@ -1,4 +1,4 @@
-// @3mfconsortium/lib3mf ships no type declarations; this is the part of its API test/print-ready.ts uses.
+// @3mfconsortium/lib3mf ships no type declarations; this is the part of its API test/support/print-ready.ts uses.
 declare module '@3mfconsortium/lib3mf' {
   interface Reader {
     SetStrictModeActive(strict: boolean): void
