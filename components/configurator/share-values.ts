@@ -1,7 +1,7 @@
-import type { ParameterValue } from '@/lib/cad/engine'
+import type { ParameterValue, Values } from '@/lib/cad/engine'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 
-export type Values = Record<string, ParameterValue>
+export type { Values }
 
 // Values are numbers, strings, booleans or vectors of numbers: their JSON is equal when they are.
 const isSame = (a: ParameterValue, b: ParameterValue) => JSON.stringify(a) === JSON.stringify(b)

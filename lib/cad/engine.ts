@@ -10,6 +10,9 @@ export interface ModelFile {
 
 export type ParameterValue = number | string | boolean | number[]
 
+/** A model's parameter values by key. */
+export type Values = Record<string, ParameterValue>
+
 interface ParameterBase {
   key: string
   group: string

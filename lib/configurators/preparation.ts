@@ -4,7 +4,7 @@ import type { ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { presetsOf } from '@/lib/sessions/presets'
-import { type ModelSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/session-model'
+import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/session-model'
 import { sampleValues } from '@/lib/configurators/test-drive'
 import type { Prisma } from '@/lib/generated/prisma/client'
 
@@ -39,7 +39,7 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
   const startedAt = new Date()
   const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '', testDrive: [], testDriveDone: false }
   await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
-  let source: ModelSource
+  let source: BuildSource
   try {
     source = await readConfiguratorSource(configurator)
     // A broken preset file is the presets' problem (its requests say so); the defaults still build.
@@ -63,7 +63,7 @@ const TEST_DRIVE_SAMPLES = 4
  * Builds a few random combinations of values, behind everyone else's builds, and records how
  * each went, with the values to reproduce it. It ends done whatever happens, so nobody waits for it.
  */
-async function runTestDrive(source: ModelSource, startedAt: Date): Promise<void> {
+async function runTestDrive(source: BuildSource, startedAt: Date): Promise<void> {
   const configuratorId = source.session.configuratorId
   const background = { ...source, session: { ...source.session, background: true } }
   const results: Prisma.InputJsonValue[] = []

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
-import type { ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
+import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 
 // Random combinations of a model's values within their ranges, to find those its designer did
 // not try: the preparation builds a few in the background and the studio shows which fail.
 
-type Values = Record<string, ParameterValue>
 
 /** mulberry32 seeded by a string: the same model gets the same samples, so preparing it again hits the cache. */
 function seededRandom(seed: string): () => number {

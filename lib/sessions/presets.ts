@@ -1,19 +1,18 @@
 import { z } from 'zod'
 import { AppError, ValidationError, zodFields } from '@/lib/api/errors'
 import { parseUntrustedJson } from '@/lib/api/untrusted-json'
-import type { ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
+import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 import { writeConfiguratorFile } from '@/lib/configurators/configurator-files'
 import { db } from '@/lib/db'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import type { ParameterSet } from '@/lib/sessions/schemas'
-import { readConfiguratorSource, readModelSource, storeValues, validateValues } from '@/lib/sessions/session-model'
+import { readConfiguratorSource, readBuildSource, storeValues, validateValues } from '@/lib/sessions/session-model'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
 // Named parameter sets in OpenSCAD's own file beside the main file (`box.scad` → `box.json`),
 // read and applied as OpenSCAD's Customizer applies them, and written so it still opens there.
 
-type Values = Record<string, ParameterValue>
 
 // OpenSCAD writes every value as a string; files written by hand or other tools may hold plain JSON values.
 const ZPresetFile = z.object({
@@ -123,13 +122,13 @@ export async function presetsOf(configurator: Pick<Configurator, 'id' | 'mainFil
 
 /** The model's presets: each set's name and the values it gives the parameters it names. */
 export async function listPresets(session: LoadedSession): Promise<{ name: string; values: Values }[]> {
-  const { definitions } = await readModelSource(session)
+  const { definitions } = await readBuildSource(session)
   return (await presetsOf(session.configurator, definitions)).map(({ name, named }) => ({ name, values: named }))
 }
 
 /** Applies the named preset to the session; answers like setting parameters. 404 when the file has no such set. */
 export async function applyPreset(session: LoadedSession, name: string): Promise<ParameterSet> {
-  const [source, file] = await Promise.all([readModelSource(session), readPresetFile(session.configurator)])
+  const [source, file] = await Promise.all([readBuildSource(session), readPresetFile(session.configurator)])
   const set = Object.hasOwn(file.parameterSets, name) ? file.parameterSets[name] : undefined
   if (!set) throw new AppError('not_found', `The model has no preset ${JSON.stringify(name)}`)
   const { values, warnings } = applySet(source.definitions, name, set)

@@ -4,7 +4,7 @@ import { AppError, type FieldError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import { type CachedBuild, findBuild, getCachedBuild } from '@/lib/cad/build-cache'
 import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/cad/cad-job'
-import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
+import type { EngineLimits, EngineLog, ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { isDropped } from '@/lib/cad/worker-pool'
@@ -29,7 +29,6 @@ import type { StoredFile } from '@/lib/storage/blob-store'
 // A session's model: the files it is made of, the parameters the engine reads from them, the
 // values the session sets, and the build of those values. Each request reads each once.
 
-export type Values = Record<string, ParameterValue>
 export type Quality = 'preview' | 'final'
 
 const CONFIGURATOR_ROOT = 'configurator/'
@@ -202,7 +201,7 @@ export function validateValues(definitions: ParameterDefinition[], body: Record<
 }
 
 /** Defaults overlaid with the stored values that still fit the (possibly changed) model. */
-function effectiveValues({ definitions, inputs }: ModelSource, stored: Readonly<Record<string, unknown>>): Values {
+function effectiveValues({ definitions, inputs }: BuildSource, stored: Readonly<Record<string, unknown>>): Values {
   const sessionFileIds = new Set(inputs.sessionFileNames.keys())
   return Object.fromEntries(
     definitions.map((definition) => {
@@ -232,15 +231,15 @@ function toParameter({ key, kind, ...fields }: ParameterDefinition, value: Param
   return ZParameter.parse({ name: displayName(key), type: kind === 'number' ? 'float' : kind, ...fields, value: value ?? fields.default })
 }
 
-/** What a session's model is made of: its inputs and the parameters read from them. */
-export interface ModelSource {
+/** What a session's builds start from: whose they are, the model's inputs, and the parameters read from them (the engine's ModelSource is the files alone). */
+export interface BuildSource {
   /** Whose builds they are: a session, or the configurator itself when it is prepared. */
   session: SessionRef
   inputs: ModelInputs
   definitions: ParameterDefinition[]
 }
 
-export async function readModelSource(session: LoadedSession): Promise<ModelSource> {
+export async function readBuildSource(session: LoadedSession): Promise<BuildSource> {
   const inputs = await describeModelInputs(session.configurator, session.id)
   return { session, inputs, definitions: await customerParameters(inputs, session) }
 }
@@ -254,14 +253,14 @@ async function customerParameters(inputs: ModelInputs, session: SessionRef): Pro
 }
 
 /** The configurator's model as a new session sees it, its builds the configurator's own. */
-export async function readConfiguratorSource(configurator: Configurator): Promise<ModelSource> {
+export async function readConfiguratorSource(configurator: Configurator): Promise<BuildSource> {
   const session = { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null }
   const inputs = await describeModelInputs(configurator, null)
   return { session, inputs, definitions: await customerParameters(inputs, session) }
 }
 
 /** The preview model of `values` (stored values, or changes over them) over the defaults, built or from the cache. */
-export function buildValues(source: ModelSource, values: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<CachedBuild> {
+export function buildValues(source: BuildSource, values: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<CachedBuild> {
   return buildModel(source, effectiveValues(source, values), 'preview', signal)
 }
 
@@ -270,7 +269,7 @@ export function buildValues(source: ModelSource, values: Readonly<Record<string,
  * inputs before, otherwise built once, here or on the build queue. Aborting stops waiting for the
  * build, and stops the build when nobody else waits for it.
  */
-export async function buildModel(source: ModelSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
+export async function buildModel(source: BuildSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
   const job = buildJob(source, values, quality)
   const { session } = source
   const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal), mayStop(session) ? signal : undefined)
@@ -278,7 +277,7 @@ export async function buildModel(source: ModelSource, values: Values, quality: Q
   return build().catch((error: unknown) => (isDropped(error) && !session.speculative ? build() : Promise.reject(error)))
 }
 
-function buildJob({ inputs, definitions }: ModelSource, values: Values, quality: Quality): CadJob {
+function buildJob({ inputs, definitions }: BuildSource, values: Values, quality: Quality): CadJob {
   const overrides = inputs.settings.quality?.[quality] ?? {}
   // File parameters hold a session file id; the model sees the file under its name.
   const engineValues = Object.fromEntries(
@@ -303,7 +302,7 @@ function partsKey(buildKey: string): string {
  * The model of these values at this quality with its parts closed and measured for
  * manufacturing (lib/cad/cad-job.ts runPartsJob); the build itself when it failed.
  */
-async function buildPrintModel(source: ModelSource, values: Values, quality: Quality): Promise<CachedBuild> {
+async function buildPrintModel(source: BuildSource, values: Values, quality: Quality): Promise<CachedBuild> {
   const built = await buildModel(source, values, quality)
   if (!built.mesh) return built
   const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: partsKey(built.key), buildKey: built.key }
@@ -311,13 +310,13 @@ async function buildPrintModel(source: ModelSource, values: Values, quality: Qua
 }
 
 /** Builds what the print report of these values over the defaults needs (getObjectInfo): the closed parts of both qualities. */
-export async function preparePrint(source: ModelSource, values: Readonly<Record<string, unknown>>): Promise<void> {
+export async function preparePrint(source: BuildSource, values: Readonly<Record<string, unknown>>): Promise<void> {
   for (const quality of ['preview', 'final'] as const) await buildPrintModel(source, effectiveValues(source, values), quality)
 }
 
 /** The model of the session's stored state. */
 export async function buildStoredModel(session: LoadedSession, quality: Quality) {
-  const source = await readModelSource(session)
+  const source = await readBuildSource(session)
   const values = effectiveValues(source, storedValuesOf(session.values))
   return { source, definitions: source.definitions, values, build: await buildModel(source, values, quality) }
 }
@@ -337,7 +336,7 @@ export async function getObjectInfo(session: LoadedSession) {
  * background once the customer pauses, one at a time per session, the newest values next), the
  * preview's, as an estimate.
  */
-async function printReportOf(source: ModelSource, values: Values): Promise<PrintReport> {
+async function printReportOf(source: BuildSource, values: Values): Promise<PrintReport> {
   const previewKey = buildJob(source, values, 'preview').key
   const finalKey = buildJob(source, values, 'final').key
   const final = finalKey === previewKey ? null : await findBuild(partsKey(finalKey))
@@ -348,13 +347,13 @@ async function printReportOf(source: ModelSource, values: Values): Promise<Print
   return reportOf(source, await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
 }
 
-function reportOf(source: ModelSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
+function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
   const { mesh, print } = printedOrConflict(build)
   return printReport(print, mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing, quality, quality === 'preview')
 }
 
 /** The report of the final quality of these values, built now when it is not cached. */
-export async function finalPrintReport(source: ModelSource, values: Values): Promise<PrintReport> {
+export async function finalPrintReport(source: BuildSource, values: Values): Promise<PrintReport> {
   return reportOf(source, await buildPrintModel(source, values, 'final'), 'final')
 }
 
@@ -369,7 +368,7 @@ export function builtOrConflict(build: CachedBuild, logPath: string) {
 }
 
 export async function getParameters(session: LoadedSession): Promise<ParameterSet> {
-  const source = await readModelSource(session)
+  const source = await readBuildSource(session)
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(session.values)))
 }
 
@@ -396,12 +395,12 @@ export async function getSessionLog(session: LoadedSession) {
  * set of the stored state, which holds them (lib/sessions/session-updates.ts).
  */
 export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
-  const source = await readModelSource(session)
+  const source = await readBuildSource(session)
   return storeValues(session, source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
 }
 
 /** Stores valid values over the session's and starts building them; answers the stored state. `warnings`: what the session's log says about them. */
-export async function storeValues(session: LoadedSession, source: ModelSource, changes: Values, warnings?: string): Promise<ParameterSet> {
+export async function storeValues(session: LoadedSession, source: BuildSource, changes: Values, warnings?: string): Promise<ParameterSet> {
   // The customer set values: guesses of what it would set are moot.
   dropGuesses(source.session.id)
   const stored = await updateSession(source.session.id, { current: storedValuesOf(session.values), changes, warnings, build: (values, signal) => buildValues(source, values, signal) })
@@ -415,7 +414,7 @@ export async function storedModelFile(session: LoadedSession, quality: Quality, 
 }
 
 export interface ModelFileOptions {
-  source: ModelSource
+  source: BuildSource
   values: Values
   quality: Quality
   /** The build of these values at this quality. */
@@ -434,7 +433,7 @@ export async function modelFileOf({ source, values, quality, build, type, title,
 }
 
 /** The 3MF of a built model: its parts closed, named by the designer's labels. */
-export async function write3mfOf(source: ModelSource, values: Values, quality: Quality, title: string): Promise<Uint8Array> {
+export async function write3mfOf(source: BuildSource, values: Values, quality: Quality, title: string): Promise<Uint8Array> {
   const { mesh } = printedOrConflict(await buildPrintModel(source, values, quality))
   return write3mf(mesh, partNames(mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing), title)
 }

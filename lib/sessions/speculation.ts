@@ -1,6 +1,6 @@
 import { limits } from '@/lib/api/rate-limit'
 import { startGuesses } from '@/lib/sessions/guesses'
-import { buildValues, readModelSource, storedValuesOf, validateValues } from '@/lib/sessions/session-model'
+import { buildValues, readBuildSource, storedValuesOf, validateValues } from '@/lib/sessions/session-model'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
 // While a customer drags a slider, the page names the values it passes and the likely release
@@ -12,7 +12,7 @@ import type { LoadedSession } from '@/lib/sessions/sessions'
 
 /** Validates the guesses (422 naming each bad key, as setting them would) and starts building them, likeliest first. */
 export async function prefetchModels(session: LoadedSession, candidates: Record<string, { value: unknown }>[]): Promise<{ candidates: number }> {
-  const source = await readModelSource(session)
+  const source = await readBuildSource(session)
   const fileIds = new Set(source.inputs.sessionFileNames.keys())
   const changes = candidates.map((candidate) => validateValues(source.definitions, candidate, fileIds))
   // A customer out of build time gets 429 for a guess too: its release could not build either.

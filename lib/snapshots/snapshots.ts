@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { AppError } from '@/lib/api/errors'
 import { storedFileResponse } from '@/lib/api/untrusted-content'
 import type { Principal } from '@/lib/auth/authenticate'
-import type { ParameterDefinition } from '@/lib/cad/engine'
+import type { ParameterDefinition, Values } from '@/lib/cad/engine'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
@@ -26,12 +26,11 @@ import {
   finalPrintReport,
   hashOf,
   type ModelResponseOptions,
-  type ModelSource,
+  type BuildSource,
   modelDownload,
   modelFileOf,
   sessionLogPath,
   toParameterSet,
-  type Values,
 } from '@/lib/sessions/session-model'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import type { SnapshotDto } from '@/lib/snapshots/schemas'
@@ -56,7 +55,7 @@ interface Frozen {
   /** Session file id → the name the model sees it under (file parameters hold ids). */
   sessionFileNames: [string, string][]
   settings: ExtraSettings
-  limits: ModelSource['inputs']['limits']
+  limits: BuildSource['inputs']['limits']
   sourceHash: string
   definitions: ParameterDefinition[]
   values: Values
@@ -196,7 +195,7 @@ export async function deleteSnapshot(snapshotId: string, userId: string): Promis
 }
 
 /** The frozen model as a source the session code builds from: same inputs, same build keys. */
-function sourceOf(snapshot: Snapshot): { source: ModelSource; values: Values; frozen: Frozen } {
+function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values; frozen: Frozen } {
   const frozen = frozenOf(snapshot)
   const { engine, mainFile, files, libraries, fonts, sessionFileNames, settings, limits, sourceHash, definitions, values } = frozen
   if (ENGINE_BUILDS[engine.cadType] !== engine.build) {
