@@ -5,7 +5,7 @@ import { strToU8, unzipSync, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
 import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/support/s3rver'
-import { ADMIN, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
+import { ADMIN, callServer, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // `npm run backup` of a running installation, `npm run restore` into a fresh place, and a server
 // started there holds the same configurators and their files, sessions and their values,
@@ -45,12 +45,7 @@ async function command(script: string, args: string[], env: Record<string, strin
 }
 
 async function api(url: string, token: string, method: string, route: string, body?: unknown) {
-  const isRaw = body instanceof Uint8Array || typeof body === 'string'
-  const response = await fetch(`${url}/api${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !isRaw && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : isRaw ? (body as string) : JSON.stringify(body),
-  })
+  const response = await callServer(url, token, method, route, body)
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
   return response
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { afterAll, describe, expect, it } from 'vitest'
-import { signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
+import { callServer, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
 
 // SIGKILL of the embedded server while writes are in flight: designers creating configurators
 // and uploading their models, customers opening sessions, changing values and ordering
@@ -30,43 +30,34 @@ interface Acknowledged {
   libraries: Set<string>
 }
 
-async function call(url: string, token: string, method: string, path: string, body?: unknown): Promise<Response> {
-  const isRaw = typeof body === 'string' || body instanceof Uint8Array
-  return fetch(`${url}/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !isRaw && { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : isRaw ? (body as string) : JSON.stringify(body),
-  })
-}
-
 /** One writer: a configurator with its model, a session of it, then values, until the server dies. */
 async function write(url: string, token: string, round: number, writer: number, acknowledged: Acknowledged, onAcknowledged: () => void): Promise<void> {
   try {
     for (let n = 0; ; n++) {
       const name = `Crash ${round}.${writer}.${n}`
-      const created = await call(url, token, 'POST', '/configurators', { name, mainFile: 'main.scad' })
+      const created = await callServer(url, token, 'POST', '/configurators', { name, mainFile: 'main.scad' })
       if (!created.ok) return
       const { UUID } = (await created.json()) as { UUID: string }
       acknowledged.configurators.set(UUID, name)
       onAcknowledged()
       const source = `width = ${10 + n}; // [1:100]\ncube([width, 5, 2]);\n`
-      if ((await call(url, token, 'PUT', `/configurators/${UUID}/files/configurator/main.scad`, source)).status !== 202) return
+      if ((await callServer(url, token, 'PUT', `/configurators/${UUID}/files/configurator/main.scad`, source)).status !== 202) return
       onAcknowledged()
-      const opened = await call(url, token, 'POST', '/configsessions', { configuratorId: UUID })
+      const opened = await callServer(url, token, 'POST', '/configsessions', { configuratorId: UUID })
       if (!opened.ok) return
       const { id } = (await opened.json()) as { id: string }
       onAcknowledged()
       for (const width of [20, 30, 40]) {
-        if (!(await call(url, token, 'PUT', `/configsessions/${id}/parameters`, { width: { value: width } })).ok) return
+        if (!(await callServer(url, token, 'PUT', `/configsessions/${id}/parameters`, { width: { value: width } })).ok) return
         acknowledged.sessions.set(id, width)
         onAcknowledged()
       }
-      const snapshot = await call(url, token, 'POST', `/configsessions/${id}/snapshots`, {})
+      const snapshot = await callServer(url, token, 'POST', `/configsessions/${id}/snapshots`, {})
       if (!snapshot.ok) return
       acknowledged.snapshots.add(((await snapshot.json()) as { id: string }).id)
       onAcknowledged()
       const library = `crash${round}x${writer}x${n}`
-      if (!(await call(url, token, 'POST', `/libraries?name=${library}`, zipSync({ 'parts.scad': strToU8(`module part() cube(${n + 1});\n`) }))).ok) return
+      if (!(await callServer(url, token, 'POST', `/libraries?name=${library}`, zipSync({ 'parts.scad': strToU8(`module part() cube(${n + 1});\n`) }))).ok) return
       acknowledged.libraries.add(library)
       onAcknowledged()
     }
@@ -92,15 +83,15 @@ describe('the embedded database under SIGKILL', () => {
 
     server = await startServer({ DATA_DIR: dataDir, SEED_DEMO: 'false', PREPARE_MODELS: 'false' })
     const token = await signIn(server.url)
-    const listed = (await (await call(server.url, token, 'GET', '/configurators')).json()) as { UUID: string; name: string }[]
+    const listed = (await (await callServer(server.url, token, 'GET', '/configurators')).json()) as { UUID: string; name: string }[]
     const names = new Map(listed.map(({ UUID, name }) => [UUID, name]))
     for (const [id, name] of acknowledged.configurators) expect(names.get(id), `configurator ${name}`).toBe(name)
     for (const [id, width] of acknowledged.sessions) {
-      const parameters = (await (await call(server.url, token, 'GET', `/configsessions/${id}/parameters`)).json()) as Record<string, { value: unknown }>
+      const parameters = (await (await callServer(server.url, token, 'GET', `/configsessions/${id}/parameters`)).json()) as Record<string, { value: unknown }>
       expect(parameters.width?.value, `session ${id}`).toBe(width)
     }
-    for (const id of acknowledged.snapshots) expect((await call(server.url, token, 'GET', `/snapshots/${id}`)).status, `snapshot ${id}`).toBe(200)
-    const libraries = (await (await call(server.url, token, 'GET', '/libraries')).json()) as { name: string }[]
+    for (const id of acknowledged.snapshots) expect((await callServer(server.url, token, 'GET', `/snapshots/${id}`)).status, `snapshot ${id}`).toBe(200)
+    const libraries = (await (await callServer(server.url, token, 'GET', '/libraries')).json()) as { name: string }[]
     expect(libraries.map(({ name }) => name)).toEqual(expect.arrayContaining([...acknowledged.libraries]))
     expect(acknowledged.sessions.size).toBeGreaterThan(0)
     expect(acknowledged.snapshots.size).toBeGreaterThan(0)

@@ -53,6 +53,16 @@ export async function stopServer(server: StartedServer): Promise<void> {
   await exited
 }
 
+/** An API call to a started server with a bearer token: a string or bytes go as they are, anything else as JSON. */
+export function callServer(url: string, token: string, method: string, route: string, body?: unknown): Promise<Response> {
+  const isRaw = typeof body === 'string' || body instanceof Uint8Array
+  return fetch(`${url}/api${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !isRaw && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : isRaw ? (body as string) : JSON.stringify(body),
+  })
+}
+
 export async function signIn(url: string): Promise<string> {
   const response = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
