@@ -12,7 +12,7 @@ async function main() {
   const { env } = await import('./lib/env')
   const { checkDataDir } = await import('./lib/data-dir')
   await checkDataDir(env.DATA_DIR)
-  const { prepareDatabase } = await import('./lib/prepare')
+  const { prepareDatabase } = await import('./lib/set-up-database')
   const { migrations, demos } = await prepareDatabase()
   if (migrations.length > 0) console.log(`paraform: applied migrations ${migrations.join(', ')}`)
   if (demos.length > 0) console.log(`paraform: added ${demos.length} demo configurators`)

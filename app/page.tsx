@@ -1,5 +1,5 @@
 import { Landing } from '@/components/landing'
-import { getPageUser } from '@/lib/auth/page-user'
+import { getPageUser } from '@/app/page-user'
 
 export default async function HomePage() {
   return <Landing isSignedIn={(await getPageUser()) !== null} />

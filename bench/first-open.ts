@@ -1,5 +1,5 @@
 // First open of a configurator by its first customer: a model the server prepared in the
-// background after its upload (lib/configurators/preparation.ts) against one it did not.
+// background after its upload (lib/sessions/preparation.ts) against one it did not.
 import fs from 'node:fs'
 import { describe, ms } from './stats'
 import { api } from '../test/support/api-client'
@@ -29,7 +29,7 @@ async function firstOpen(token: string, configuratorId: string): Promise<number>
 
 export async function benchFirstOpen(token: string): Promise<void> {
   const { env } = await import('@/lib/env')
-  const { prepareConfigurator } = await import('@/lib/configurators/preparation')
+  const { prepareConfigurator } = await import('@/lib/sessions/preparation')
   env.PREPARE_MODELS = false // prepared explicitly below, so no background work overlaps a measurement
   const unprepared: number[] = []
   const prepared: number[] = []

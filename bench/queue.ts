@@ -8,17 +8,17 @@ import { busyShare, describe, machineCpu, ms } from './stats'
 import { api } from '../test/support/api-client'
 
 const { env } = await import('@/lib/env')
-const { prepareDatabase } = await import('@/lib/prepare')
+const { prepareDatabase } = await import('@/lib/set-up-database')
 const { db } = await import('@/lib/db')
 const { login } = await import('@/lib/auth/login')
 const { ensureBuildWorker } = await import('@/lib/queue/build-worker')
 const { blobStore } = await import('@/lib/storage/blob-store')
-const { loadBuild } = await import('@/lib/cad/build-cache')
-const { hostFonts } = await import('@/lib/fonts/host-fonts')
-const { runBuildJob } = await import('@/lib/cad/cad-job')
+const { loadBuild } = await import('@/lib/builds/build-cache')
+const { hostFonts } = await import('@/lib/cad/fonts/host-fonts')
+const { runBuildJob } = await import('@/lib/builds/cad-job')
 const { CAD_TASK, DONE_CHANNEL, runQueued, workerUtils } = await import('@/lib/queue/build-queue')
-const { listen } = await import('@/lib/queue/notifications')
-type CadJob = import('@/lib/cad/cad-job').CadJob
+const { listen } = await import('@/lib/notifications')
+type CadJob = import('@/lib/builds/cad-job').CadJob
 
 const PICKUPS = 200
 const BATCH = 48

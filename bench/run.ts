@@ -12,7 +12,7 @@ process.env.ADMIN_EMAIL = 'bench@example.test'
 process.env.ADMIN_PASSWORD = 'bench password'
 delete process.env.DATABASE_URL
 
-const { prepareDatabase } = await import('@/lib/prepare')
+const { prepareDatabase } = await import('@/lib/set-up-database')
 const { db } = await import('@/lib/db')
 const { login } = await import('@/lib/auth/login')
 const { benchForeground } = await import('./foreground')

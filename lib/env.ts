@@ -2,7 +2,7 @@ import os from 'node:os'
 import path from 'node:path'
 import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
-import { ZEmail } from '@/lib/api/schemas'
+import { ZEmail } from '@/lib/email'
 
 const MB = 1024 * 1024
 
@@ -43,7 +43,7 @@ const ZEnv = z.object({
   BUILD_WORKERS: z.coerce.number().int().min(0).max(64).default(os.availableParallelism()),
   BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
-  /** Folders whose fonts builds may use, `:`-separated; read by lib/fonts/host-fonts.ts. */
+  /** Folders whose fonts builds may use, `:`-separated; read by lib/cad/fonts/host-fonts.ts. */
   FONT_DIRS: z.string().default('/usr/share/fonts:/usr/local/share/fonts'),
   /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */
   CUSTOMER_BUILD_SECONDS: z.coerce.number().positive().default(300),
@@ -56,7 +56,7 @@ const ZEnv = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** Demo configurators on first start; by default only on the embedded database. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
-  /** Prepare a model in the background after each change (lib/configurators/preparation.ts). */
+  /** Prepare a model in the background after each change (lib/sessions/preparation.ts). */
   PREPARE_MODELS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
   SERVICE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   /** Server-side images: warm headless Chromium pages, and requests that may wait for one. */
@@ -121,7 +121,7 @@ function safeJson(text: string): unknown {
 
 export type Env = z.infer<typeof ZEnv>
 
-/** Every setting's name, for the README's table (checked by lib/env.test.ts). */
+/** Every setting's name, for the table in docs/configuration.md (checked by lib/env.test.ts). */
 export const SETTING_NAMES = Object.keys(ZEnv.in.shape)
 
 function parseEnv(): Env {

@@ -3,12 +3,29 @@ import path from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
-// The code's imports, read with TypeScript's own pre-processor: no module may reach itself
-// through its imports (type imports too), so that each part can be read, tested and moved
-// on its own.
+// The code's imports, read with TypeScript's own pre-processor (type imports too): they go
+// one way, from each layer down (docs/architecture.md), and no module reaches itself through
+// them, so that each part can be read, tested and moved on its own.
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const SOURCES = ['lib', 'app', 'components']
+
+/** The layers from the bottom up, each by the folders and files it holds. */
+export const LAYERS: [name: string, members: string[]][] = [
+  ['base', ['lib/env.ts', 'lib/email.ts', 'lib/data-dir.ts', 'lib/format-date.ts', 'lib/shutdown.ts', 'lib/background.ts']],
+  ['database', ['lib/db.ts', 'lib/embedded-lock.ts', 'lib/migrations.ts', 'lib/notifications.ts', 'lib/recent-reads.ts', 'lib/remembered-rows.ts']],
+  ['primitives', ['lib/api/', 'lib/storage/', 'lib/outbound/', 'lib/client/']],
+  ['engine', ['lib/cad/', 'lib/manufacturing/']],
+  ['builds', ['lib/builds/', 'lib/queue/']],
+  [
+    'domain',
+    ['lib/auth/', 'lib/users/', 'lib/applications/', 'lib/configurators/', 'lib/libraries/', 'lib/fonts/', 'lib/sessions/', 'lib/renderers/', 'lib/render/'].concat(
+      ['lib/snapshots/', 'lib/webhooks/', 'lib/services/', 'lib/capabilities/', 'lib/health/', 'lib/backup/', 'lib/embed/', 'lib/demo/'],
+    ),
+  ],
+  ['endpoints', ['lib/endpoints/']],
+  ['app', ['lib/start-up.ts', 'lib/set-up-database.ts', 'app/', 'components/']],
+]
 
 function sourceFiles(): string[] {
   return SOURCES.flatMap((dir) =>
@@ -56,9 +73,26 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found
 }
 
+function layerOf(file: string): number {
+  const index = LAYERS.findIndex(([, members]) => members.some((member) => (member.endsWith('/') ? file.startsWith(member) : file === member)))
+  if (index < 0) throw new Error(`${file} is in no layer of lib/imports.test.ts`)
+  return index
+}
+
+/** Every import from a lower layer up to a higher one, as `file (layer) -> target (layer)`. */
+function upwardImports(graph: Map<string, string[]>): string[] {
+  const name = (file: string) => `${file} (${LAYERS[layerOf(file)]![0]})`
+  return [...graph].flatMap(([file, targets]) => targets.filter((target) => layerOf(target) > layerOf(file)).map((target) => `${name(file)} -> ${name(target)}`))
+}
+
 describe('imports', () => {
   it('finds a cycle when there is one', () => {
     expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']])
+  })
+
+  it('go from each layer down, never up', () => {
+    expect(upwardImports(new Map([['lib/db.ts', ['lib/api/errors.ts']]]))).toEqual(['lib/db.ts (database) -> lib/api/errors.ts (primitives)'])
+    expect(upwardImports(importGraph())).toEqual([])
   })
 
   it('run in no cycle', () => {

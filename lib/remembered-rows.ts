@@ -1,4 +1,4 @@
-import { listen, notify, onReconnect } from '@/lib/queue/notifications'
+import { listen, notify, onReconnect } from '@/lib/notifications'
 
 interface Limits {
   entries: number

@@ -19,7 +19,7 @@ async function archiveOf(server: string | undefined): Promise<Readable> {
   const { env } = await import('../lib/env')
   const { checkDataDir } = await import('../lib/data-dir')
   await checkDataDir(env.DATA_DIR)
-  const { migrateDatabase } = await import('../lib/prepare')
+  const { migrateDatabase } = await import('../lib/set-up-database')
   await migrateDatabase()
   const { backupArchive } = await import('../lib/backup/backup')
   return Readable.from(backupArchive())

@@ -28,7 +28,7 @@ async function onDatabase(): Promise<Libraries> {
   const { checkDataDir } = await import('../lib/data-dir')
   const { env } = await import('../lib/env')
   await checkDataDir(env.DATA_DIR)
-  const { migrateDatabase } = await import('../lib/prepare')
+  const { migrateDatabase } = await import('../lib/set-up-database')
   await migrateDatabase()
   const libraries = await import('../lib/libraries/libraries')
   return {

@@ -3,7 +3,7 @@ import Link from 'next/link'
 import { redirect } from 'next/navigation'
 import { SignInForm } from '@/components/auth/sign-in-form'
 import { Card } from '@/components/ui/card'
-import { getPageUser } from '@/lib/auth/page-user'
+import { getPageUser } from '@/app/page-user'
 import { safeNextPath } from '@/lib/auth/sign-in-path'
 
 export const metadata: Metadata = { title: 'Sign in' }

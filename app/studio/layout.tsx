@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import type { ReactNode } from 'react'
 import { StudioHeader } from '@/components/studio/studio-header'
-import { requirePageUser } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
 
 export const metadata: Metadata = { title: { default: 'Studio', template: '%s · Paraform Studio' } }
 

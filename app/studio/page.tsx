@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { ConfiguratorList } from '@/components/studio/configurator-list'
-import { requirePageUser } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Configurators' }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ZEmail } from '@/lib/api/schemas'
+import { ZEmail } from '@/lib/email'
 
 export const ZLogin = z.object({ email: ZEmail, password: z.string().min(1).max(1024) })
 

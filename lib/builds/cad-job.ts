@@ -1,10 +1,10 @@
-import { buildStored, type CachedBuild, findBuild, remember, storeBuild } from '@/lib/cad/build-cache'
+import { buildStored, type CachedBuild, findBuild, remember, storeBuild } from '@/lib/builds/build-cache'
 import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/get-engine'
-import { type ReadParameters, storeParameters } from '@/lib/cad/parameter-cache'
+import { type ReadParameters, storeParameters } from '@/lib/builds/parameter-cache'
 import type { Scheduling } from '@/lib/cad/worker-pool'
-import { hostFonts } from '@/lib/fonts/host-fonts'
-import { type LibraryRef, readLibraryFiles } from '@/lib/libraries/libraries'
+import { hostFonts } from '@/lib/cad/fonts/host-fonts'
+import { type LibraryRef, readLibraryFiles } from '@/lib/builds/library-files'
 import { recentReads } from '@/lib/recent-reads'
 import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
 
@@ -22,7 +22,7 @@ export interface CadJob {
   files: StoredFile[]
   /** The installed libraries, each by version. */
   libraries: LibraryRef[]
-  /** The fonts of the machine that asked (lib/fonts/host-fonts.ts): the one that builds must have the same. */
+  /** The fonts of the machine that asked (lib/cad/fonts/host-fonts.ts): the one that builds must have the same. */
   fontsHash: string
   /** A snapshot's fonts, when they are not this machine's any more: built with these instead. */
   fonts?: StoredFile[]

@@ -1,6 +1,6 @@
 import { CAD_ENGINES } from '@/lib/cad/engines'
 import type { Capabilities } from '@/lib/capabilities/schemas'
-import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/render/renderers'
+import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 
 export function getCapabilities(): Capabilities {
   return {

@@ -4,7 +4,7 @@ import { ZExtraSettings, type ConfiguratorDto, type CreateConfiguratorInput, typ
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
-import { RENDERER_VERSIONS } from '@/lib/render/renderers'
+import { RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { forgetTokens } from '@/lib/auth/tokens'
 import { modelsChanged } from '@/lib/configurators/model-memory'
 

@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { CAD_ENGINES } from '@/lib/cad/engines'
-import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/render/renderers'
+import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { ZDateTime } from '@/lib/api/schemas'
 import { ZFilePath } from '@/lib/storage/file-path'
+import { ZManufacturing } from '@/lib/manufacturing/schemas'
 
 const cadTypes = Object.keys(CAD_ENGINES) as [keyof typeof CAD_ENGINES]
 
@@ -10,36 +11,6 @@ export const ZConfiguratorId = z.uuid()
 export const ZConfiguratorParams = z.object({ configuratorId: ZConfiguratorId })
 
 const ZVariables = z.record(z.string().regex(/^\$?[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.union([z.number(), z.string(), z.boolean()]))
-
-const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
-
-const ZMaterial = z.object({
-  name: z.string().trim().min(1).max(100),
-  density: z.number().positive().max(25).describe('g/cm³'),
-  pricePerCm3: z.number().nonnegative().max(1e6).optional().describe('in the currency, per cm³ of the part'),
-})
-
-/** Defaults: PLA at 1.24 g/cm³ with no price, 0.8 mm walls, a 256 mm cube to print in (lib/manufacturing/print-report.ts). */
-const ZManufacturing = z
-  .looseObject({
-    minimumWallMm: z.number().positive().max(100).optional().describe('walls thinner than this are flagged'),
-    buildVolumeMm: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]).optional().describe('x, y, z of the printer the model must fit'),
-    currency: z
-      .string()
-      .refine((code) => ISO_CURRENCIES.has(code), 'must be an ISO 4217 currency code such as EUR')
-      .optional(),
-    basePrice: z.number().nonnegative().max(1e9).optional().describe('in the currency, added to every price'),
-    parts: z
-      .array(z.object({ label: z.string().trim().min(1).max(100).optional(), material: ZMaterial.optional() }))
-      .max(256)
-      .optional()
-      .describe('by part number: its label and material'),
-  })
-  .refine((settings) => settings.currency !== undefined || (settings.basePrice === undefined && !settings.parts?.some((part) => part.material?.pricePerCm3 !== undefined)), {
-    message: 'prices need a currency',
-    path: ['currency'],
-  })
-export type Manufacturing = z.infer<typeof ZManufacturing>
 
 /** Free JSON, with the keys the server itself reads checked for their shape. */
 export const ZExtraSettings = z.looseObject({

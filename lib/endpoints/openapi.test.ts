@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildOpenApiDocument, OPERATIONS } from '@/lib/api/openapi'
+import { buildOpenApiDocument, OPERATIONS } from '@/lib/endpoints/openapi'
 
 type Responses = Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>
 type Paths = Record<string, Record<string, { operationId: string; responses: Responses }>>

@@ -1,22 +1,9 @@
 import { z } from 'zod'
 import { ZErrorBody } from '@/lib/api/schemas'
 import type { Operation } from '@/lib/api/operation'
-import * as applications from '@/lib/applications/operations'
-import * as auth from '@/lib/auth/operations'
-import * as backup from '@/lib/backup/operations'
-import * as capabilities from '@/lib/capabilities/operations'
-import * as configurators from '@/lib/configurators/operations'
-import * as fonts from '@/lib/fonts/operations'
-import * as health from '@/lib/health/operations'
-import * as libraries from '@/lib/libraries/operations'
-import * as renderers from '@/lib/renderers/operations'
-import * as services from '@/lib/services/operations'
-import * as sessions from '@/lib/sessions/operations'
-import * as snapshots from '@/lib/snapshots/operations'
-import * as users from '@/lib/users/operations'
-import * as webhooks from '@/lib/webhooks/operations'
+import { operations } from '@/lib/endpoints/operations'
 
-export const OPERATIONS: Operation[] = [auth, users, configurators, applications, webhooks, sessions, snapshots, renderers, services, capabilities, health, libraries, fonts, backup].flatMap((module) => Object.values(module))
+export const OPERATIONS: Operation[] = Object.values(operations)
 
 type JsonSchema = Record<string, unknown>
 

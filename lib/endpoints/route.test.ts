@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineOperation } from '@/lib/api/operation'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 
 const base = { method: 'GET', path: '/test', summary: 'test', tag: 'Test', auth: 'none' } as const
 const ping = defineOperation({ ...base, id: 'ping', status: 201, response: z.object({ pong: z.boolean() }) })

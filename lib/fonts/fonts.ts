@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { listConfiguratorFiles } from '@/lib/configurators/configurator-files'
-import { readFontName } from '@/lib/fonts/font-names'
-import { FONT_FILE, hostFonts } from '@/lib/fonts/host-fonts'
+import { readFontName } from '@/lib/cad/fonts/font-names'
+import { FONT_FILE, hostFonts } from '@/lib/cad/fonts/host-fonts'
 import { blobStore } from '@/lib/storage/blob-store'
 
 /** The fonts a build can use: this machine's, and with a configurator, the font files uploaded into it. */

@@ -3,13 +3,11 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { zipSync } from 'fflate'
 import { AppError, ValidationError } from '@/lib/api/errors'
-import type { ModelFile } from '@/lib/cad/engine'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
 import type { Library } from '@/lib/generated/prisma/client'
-import { recentReads } from '@/lib/recent-reads'
-import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
+import { blobStore } from '@/lib/storage/blob-store'
 import { pathProblem } from '@/lib/storage/file-path'
 import { readProjectZip } from '@/lib/storage/project-zip'
 import { modelsChanged } from '@/lib/configurators/model-memory'
@@ -17,14 +15,6 @@ import { modelsChanged } from '@/lib/configurators/model-memory'
 // Libraries installed once for the whole server. Every build sees each under its name
 // (`include <BOSL2/std.scad>`), and its content hash is part of every build key, so replacing
 // a library never serves a model built with the old one.
-
-/** A library as builds know it: which version of which library. */
-export interface LibraryRef {
-  name: string
-  contentHash: string
-  /** A snapshot's copy of that version's files (inside its folder), which outlives the installed library. */
-  files?: StoredFile[]
-}
 
 const LIBRARY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
 
@@ -98,29 +88,6 @@ export async function configuratorsUsing(name: string): Promise<string[]> {
     if (!using.has(configuratorId) && usage.test((await blobStore.readBuffer(blobHash)).toString('utf8'))) using.add(configuratorId)
   }
   return [...using]
-}
-
-/** The files of these library versions, each under its library's folder (`BOSL2/std.scad`). */
-export async function readLibraryFiles(libraries: LibraryRef[]): Promise<ModelFile[]> {
-  const files = await Promise.all(libraries.map(readLibrary))
-  return files.flat()
-}
-
-// Library versions read lately: every build places every library.
-const readLibrary = recentReads(
-  16,
-  ({ name, contentHash }: LibraryRef) => `${name}@${contentHash}`,
-  async (library) => {
-    const files = library.files ?? (await installedFiles(library))
-    return Promise.all(files.map(async ({ path, blobHash }) => ({ path: `${library.name}/${path}`, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
-  },
-)
-
-/** The files of this version of an installed library; 503 when it was replaced meanwhile. */
-export async function installedFiles({ name, contentHash }: LibraryRef): Promise<StoredFile[]> {
-  const library = await db.library.findUnique({ where: { name }, include: { files: { select: { path: true, blobHash: true }, orderBy: { path: 'asc' } } } })
-  if (library?.contentHash !== contentHash) throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
-  return library.files
 }
 
 /** Every file under `dir`, by its path inside it; symbolic links are refused, as in archives. */

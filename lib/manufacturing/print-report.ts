@@ -1,15 +1,12 @@
 import type { Rgba } from '@/lib/cad/mesh/mesh'
 import type { PrintMeasures, SolidMeasure } from '@/lib/cad/mesh/printability'
 import { colorName, toHex } from '@/lib/cad/mesh/write-3mf'
-import type { Manufacturing } from '@/lib/configurators/schemas'
-import type { ZPrintReport } from '@/lib/sessions/schemas'
-import type { z } from 'zod'
+import type { Manufacturing, PrintReport } from '@/lib/manufacturing/schemas'
 
 export const DEFAULT_MATERIAL = { name: 'PLA', density: 1.24 }
 export const DEFAULT_MINIMUM_WALL_MM = 0.8
 export const DEFAULT_BUILD_VOLUME_MM: [number, number, number] = [256, 256, 256]
 
-export type PrintReport = z.infer<typeof ZPrintReport>
 type Figures = Omit<PrintReport['parts'][number], 'index' | 'name' | 'color' | 'material'>
 type PartReport = PrintReport['parts'][number]
 type Problem = PrintReport['problems'][number]

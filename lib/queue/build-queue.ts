@@ -1,10 +1,10 @@
 import { Logger, makeWorkerUtils, runMigrations, type WorkerUtils } from 'graphile-worker'
 import { AppError } from '@/lib/api/errors'
-import type { CadJob } from '@/lib/cad/cad-job'
+import type { CadJob } from '@/lib/builds/cad-job'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { turnFlag } from '@/lib/queue/build-turns'
-import { listen, notify, onReconnect } from '@/lib/queue/notifications'
+import { listen, notify, onReconnect } from '@/lib/notifications'
 import { BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
 
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See

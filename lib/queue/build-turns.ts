@@ -1,5 +1,5 @@
 import { db } from '@/lib/db'
-import { notify } from '@/lib/queue/notifications'
+import { notify } from '@/lib/notifications'
 
 // One build at a time per session or customer (and per lane of its background work), across
 // every worker of every machine. Not graphile-worker's named queues: it locks every free queue

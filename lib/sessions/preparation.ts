@@ -4,7 +4,7 @@ import type { ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { presetsOf } from '@/lib/sessions/presets'
-import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/session-model'
+import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { sampleValues } from '@/lib/configurators/test-drive'
 import type { Prisma } from '@/lib/generated/prisma/client'
 

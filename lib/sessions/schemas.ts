@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import { ZBoundingBox, ZPrintReport } from '@/lib/manufacturing/schemas'
 
 export const ZSessionParams = z.object({ sessionId: z.uuid() })
 export const ZSessionFileParams = ZSessionParams.extend({ fileId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) })
@@ -52,51 +53,6 @@ export const ZPreset = z.object({
   name: z.string(),
   values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), ZVector])).describe('the values it gives the parameters it names'),
 })
-
-const ZBoundingBox = z.object({ minX: z.number(), maxX: z.number(), minY: z.number(), maxY: z.number(), minZ: z.number(), maxZ: z.number() })
-const ZPoint = z.tuple([z.number(), z.number(), z.number()])
-
-const printFigures = {
-  volume: z.number().describe('mm³'),
-  surfaceArea: z.number().describe('mm²'),
-  boundingBox: ZBoundingBox,
-  closed: z.boolean().describe('every edge joins two triangles that agree on its direction: no slicer repair needed'),
-  thinnestWall: z
-    .object({ thickness: z.number().describe('mm'), at: ZPoint })
-    .nullable()
-    .describe('the wall thickness over the thinnest 1 % of the surface (edges and tips, thin by nature, cover less), straight inwards from a surface point'),
-  weight: z.number().describe('g'),
-}
-
-export const ZPrintReport = z
-  .object({
-    quality: z.enum(['preview', 'final']).describe('which build the figures describe'),
-    estimate: z.boolean().describe('the preview figures, while the final quality is built in the background'),
-    ...printFigures,
-    price: z.object({ amount: z.string().describe('decimal, in the minor unit of the currency'), currency: z.string() }).nullable(),
-    minimumWallMm: z.number(),
-    buildVolumeMm: ZPoint,
-    fitsBuildVolume: z.boolean(),
-    problems: z.array(
-      z.object({
-        rule: z.enum(['closed', 'minimumWall', 'buildVolume']),
-        part: z.number().int().nullable().describe('null for the whole model'),
-        message: z.string(),
-        at: ZPoint.optional(),
-        region: ZBoundingBox.optional(),
-      }),
-    ),
-    parts: z.array(
-      z.object({
-        index: z.number().int(),
-        name: z.string().describe("the designer's label, else the colour's name"),
-        color: z.string(),
-        material: z.object({ name: z.string(), density: z.number().describe('g/cm³'), pricePerCm3: z.number().nullable() }),
-        ...printFigures,
-      }),
-    ),
-  })
-  .describe("the model that is manufactured, for a slicer and a quote: each part closed, the later part in the source owning what two share (docs/print-ready.md)")
 
 export const ZObjectInfo = z.object({
   boundingBox: ZBoundingBox,

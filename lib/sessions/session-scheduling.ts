@@ -1,6 +1,6 @@
 import { AppError } from '@/lib/api/errors'
 import { limits } from '@/lib/api/rate-limit'
-import type { CadJob } from '@/lib/cad/cad-job'
+import type { CadJob } from '@/lib/builds/cad-job'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
 import { type JobOwner, laneOf, runQueued } from '@/lib/queue/build-queue'

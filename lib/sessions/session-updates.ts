@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { AppError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import type { Prisma } from '@/lib/generated/prisma/client'
-import { listen, notify } from '@/lib/queue/notifications'
+import { listen, notify } from '@/lib/notifications'
 
 // Setting a session's values stores them at once, merged over the stored ones in one row update
 // that also gives the session its next version, and the request answers then: the model of the

@@ -1,6 +1,7 @@
 import { limits } from '@/lib/api/rate-limit'
 import { startGuesses } from '@/lib/sessions/guesses'
-import { buildValues, readBuildSource, storedValuesOf, validateValues } from '@/lib/sessions/session-model'
+import { buildValues, readBuildSource } from '@/lib/sessions/model-builds'
+import { storedValuesOf, validateValues } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
 // While a customer drags a slider, the page names the values it passes and the likely release

@@ -8,30 +8,21 @@ import type { ParameterDefinition, Values } from '@/lib/cad/engine'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
-import { hostFonts, placedFontName } from '@/lib/fonts/host-fonts'
+import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
 import type { MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import type { Prisma, Snapshot } from '@/lib/generated/prisma/client'
-import { installedFiles, type LibraryRef } from '@/lib/libraries/libraries'
-import type { PrintReport } from '@/lib/manufacturing/print-report'
+import { installedFiles, type LibraryRef } from '@/lib/builds/library-files'
+import type { PrintReport } from '@/lib/manufacturing/schemas'
 import { isRendererRequest } from '@/lib/render/server/image-renderer'
 import { sceneImageResponse } from '@/lib/render/server/render-session-image'
 import type { ImageQuery } from '@/lib/render/schemas'
 import { readSceneSettings } from '@/lib/renderers/renderers'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 import { isValidSessionKey, signSessionKey } from '@/lib/sessions/session-keys'
-import {
-  buildModel,
-  buildStoredModel,
-  builtOrConflict,
-  finalPrintReport,
-  hashOf,
-  type ModelResponseOptions,
-  type BuildSource,
-  modelDownload,
-  modelFileOf,
-  sessionLogPath,
-  toParameterSet,
-} from '@/lib/sessions/session-model'
+import { buildModel, type BuildSource, buildStoredModel, builtOrConflict, finalPrintReport } from '@/lib/sessions/model-builds'
+import { hashOf } from '@/lib/sessions/model-inputs'
+import { modelDownload, modelFileOf, type ModelResponseOptions, sessionLogPath } from '@/lib/sessions/session-model'
+import { toParameterSet } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import type { SnapshotDto } from '@/lib/snapshots/schemas'
 import { blobStore, type StoredFile } from '@/lib/storage/blob-store'

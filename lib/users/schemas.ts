@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ZEmail } from '@/lib/api/schemas'
+import { ZEmail } from '@/lib/email'
 
 export const ZCreateUser = z.object({
   email: ZEmail.transform((email) => email.toLowerCase()),

@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
-import { OPERATIONS } from '@/lib/api/openapi'
+import { OPERATIONS } from '@/lib/endpoints/openapi'
 import { installLibrary } from '@/lib/libraries/libraries'
 import type { Operation } from '@/lib/api/operation'
 import { api, uniqueEmail } from '@/test/support/api-client'

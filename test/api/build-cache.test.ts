@@ -15,7 +15,7 @@ function meshOfSize(bytes: number, seed: number): Mesh {
 describe('build cache', () => {
   it('stays within BUILD_CACHE_MB by evicting the least recently used builds, which rebuild when asked again', async () => {
     const { env } = await import('@/lib/env')
-    const { buildStored, getCachedBuild, storeBuild } = await import('@/lib/cad/build-cache')
+    const { buildStored, getCachedBuild, storeBuild } = await import('@/lib/builds/build-cache')
     const { db } = await import('@/lib/db')
     const limit = env.BUILD_CACHE_MB
     env.BUILD_CACHE_MB = 1

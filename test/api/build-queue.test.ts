@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { db } from '@/lib/db'
-import { hostFonts } from '@/lib/fonts/host-fonts'
+import { hostFonts } from '@/lib/cad/fonts/host-fonts'
 import { type JobOwner, queueCounts, runQueued } from '@/lib/queue/build-queue'
 import { BEAT_MS, Heartbeat } from '@/lib/queue/worker-heartbeat'
 

@@ -29,7 +29,7 @@ const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function timeLimitBuilds(): Promise<number> {
   const { db } = await import('@/lib/db')
-  const { buildStored } = await import('@/lib/cad/build-cache')
+  const { buildStored } = await import('@/lib/builds/build-cache')
   await buildStored()
   return db.cacheEntry.count({ where: { logError: { contains: 'time limit' } } })
 }

@@ -54,7 +54,7 @@ describe('preparation after a change', () => {
 
     // Every read and build the customer needs is in the cache already: nothing new is stored.
     const { db } = await import('@/lib/db')
-    const { buildStored } = await import('@/lib/cad/build-cache')
+    const { buildStored } = await import('@/lib/builds/build-cache')
     const stored = async () => (await buildStored(), db.cacheEntry.count())
     const cached = await stored()
     const session = await readBody(await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } }), sessions.createSession)
@@ -102,7 +102,7 @@ describe('a library change', () => {
     expect((await api('POST', '/libraries', { token: admin.token, body: version(6), headers: { 'content-type': 'application/zip' } })).status).toBe(200)
     await settledPreparation(admin.token, configuratorId, first.startedAt)
     const { db } = await import('@/lib/db')
-    const { buildStored } = await import('@/lib/cad/build-cache')
+    const { buildStored } = await import('@/lib/builds/build-cache')
     const stored = async () => (await buildStored(), db.cacheEntry.count())
     const cached = await stored()
     const session = await readBody(await api('POST', '/configsessions', { token: admin.token, body: { configuratorId } }), sessions.createSession)

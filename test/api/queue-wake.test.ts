@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { env } from '@/lib/env'
-import { hostFonts } from '@/lib/fonts/host-fonts'
+import { hostFonts } from '@/lib/cad/fonts/host-fonts'
 import { runQueued } from '@/lib/queue/build-queue'
 import { ensureBuildWorker } from '@/lib/queue/build-worker'
 

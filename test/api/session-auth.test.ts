@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { OPERATIONS } from '@/lib/api/openapi'
+import { OPERATIONS } from '@/lib/endpoints/openapi'
 import * as auth from '@/lib/auth/operations'
 import * as sessions from '@/lib/sessions/operations'
 import type { ZSession } from '@/lib/sessions/schemas'

@@ -1,6 +1,5 @@
 import http from 'node:http'
 import os from 'node:os'
-import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as auth from '@/lib/auth/operations'

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { limits } from '@/lib/api/rate-limit'
-import { buildStored } from '@/lib/cad/build-cache'
+import { buildStored } from '@/lib/builds/build-cache'
 import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'

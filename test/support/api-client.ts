@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
 import type { z } from 'zod'
-import { OPERATIONS } from '@/lib/api/openapi'
+import { OPERATIONS } from '@/lib/endpoints/openapi'
 import type { Operation } from '@/lib/api/operation'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>

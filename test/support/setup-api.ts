@@ -10,5 +10,5 @@ process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-test-'))
 if (process.env.TEST_DB === 'postgres') process.env.DATABASE_URL = await createTestDatabase()
 else delete process.env.DATABASE_URL
 
-const { prepareDatabase } = await import('@/lib/prepare')
+const { prepareDatabase } = await import('@/lib/set-up-database')
 await prepareDatabase()

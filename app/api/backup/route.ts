@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { backupArchive } from '@/lib/backup/backup'
 import * as operations from '@/lib/backup/operations'
 

@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { getCapabilities } from '@/lib/capabilities/capabilities'
 import * as operations from '@/lib/capabilities/operations'
 

@@ -1,11 +1,11 @@
 import { ValidationError } from '@/lib/api/errors'
 import { readLimitedBytes } from '@/lib/api/read-body'
-import { parseJsonBody, route } from '@/lib/api/route'
+import { parseJsonBody, route } from '@/lib/endpoints/route'
 import { env } from '@/lib/env'
 import * as operations from '@/lib/sessions/operations'
 import { restoreSession } from '@/lib/sessions/restore-session'
 import { ZCreateSession } from '@/lib/sessions/schemas'
-import { buildStoredModel } from '@/lib/sessions/session-model'
+import { buildStoredModel } from '@/lib/sessions/model-builds'
 import { createSession, getSessionDetails } from '@/lib/sessions/sessions'
 
 // POST /configsessions - open a session, or restore one from a saved zip

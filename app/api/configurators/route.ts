@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { createConfigurator, listConfigurators, toConfiguratorDto } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
 

@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { listFonts } from '@/lib/fonts/fonts'
 import * as operations from '@/lib/fonts/operations'
 

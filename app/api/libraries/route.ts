@@ -1,7 +1,7 @@
 import { readLimitedBytes } from '@/lib/api/read-body'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { env } from '@/lib/env'
-import { schedulePreparation } from '@/lib/configurators/preparation'
+import { schedulePreparation } from '@/lib/sessions/preparation'
 import { configuratorsUsing, installLibraryZip, listLibraries, toLibraryEntry } from '@/lib/libraries/libraries'
 import * as operations from '@/lib/libraries/operations'
 

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '@/lib/api/openapi'
+import { buildOpenApiDocument } from '@/lib/endpoints/openapi'
 
 // GET /openapi.json - the API description, generated from the handlers' own schemas
 export function GET(): Response {

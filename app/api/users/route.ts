@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { createUser } from '@/lib/users/users'
 import * as operations from '@/lib/users/operations'
 

@@ -2,8 +2,8 @@ import type { Metadata } from 'next'
 import Link from 'next/link'
 import { Configurator } from '@/components/configurator/configurator'
 import { toQueryString, type PageSearchParams } from '@/components/configurator/share-values'
-import { requirePageUser } from '@/lib/auth/page-user'
-import { findPageConfigurator } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
+import { findPageConfigurator } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Configure' }
 

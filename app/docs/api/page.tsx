@@ -1,5 +1,5 @@
 import type { Metadata } from 'next'
-import { buildOpenApiDocument } from '@/lib/api/openapi'
+import { buildOpenApiDocument } from '@/lib/endpoints/openapi'
 
 export const metadata: Metadata = { title: 'API reference' }
 

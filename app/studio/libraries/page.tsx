@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { LibraryList } from '@/components/studio/library-list'
-import { requirePageUser } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Libraries and fonts' }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { env } from '@/lib/env'
-import { type FontName, readFontName } from '@/lib/fonts/font-names'
+import { type FontName, readFontName } from '@/lib/cad/fonts/font-names'
 
 // The fonts of the machine a build runs on: those in FONT_DIRS (by default the system's font
 // folders) and the DejaVu fonts bundled with the app, which are there on every machine. Their

@@ -7,8 +7,8 @@ import { withError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
 import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
-import { readFontName } from '@/lib/fonts/font-names'
-import { hostFonts, placedFontName } from '@/lib/fonts/host-fonts'
+import { readFontName } from '@/lib/cad/fonts/font-names'
+import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
 
 const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
 

@@ -1,6 +1,6 @@
 import { deleteApplication, findOwnedApplication, toApplicationDto } from '@/lib/applications/applications'
 import * as operations from '@/lib/applications/operations'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 
 // GET /applications/{id} - details with key and secretKey, for the owner only
 export const GET = route(operations.getApplication, async ({ user, params }) =>

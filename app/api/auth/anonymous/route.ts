@@ -1,6 +1,6 @@
 import { readClientAddress } from '@/lib/api/client-address'
-import { route } from '@/lib/api/route'
-import { issueAnonymousToken } from '@/lib/auth/application-tokens'
+import { route } from '@/lib/endpoints/route'
+import { issueAnonymousToken } from '@/lib/applications/application-tokens'
 import * as operations from '@/lib/auth/operations'
 
 // POST /auth/anonymous - X-API-KEY for an end customer's short-lived token; the current one renews it

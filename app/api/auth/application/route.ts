@@ -1,5 +1,5 @@
-import { route } from '@/lib/api/route'
-import { issueServerToken } from '@/lib/auth/application-tokens'
+import { route } from '@/lib/endpoints/route'
+import { issueServerToken } from '@/lib/applications/application-tokens'
 import * as operations from '@/lib/auth/operations'
 
 // POST /auth/application - key and secretKey for a shop back end's server token

@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/auth/operations'
 import { revokeToken } from '@/lib/auth/tokens'
 

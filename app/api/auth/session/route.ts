@@ -1,5 +1,5 @@
 import { readClientAddress } from '@/lib/api/client-address'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { login, toSessionUser } from '@/lib/auth/login'
 import * as operations from '@/lib/auth/operations'
 import { clearedSessionCookie, sessionCookie } from '@/lib/auth/session-cookie'

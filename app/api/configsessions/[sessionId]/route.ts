@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/sessions/operations'
 import { findSession, getSessionDetails } from '@/lib/sessions/sessions'
 

@@ -1,7 +1,7 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { deleteConfigurator, findOwnedConfigurator, toConfiguratorDto, updateConfigurator } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/configurators/preparation'
+import { schedulePreparation } from '@/lib/sessions/preparation'
 
 // GET /configurators/{id} - details
 export const GET = route(operations.getConfigurator, async ({ user, params }) =>

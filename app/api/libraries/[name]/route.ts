@@ -1,5 +1,5 @@
-import { route } from '@/lib/api/route'
-import { schedulePreparation } from '@/lib/configurators/preparation'
+import { route } from '@/lib/endpoints/route'
+import { schedulePreparation } from '@/lib/sessions/preparation'
 import { configuratorsUsing, removeLibrary } from '@/lib/libraries/libraries'
 import * as operations from '@/lib/libraries/operations'
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { ConfiguratorSettings } from '@/components/studio/configurator-settings'
-import { requirePageUser } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Settings' }
 

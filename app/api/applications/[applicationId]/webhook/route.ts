@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/webhooks/operations'
 import { deleteWebhook, getWebhook, setWebhook } from '@/lib/webhooks/webhooks'
 

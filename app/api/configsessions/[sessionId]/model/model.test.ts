@@ -319,7 +319,7 @@ describe('build cache', () => {
     const { db } = await import('@/lib/db')
     // Only this model's builds are counted (they echo its tag): other tests' cancelled builds may still land.
     // Closing the parts for objectinfo's print report runs the model too, cached apart.
-    const { buildStored } = await import('@/lib/cad/build-cache')
+    const { buildStored } = await import('@/lib/builds/build-cache')
     // Builds are answered first and stored after: counted once stored.
     const builds = async () => (await buildStored(), db.cacheEntry.count({ where: { logMessage: { contains: 'build-once-test' }, NOT: { key: { startsWith: 'parts:' } } } }))
     const owner = await openSession(`${BOX}echo("build-once-test");\n`)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { db } from '@/lib/db'
-import { describeModelInputs } from '@/lib/sessions/session-model'
+import { describeModelInputs } from '@/lib/sessions/model-inputs'
 import { api } from '@/test/support/api-client'
 import { createConfigurator, openSession, signUp } from '@/test/support/fixtures'
 import { COUNT_TO_N } from '@/test/support/models'
@@ -30,7 +30,7 @@ function readerOf(configuratorId: string) {
 
 describe('parameter reads that fail', () => {
   it('are cached by content and limits: the engine runs once, a longer limit reads again', async () => {
-    const { readParameters } = await import('@/lib/sessions/session-model')
+    const { readParameters } = await import('@/lib/sessions/model-builds')
     const { inputs, reader } = await runawayInputs()
 
     const first = await readParameters(inputs, reader)
@@ -41,7 +41,7 @@ describe('parameter reads that fail', () => {
 
     // A fresh instance (no memory cache) finds the failed read stored.
     vi.resetModules()
-    const fresh = await import('@/lib/sessions/session-model')
+    const fresh = await import('@/lib/sessions/model-builds')
     const stored = await fresh.readParameters(inputs, reader)
     expect(stored.source).toBe('stored')
     expect(stored.log).toEqual(first.log)
@@ -55,7 +55,7 @@ describe('parameter reads that fail', () => {
     const { token, session } = await openSession(RUNAWAY, LIMITS)
     const response = await api('GET', `/configsessions/${session.id}/parameters`, { token })
     expect(response.status).toBe(200)
-    const { readParameters } = await import('@/lib/sessions/session-model')
+    const { readParameters } = await import('@/lib/sessions/model-builds')
     const configurator = await db.configurator.findFirstOrThrow({ where: { sessions: { some: { id: session.id } } } })
     expect((await readParameters(await describeModelInputs(configurator, null), readerOf(configurator.id))).source).toBe('memory')
   })

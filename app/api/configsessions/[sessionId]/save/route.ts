@@ -1,5 +1,5 @@
 import { attachment } from '@/lib/api/content-disposition'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/sessions/operations'
 import { saveSession } from '@/lib/sessions/save-session'
 import { findSession } from '@/lib/sessions/sessions'

@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { findSession } from '@/lib/sessions/sessions'
 import * as operations from '@/lib/snapshots/operations'
 import { takeSnapshot } from '@/lib/snapshots/snapshots'

@@ -1,6 +1,6 @@
 import { listApplications, registerApplication, toApplicationDto } from '@/lib/applications/applications'
 import * as operations from '@/lib/applications/operations'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 
 // POST /configurators/{id}/applications - register an application
 export const POST = route(operations.registerApplication, async ({ user, params, body }) => {

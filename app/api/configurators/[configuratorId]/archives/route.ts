@@ -1,9 +1,9 @@
 import { readLimitedBytes } from '@/lib/api/read-body'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { uploadConfiguratorArchive } from '@/lib/configurators/configurator-archives'
 import { toFileEntry } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/configurators/preparation'
+import { schedulePreparation } from '@/lib/sessions/preparation'
 import { env } from '@/lib/env'
 
 // POST /configurators/{id}/archives - unpack a project zip into the configurator folder

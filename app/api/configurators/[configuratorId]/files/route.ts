@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { listConfiguratorFiles, toFileEntry } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
 

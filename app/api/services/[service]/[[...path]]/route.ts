@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { callService } from '@/lib/services/call-service'
 import * as operations from '@/lib/services/operations'
 import { rawPathAfter } from '@/lib/storage/file-path'

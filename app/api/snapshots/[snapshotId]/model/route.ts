@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/snapshots/operations'
 import { snapshotModelResponse } from '@/lib/snapshots/snapshots'
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { ApplicationsPanel } from '@/components/studio/applications-panel'
-import { requirePageUser } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Applications' }
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next'
 import { FileManager } from '@/components/studio/file-manager'
-import { requirePageUser } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Files' }
 

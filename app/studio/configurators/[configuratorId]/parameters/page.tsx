@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { Configurator } from '@/components/configurator/configurator'
-import { requirePageUser } from '@/lib/auth/page-user'
-import { findPageConfigurator } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
+import { findPageConfigurator } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Parameters' }
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next'
 import { SceneEditor } from '@/components/scene-editor/scene-editor'
-import { requirePageUser } from '@/lib/auth/page-user'
-import { findPageConfigurator } from '@/lib/auth/page-user'
+import { requirePageUser } from '@/app/page-user'
+import { findPageConfigurator } from '@/app/page-user'
 
 export const metadata: Metadata = { title: 'Scene' }
 

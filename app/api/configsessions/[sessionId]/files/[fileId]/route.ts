@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/sessions/operations'
 import { deleteSessionFile, sessionFileResponse } from '@/lib/sessions/session-files'
 import { findSession } from '@/lib/sessions/sessions'

@@ -1,8 +1,8 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { storedFileResponse } from '@/lib/api/untrusted-content'
 import { copyConfiguratorFile, deleteConfiguratorFile, findConfiguratorFile, uploadConfiguratorFile } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/configurators/preparation'
+import { schedulePreparation } from '@/lib/sessions/preparation'
 import { parseConfiguratorFilePath, rawPathAfter } from '@/lib/storage/file-path'
 
 function filePath(request: Request): string {

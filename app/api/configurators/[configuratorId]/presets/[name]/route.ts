@@ -1,7 +1,7 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { findOwnedConfigurator } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/configurators/preparation'
+import { schedulePreparation } from '@/lib/sessions/preparation'
 import { savePreset } from '@/lib/sessions/presets'
 
 // PUT /configurators/{id}/presets/{name} - save values as a preset in the model's parameter set file

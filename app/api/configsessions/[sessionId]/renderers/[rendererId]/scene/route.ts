@@ -1,4 +1,4 @@
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/renderers/operations'
 import { findRenderer, readSceneSettings, updateSceneSettings } from '@/lib/renderers/renderers'
 import { findSession } from '@/lib/sessions/sessions'

@@ -1,5 +1,5 @@
 import { isNotModified } from '@/lib/api/etag'
-import { route } from '@/lib/api/route'
+import { route } from '@/lib/endpoints/route'
 import { storedFileResponse } from '@/lib/api/untrusted-content'
 import * as operations from '@/lib/renderers/operations'
 import { findRendererFile } from '@/lib/renderers/renderers'

@@ -1,0 +1,80 @@
+import { z } from 'zod'
+
+// What manufacturing means here: the designer's print settings and the report a customer's
+// model gets (docs/print-ready.md).
+
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
+
+const ZMaterial = z.object({
+  name: z.string().trim().min(1).max(100),
+  density: z.number().positive().max(25).describe('g/cm³'),
+  pricePerCm3: z.number().nonnegative().max(1e6).optional().describe('in the currency, per cm³ of the part'),
+})
+
+/** Defaults: PLA at 1.24 g/cm³ with no price, 0.8 mm walls, a 256 mm cube to print in (lib/manufacturing/print-report.ts). */
+export const ZManufacturing = z
+  .looseObject({
+    minimumWallMm: z.number().positive().max(100).optional().describe('walls thinner than this are flagged'),
+    buildVolumeMm: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]).optional().describe('x, y, z of the printer the model must fit'),
+    currency: z
+      .string()
+      .refine((code) => ISO_CURRENCIES.has(code), 'must be an ISO 4217 currency code such as EUR')
+      .optional(),
+    basePrice: z.number().nonnegative().max(1e9).optional().describe('in the currency, added to every price'),
+    parts: z
+      .array(z.object({ label: z.string().trim().min(1).max(100).optional(), material: ZMaterial.optional() }))
+      .max(256)
+      .optional()
+      .describe('by part number: its label and material'),
+  })
+  .refine((settings) => settings.currency !== undefined || (settings.basePrice === undefined && !settings.parts?.some((part) => part.material?.pricePerCm3 !== undefined)), {
+    message: 'prices need a currency',
+    path: ['currency'],
+  })
+export type Manufacturing = z.infer<typeof ZManufacturing>
+
+export const ZBoundingBox = z.object({ minX: z.number(), maxX: z.number(), minY: z.number(), maxY: z.number(), minZ: z.number(), maxZ: z.number() })
+const ZPoint = z.tuple([z.number(), z.number(), z.number()])
+
+const printFigures = {
+  volume: z.number().describe('mm³'),
+  surfaceArea: z.number().describe('mm²'),
+  boundingBox: ZBoundingBox,
+  closed: z.boolean().describe('every edge joins two triangles that agree on its direction: no slicer repair needed'),
+  thinnestWall: z
+    .object({ thickness: z.number().describe('mm'), at: ZPoint })
+    .nullable()
+    .describe('the wall thickness over the thinnest 1 % of the surface (edges and tips, thin by nature, cover less), straight inwards from a surface point'),
+  weight: z.number().describe('g'),
+}
+
+export const ZPrintReport = z
+  .object({
+    quality: z.enum(['preview', 'final']).describe('which build the figures describe'),
+    estimate: z.boolean().describe('the preview figures, while the final quality is built in the background'),
+    ...printFigures,
+    price: z.object({ amount: z.string().describe('decimal, in the minor unit of the currency'), currency: z.string() }).nullable(),
+    minimumWallMm: z.number(),
+    buildVolumeMm: ZPoint,
+    fitsBuildVolume: z.boolean(),
+    problems: z.array(
+      z.object({
+        rule: z.enum(['closed', 'minimumWall', 'buildVolume']),
+        part: z.number().int().nullable().describe('null for the whole model'),
+        message: z.string(),
+        at: ZPoint.optional(),
+        region: ZBoundingBox.optional(),
+      }),
+    ),
+    parts: z.array(
+      z.object({
+        index: z.number().int(),
+        name: z.string().describe("the designer's label, else the colour's name"),
+        color: z.string(),
+        material: z.object({ name: z.string(), density: z.number().describe('g/cm³'), pricePerCm3: z.number().nullable() }),
+        ...printFigures,
+      }),
+    ),
+  })
+  .describe("the model that is manufactured, for a slicer and a quote: each part closed, the later part in the source owning what two share (docs/print-ready.md)")
+export type PrintReport = z.infer<typeof ZPrintReport>

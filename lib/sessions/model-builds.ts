@@ -1,0 +1,180 @@
+import { AppError } from '@/lib/api/errors'
+import { type CachedBuild, findBuild, getCachedBuild } from '@/lib/builds/build-cache'
+import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/builds/cad-job'
+import { loadParameters, type ReadParameters } from '@/lib/builds/parameter-cache'
+import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
+import { write3mf } from '@/lib/cad/mesh/write-3mf'
+import { isDropped } from '@/lib/cad/worker-pool'
+import { inBackground } from '@/lib/background'
+import type { Configurator } from '@/lib/generated/prisma/client'
+import { partNames, printReport } from '@/lib/manufacturing/print-report'
+import type { PrintReport } from '@/lib/manufacturing/schemas'
+import { describeModelInputs, hashOf, type ModelInputs } from '@/lib/sessions/model-inputs'
+import { effectiveValues, storedValuesOf } from '@/lib/sessions/parameter-values'
+import { mayStop, runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
+import type { LoadedSession } from '@/lib/sessions/sessions'
+
+// A session's model builds: the parameters read from its inputs, the model of a set of values
+// at a quality, and its parts closed for manufacturing, each once per distinct input, from the
+// cache, in this process or on the build queue.
+
+export type Quality = 'preview' | 'final'
+
+function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}): CadJob {
+  const { cadType, mainFile, files, libraries, fontsHash, fonts, limits } = inputs
+  return { kind, key, cadType, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides }
+}
+
+const parameterReads = new Map<string, Promise<ReadParameters>>()
+
+/**
+ * The model's parameters, read by the engine once per distinct source and limits, and cached
+ * like builds: also when the read failed, so a runaway model costs its time limit once.
+ */
+export async function readParameters(inputs: ModelInputs, session: SessionRef): Promise<ReadParameters> {
+  // The limits belong to the key: a read stopped by a short limit may succeed under a longer one.
+  // `format` changes when the definitions read from the engine do (2: vectors, 3: special variables).
+  const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 3 })}`
+  const known = parameterReads.get(key)
+  if (known) return { ...(await known), source: 'memory' }
+  const job = cadJob(inputs, 'parameters', key)
+  const result = (async () => (await loadParameters(key)) ?? runSessionJob(session, { job, ranSource: 'read', run: runParametersJob, load: loadParameters }))()
+  result.catch(() => parameterReads.delete(key))
+  parameterReads.set(key, result)
+  return result
+}
+
+/** What a session's builds start from: whose they are, the model's inputs, and the parameters read from them (the engine's ModelSource is the files alone). */
+export interface BuildSource {
+  /** Whose builds they are: a session, or the configurator itself when it is prepared. */
+  session: SessionRef
+  inputs: ModelInputs
+  definitions: ParameterDefinition[]
+}
+
+export async function readBuildSource(session: LoadedSession): Promise<BuildSource> {
+  const inputs = await describeModelInputs(session.configurator, session.id)
+  return { session, inputs, definitions: await customerParameters(inputs, session) }
+}
+
+/** The parameters customers set: the model's, less those the quality settings set (`$fn`), which are the configurator's. */
+async function customerParameters(inputs: ModelInputs, session: SessionRef): Promise<ParameterDefinition[]> {
+  const { definitions } = await readParameters(inputs, session)
+  const { preview, final } = inputs.settings.quality ?? {}
+  const overridden = new Set([...Object.keys(preview ?? {}), ...Object.keys(final ?? {})])
+  return definitions.filter((definition) => !overridden.has(definition.key))
+}
+
+/** The configurator's model as a new session sees it, its builds the configurator's own. */
+export async function readConfiguratorSource(configurator: Configurator): Promise<BuildSource> {
+  const session = { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null }
+  const inputs = await describeModelInputs(configurator, null)
+  return { session, inputs, definitions: await customerParameters(inputs, session) }
+}
+
+/** The preview model of `values` (stored values, or changes over them) over the defaults, built or from the cache. */
+export function buildValues(source: BuildSource, values: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<CachedBuild> {
+  return buildModel(source, effectiveValues(source, values), 'preview', signal)
+}
+
+/**
+ * The model of these values at this quality: from the cache when any session built the same
+ * inputs before, otherwise built once, here or on the build queue. Aborting stops waiting for the
+ * build, and stops the build when nobody else waits for it.
+ */
+export async function buildModel(source: BuildSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
+  const job = buildJob(source, values, quality)
+  const { session } = source
+  const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal), mayStop(session) ? signal : undefined)
+  // Joined a guess of the same values that no worker took: this one is no guess.
+  return build().catch((error: unknown) => (isDropped(error) && !session.speculative ? build() : Promise.reject(error)))
+}
+
+function buildJob({ inputs, definitions }: BuildSource, values: Values, quality: Quality): CadJob {
+  const overrides = inputs.settings.quality?.[quality] ?? {}
+  // File parameters hold a session file id; the model sees the file under its name.
+  const engineValues = Object.fromEntries(
+    definitions
+      .map((definition): [string, ParameterValue] => {
+        const value = values[definition.key] ?? definition.default
+        return [definition.key, definition.kind === 'file' ? (inputs.sessionFileNames.get(String(value)) ?? '') : value]
+      })
+      .sort(([a], [b]) => a.localeCompare(b)),
+  )
+  // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
+  const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits })
+  return cadJob(inputs, 'build', key, engineValues, overrides)
+}
+
+/** Where a build's closed parts are cached; `2`: the format of the measures stored with them. */
+function partsKey(buildKey: string): string {
+  return `parts:2:${buildKey}`
+}
+
+/**
+ * The model of these values at this quality with its parts closed and measured for
+ * manufacturing (lib/builds/cad-job.ts runPartsJob); the build itself when it failed.
+ */
+async function buildPrintModel(source: BuildSource, values: Values, quality: Quality): Promise<CachedBuild> {
+  const built = await buildModel(source, values, quality)
+  if (!built.mesh) return built
+  const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: partsKey(built.key), buildKey: built.key }
+  return getCachedBuild(job.key, (signal) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: findBuild }, signal))
+}
+
+/** Builds what the print report of these values over the defaults needs (getObjectInfo): the closed parts of both qualities. */
+export async function preparePrint(source: BuildSource, values: Readonly<Record<string, unknown>>): Promise<void> {
+  for (const quality of ['preview', 'final'] as const) await buildPrintModel(source, effectiveValues(source, values), quality)
+}
+
+/** The model of the session's stored state. */
+export async function buildStoredModel(session: LoadedSession, quality: Quality) {
+  const source = await readBuildSource(session)
+  const values = effectiveValues(source, storedValuesOf(session.values))
+  return { source, definitions: source.definitions, values, build: await buildModel(source, values, quality) }
+}
+
+/**
+ * The report of the model that is manufactured: the final quality's. Until that is built (in the
+ * background once the customer pauses, one at a time per session, the newest values next), the
+ * preview's, as an estimate.
+ */
+export async function printReportOf(source: BuildSource, values: Values): Promise<PrintReport> {
+  const previewKey = buildJob(source, values, 'preview').key
+  const finalKey = buildJob(source, values, 'final').key
+  const final = finalKey === previewKey ? null : await findBuild(partsKey(finalKey))
+  if (final) return reportOf(source, final, 'final')
+  // Behind every model a customer waits to see, never holding up the customer's next one.
+  const printing = { ...source, session: { ...source.session, print: true } }
+  if (finalKey !== previewKey) inBackground(source.session.id, finalKey, () => buildPrintModel(printing, values, 'final'))
+  return reportOf(source, await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
+}
+
+function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
+  const { mesh, print } = printedOrConflict(build)
+  return printReport(print, mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing, quality, quality === 'preview')
+}
+
+/** The report of the final quality of these values, built now when it is not cached. */
+export async function finalPrintReport(source: BuildSource, values: Values): Promise<PrintReport> {
+  return reportOf(source, await buildPrintModel(source, values, 'final'), 'final')
+}
+
+/** The model that was built; 409 naming where the log says why it was not. */
+export function builtOrConflict(build: CachedBuild, logPath: string) {
+  if (!build.mesh || !build.objectInfo) throw new AppError('conflict', `The model did not build; GET ${logPath} says why`)
+  return { mesh: build.mesh, objectInfo: build.objectInfo }
+}
+
+/** The 3MF of a built model: its parts closed, named by the designer's labels. */
+export async function write3mfOf(source: BuildSource, values: Values, quality: Quality, title: string): Promise<Uint8Array> {
+  const { mesh } = printedOrConflict(await buildPrintModel(source, values, quality))
+  return write3mf(mesh, partNames(mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing), title)
+}
+
+/** 409 when the parts could not be closed at all (the run hit its time or memory limit). */
+function printedOrConflict(build: CachedBuild) {
+  const print = build.objectInfo?.print
+  if (!build.mesh || !print) throw new AppError('conflict', `The model's parts could not be made ready to print: ${build.log.error.split('\n').at(-1)}`)
+  return { mesh: build.mesh, print }
+}

@@ -1,0 +1,127 @@
+import { attachment } from '@/lib/api/content-disposition'
+import { AppError } from '@/lib/api/errors'
+import type { Principal } from '@/lib/auth/authenticate'
+import type { CachedBuild } from '@/lib/builds/build-cache'
+import type { EngineLog, Values } from '@/lib/cad/engine'
+import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import { db } from '@/lib/db'
+import type { RenderSession } from '@/lib/generated/prisma/client'
+import { buildStoredModel, buildValues, builtOrConflict, type BuildSource, printReportOf, type Quality, readBuildSource, write3mfOf } from '@/lib/sessions/model-builds'
+import { effectiveValues, storedValuesOf, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
+import { dropGuesses } from '@/lib/sessions/guesses'
+import { getLog } from '@/lib/sessions/operations'
+import type { ParameterSet } from '@/lib/sessions/schemas'
+import { updateSession } from '@/lib/sessions/session-updates'
+import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
+
+// What the session's model endpoints answer: its parameters, setting them, its figures, its log
+// and its files, each reading the model's inputs and builds once per request.
+
+/**
+ * Bounding box and volume of the session's current model, and its printability and price report;
+ * 409 when it did not build.
+ */
+export async function getObjectInfo(session: LoadedSession) {
+  const { source, values, build } = await buildStoredModel(session, 'preview')
+  const { boundingBox, volume } = builtOrConflict(build, sessionLogPath(session.id)).objectInfo
+  return { boundingBox, volume, print: await printReportOf(source, values) }
+}
+
+export function sessionLogPath(sessionId: string): string {
+  return `/api${getLog.path.replace('{sessionId}', sessionId)}`
+}
+
+export async function getParameters(session: LoadedSession): Promise<ParameterSet> {
+  const source = await readBuildSource(session)
+  return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(session.values)))
+}
+
+/**
+ * The log of the last configuration: the CAD run's output; in `error`, first what was said about
+ * the values when they were stored (a preset's ignored or clamped ones), then what each
+ * renderer's last image could not draw as asked, each line naming its renderer.
+ */
+export function composeSessionLog(session: Pick<LoadedSession, 'valueWarnings'>, build: EngineLog, renderers: Pick<RenderSession, 'id' | 'renderLog'>[]): EngineLog {
+  const rendererLines = renderers.flatMap(({ id, renderLog }) => (renderLog ? renderLog.split('\n').map((line) => `renderer ${id}: ${line}`) : []))
+  return { message: build.message, error: [session.valueWarnings, build.error, ...rendererLines].filter(Boolean).join('\n') }
+}
+
+export async function getSessionLog(session: LoadedSession) {
+  const [{ build }, renderers] = await Promise.all([
+    buildStoredModel(session, 'preview'),
+    db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
+  ])
+  return { ...composeSessionLog(session, build.log, renderers), timestamp: session.configuredAt.getTime() }
+}
+
+/**
+ * Validates and stores new values, and starts building their model; answers the full parameter
+ * set of the stored state, which holds them (lib/sessions/session-updates.ts).
+ */
+export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
+  const source = await readBuildSource(session)
+  return storeValues(session, source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
+}
+
+/** Stores valid values over the session's and starts building them; answers the stored state. `warnings`: what the session's log says about them. */
+export async function storeValues(session: LoadedSession, source: BuildSource, changes: Values, warnings?: string): Promise<ParameterSet> {
+  // The customer set values: guesses of what it would set are moot.
+  dropGuesses(source.session.id)
+  const stored = await updateSession(source.session.id, { current: storedValuesOf(session.values), changes, warnings, build: (values, signal) => buildValues(source, values, signal) })
+  return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
+}
+
+/** The model of the session's stored state as a file of `type`; 409 when it did not build. */
+export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat) {
+  const { source, values, build } = await buildStoredModel(session, quality)
+  return modelFileOf({ source, values, quality, build, type, title: session.configurator.name, logPath: sessionLogPath(session.id) })
+}
+
+export interface ModelFileOptions {
+  source: BuildSource
+  values: Values
+  quality: Quality
+  /** The build of these values at this quality. */
+  build: CachedBuild
+  type: MeshFormat
+  /** The 3MF's title. */
+  title: string
+  logPath: string
+}
+
+/** A built model as a file of `type`; 409 when it did not build. */
+export async function modelFileOf({ source, values, quality, build, type, title, logPath }: ModelFileOptions) {
+  const { mesh } = builtOrConflict(build, logPath)
+  if (type !== '3mf') return { build, ...exportMesh(mesh, type) }
+  return { build, bytes: await write3mfOf(source, values, quality, title), contentType: MESH_FORMATS['3mf'].contentType }
+}
+
+export interface ModelResponseOptions {
+  sessionId: string
+  principal: Principal | null
+  query: { type: MeshFormat; filename?: string; key?: string }
+  quality: Quality
+}
+
+/** The model of the session's current state as a file; 409 when it did not build. */
+export async function modelResponse({ sessionId, principal, query, quality }: ModelResponseOptions): Promise<Response> {
+  const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'model')
+  // secureModel: only the shop's back end (server token) or the owner fetches the final model.
+  if (quality === 'final' && session.application?.secureModel && (principal === null || principal.kind === 'anonymous')) {
+    throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
+  }
+  return modelDownload(await storedModelFile(session, quality, query.type), query)
+}
+
+/** A model file as a private download, saying where its build came from. */
+export function modelDownload({ build, bytes, contentType }: Awaited<ReturnType<typeof modelFileOf>>, query: ModelResponseOptions['query']): Response {
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      'content-type': contentType,
+      'content-length': String(bytes.byteLength),
+      'content-disposition': attachment(query.filename ?? `model.${query.type}`),
+      'cache-control': 'private, no-store',
+      'x-build-cache': build.source,
+    },
+  })
+}
