@@ -78,28 +78,28 @@ describe('WorkerPool', () => {
     expect(ranOf('print figures').start).toBeGreaterThan(ranOf('move-2').end)
   })
 
-  it('drops a guess that the background worker cannot start at once, and runs it when it can, customers or not', async () => {
+  it('drops a candidate that the background worker cannot start at once, and runs it when it can, customers or not', async () => {
     const { run, started } = createPool(1, 1)
-    const guess = (id: string): Fairness => ({ turn: `speculative:${id}`, exclusive: [`speculative:${id}`], shared: [], background: true })
+    const candidate = (id: string): Fairness => ({ turn: `prefetch:${id}`, exclusive: [`prefetch:${id}`], shared: [], background: true })
     /** Started once the background worker has booted: dropped until then. */
-    const startedGuess = async (name: string, ms: number): Promise<string> => {
+    const startedCandidate = async (name: string, ms: number): Promise<string> => {
       for (;;) {
         try {
-          return await run(name, guess(name), { ms, dropUnlessIdle: true })
+          return await run(name, candidate(name), { ms, dropUnlessIdle: true })
         } catch (error) {
           if (!(error instanceof DroppedError)) throw error
           await new Promise((resolve) => setTimeout(resolve, 5))
         }
       }
     }
-    // A customer's build on every customer worker takes nothing from guesses.
+    // A customer's build on every customer worker takes nothing from candidates.
     const customerBuild = run('customer', customer('c2', 's2'), { ms: 300 })
-    const first = startedGuess('guess-1', 100)
-    while (!started.includes('guess-1')) await new Promise((resolve) => setTimeout(resolve, 5))
-    await expect(run('guess-2', guess('c3'), { dropUnlessIdle: true })).rejects.toBeInstanceOf(DroppedError)
+    const first = startedCandidate('candidate-1', 100)
+    while (!started.includes('candidate-1')) await new Promise((resolve) => setTimeout(resolve, 5))
+    await expect(run('candidate-2', candidate('c3'), { dropUnlessIdle: true })).rejects.toBeInstanceOf(DroppedError)
     await Promise.all([customerBuild, first])
-    await expect(startedGuess('guess-3', 20)).resolves.toBe('guess-3')
-    expect(started).toEqual(['customer', 'guess-1', 'guess-3'])
+    await expect(startedCandidate('candidate-3', 20)).resolves.toBe('candidate-3')
+    expect(started).toEqual(['customer', 'candidate-1', 'candidate-3'])
   })
 
   it("starts a waiting customer's build before an attacker's second one, with one worker", async () => {

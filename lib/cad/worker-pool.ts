@@ -31,7 +31,7 @@ export interface Fairness {
   exclusive: string[]
   /** Keys that hold at most ceil(workers / 2) workers while tasks of others wait (an application, a configurator). */
   shared: string[]
-  /** Work nobody waits for (a test drive, print figures, a guess): it runs on the background workers only. */
+  /** Work nobody waits for (a test drive, print figures, a prefetch candidate): it runs on the background workers only. */
   background?: boolean
 }
 
@@ -42,7 +42,7 @@ export interface Scheduling {
   signal?: AbortSignal
   /** Called when a worker starts on the task. */
   onStart?: () => void
-  /** Work that is worth doing only now (a guess ahead of the customer): rejected with DroppedError unless a worker starts on it at once. */
+  /** Work that is worth doing only now (a prefetch candidate ahead of the customer): rejected with DroppedError unless a worker starts on it at once. */
   dropUnlessIdle?: boolean
 }
 
@@ -108,7 +108,7 @@ const BACKGROUND_GRACE_MS = 500
  * start only while no customer's build runs or waits, a moment after the last one ended: a
  * dragging customer's next build comes within that moment, so background work never shares the
  * machine with a drag (even at the lowest priority a busy core slows the other one's build). A
- * guess ahead of the customer (dropUnlessIdle) is no such work: it starts whenever its worker is free.
+ * candidate ahead of the customer (dropUnlessIdle) is no such work: it starts whenever its worker is free.
  */
 export class WorkerPool<Job, Result> {
   private readonly slots: Slot<Job, Result>[] = []

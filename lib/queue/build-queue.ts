@@ -29,8 +29,8 @@ export interface JobOwner {
   applicationId: string | null
   /** Work nobody waits for (a test drive): queued behind every other job. */
   background?: boolean
-  /** A guess ahead of the customer (background too): one at a time in its own queue, its time not counted. */
-  speculative?: boolean
+  /** A prefetch candidate ahead of the customer (background too): one at a time in its own queue, its time not counted. */
+  prefetch?: boolean
   /** Print figures (background too): one at a time in its own queue. */
   print?: boolean
 }
@@ -57,11 +57,11 @@ export function taskOf(owner: Pick<JobOwner, 'background'>): string {
 }
 
 /** The one-at-a-time key (queue) of work beside a session's own builds, which never holds their turn. */
-export function laneOf(owner: Pick<JobOwner, 'speculative' | 'print'>): 'speculative' | 'print' | null {
-  return owner.speculative ? 'speculative' : owner.print ? 'print' : null
+export function laneOf(owner: Pick<JobOwner, 'prefetch' | 'print'>): 'prefetch' | 'print' | null {
+  return owner.prefetch ? 'prefetch' : owner.print ? 'print' : null
 }
 
-/** One at a time per anonymous customer (so per session too), else per session; guesses and print figures in lanes of their own (lib/queue/build-turns.ts). */
+/** One at a time per anonymous customer (so per session too), else per session; candidates and print figures in lanes of their own (lib/queue/build-turns.ts). */
 export function turnOf(owner: JobOwner): string {
   const turn = owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
   const lane = laneOf(owner)
@@ -124,15 +124,15 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
     let waiter!: Waiter
     const ended = new Promise<JobOutcome>((resolve) => (waiter = { key, settle: resolve }))
     waiters.add(waiter)
-    // A guess given up is dropped only while nothing else claimed it; any other job, for everyone.
-    const onAbort = () => void (payload.owner.speculative ? dropGuess(key) : cancel(key)).catch(() => {})
+    // A candidate given up is dropped only while nothing else claimed it; any other job, for everyone.
+    const onAbort = () => void (payload.owner.prefetch ? dropCandidate(key) : cancel(key)).catch(() => {})
     const orphaned = watchWorkers(key)
     try {
       // Listening before adding: the outcome is not missed. The worker looks in the cache first
       // (a caller asks after missing it); nothing else is asked of the database before the insert,
       // where it would add to every build's time.
       let job = await (await utils).addJob(taskOf(payload.owner), payload, jobSpec(payload, 'unsafe_dedupe'))
-      // Joined a job waiting in the background (a guess, a preparation): it becomes this one, in front.
+      // Joined a job waiting in the background (a prefetch candidate, a preparation): it becomes this one, in front.
       if (!payload.owner.background && job.priority !== 0 && !job.locked_at) job = await (await utils).addJob(CAD_TASK, payload, jobSpec(payload, 'replace'))
       // A job out of attempts (its workers killed again and again) would hold the key forever.
       if (job.attempts >= job.max_attempts && !job.locked_at) {
@@ -184,8 +184,8 @@ async function removeJob(key: string): Promise<void> {
   await (await workerUtils()).withPgClient((client) => client.query('SELECT graphile_worker.remove_job($1)', [key]))
 }
 
-/** Takes a guess out of the queue while it waits in the background; a running or claimed one goes on. */
-async function dropGuess(key: string): Promise<void> {
+/** Takes a candidate out of the queue while it waits in the background; a running or claimed one goes on. */
+async function dropCandidate(key: string): Promise<void> {
   const removed = await (await workerUtils()).withPgClient((client) =>
     client.query('SELECT graphile_worker.remove_job(key) FROM graphile_worker.jobs WHERE key = $1 AND priority = $2 AND locked_at IS NULL', [key, BACKGROUND_PRIORITY]),
   )

@@ -56,7 +56,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       return controller.signal.aborted ? { key: job.key, outcome: 'cancelled' } : { key: job.key, outcome: 'failed', message: (error as Error).message }
     } finally {
       // Counted before the asker hears: a request that got its answer had its build time counted.
-      if (owner.customerId && startedAt !== undefined && !owner.speculative) {
+      if (owner.customerId && startedAt !== undefined && !owner.prefetch) {
         await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
       }
       helpers.abortSignal.removeEventListener('abort', stop)

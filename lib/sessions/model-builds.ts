@@ -86,8 +86,8 @@ export async function buildModel(source: BuildSource, values: Values, quality: Q
   const job = buildJob(source, values, quality)
   const { session } = source
   const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal), mayStop(session) ? signal : undefined)
-  // Joined a guess of the same values that no worker took: this one is no guess.
-  return build().catch((error: unknown) => (isDropped(error) && !session.speculative ? build() : Promise.reject(error)))
+  // Joined a prefetch candidate of the same values that no worker took: this one is no prefetch.
+  return build().catch((error: unknown) => (isDropped(error) && !session.prefetch ? build() : Promise.reject(error)))
 }
 
 function buildJob({ inputs, definitions }: BuildSource, values: Values, quality: Quality): CadJob {

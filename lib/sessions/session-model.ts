@@ -8,7 +8,7 @@ import { db } from '@/lib/db'
 import type { RenderSession } from '@/lib/generated/prisma/client'
 import { buildStoredModel, buildValues, builtOrConflict, type BuildSource, printReportOf, type Quality, readBuildSource, write3mfOf } from '@/lib/sessions/model-builds'
 import { effectiveValues, storedValuesOf, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
-import { dropGuesses } from '@/lib/sessions/guesses'
+import { dropCandidates } from '@/lib/sessions/prefetch'
 import { getLog } from '@/lib/sessions/operations'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 import { updateSession } from '@/lib/sessions/session-updates'
@@ -65,8 +65,8 @@ export async function setParameters(session: LoadedSession, body: Record<string,
 
 /** Stores valid values over the session's and starts building them; answers the stored state. `warnings`: what the session's log says about them. */
 export async function storeValues(session: LoadedSession, source: BuildSource, changes: Values, warnings?: string): Promise<ParameterSet> {
-  // The customer set values: guesses of what it would set are moot.
-  dropGuesses(source.session.id)
+  // The customer set values: candidates of what it would set are moot.
+  dropCandidates(source.session.id)
   const stored = await updateSession(source.session.id, { current: storedValuesOf(session.values), changes, warnings, build: (values, signal) => buildValues(source, values, signal) })
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }

@@ -12,12 +12,12 @@ export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configurator
   /** Work nobody waits for (a test drive), behind everyone's builds. */
   background?: boolean
   /**
-   * A guess of values the customer is about to set (lib/sessions/speculation.ts): background
+   * A prefetch candidate, values the customer is about to set (lib/sessions/prefetch.ts): background
    * work with its own one-at-a-time key, so it never holds the session's or the customer's turn
    * and its time is not counted against the customer. In this process it runs only when a worker
    * takes it at once.
    */
-  speculative?: boolean
+  prefetch?: boolean
   /**
    * Print figures of the session's model (objectinfo's `print`: closed parts, the final quality):
    * background work with its own one-at-a-time key too, so the customer's next build never waits
@@ -39,7 +39,7 @@ export function schedulingOf(session: SessionRef, signal?: AbortSignal): Schedul
   const lane = laneOf(session)
   if (lane) {
     const key = `${lane}:${customer ?? sessionKey}`
-    return { fairness: { turn: key, exclusive: [key], shared: sharedKeys(session), background: true }, signal, dropUnlessIdle: session.speculative }
+    return { fairness: { turn: key, exclusive: [key], shared: sharedKeys(session), background: true }, signal, dropUnlessIdle: session.prefetch }
   }
   return {
     fairness: {
@@ -53,12 +53,12 @@ export function schedulingOf(session: SessionRef, signal?: AbortSignal): Schedul
 }
 
 /**
- * Whether giving up on a build of the session may stop it. A guess in this process starts at
+ * Whether giving up on a build of the session may stop it. A candidate in this process starts at
  * once or not at all: stopping it would cost its worker and throw away a model that is almost
- * there. On the build queue a guess given up is dropped while it waits.
+ * there. On the build queue a candidate given up is dropped while it waits.
  */
 export function mayStop(session: SessionRef): boolean {
-  return !session.speculative || Boolean(env.DATABASE_URL)
+  return !session.prefetch || Boolean(env.DATABASE_URL)
 }
 
 function sharedKeys(session: SessionRef): string[] {
@@ -66,8 +66,8 @@ function sharedKeys(session: SessionRef): string[] {
 }
 
 function ownerOf(session: SessionRef): JobOwner {
-  const { id: sessionId, identityId: customerId, configuratorId, applicationId, speculative, print } = session
-  return { sessionId, customerId, configuratorId, applicationId, background: session.background || Boolean(laneOf(session)), speculative, print }
+  const { id: sessionId, identityId: customerId, configuratorId, applicationId, prefetch, print } = session
+  return { sessionId, customerId, configuratorId, applicationId, background: session.background || Boolean(laneOf(session)), prefetch, print }
 }
 
 export interface SessionJob<T extends { source: string }> {
@@ -84,8 +84,8 @@ export interface SessionJob<T extends { source: string }> {
  * Runs a CAD job of the session: on the build queue when the database is PostgreSQL, where any
  * worker of any machine may take it, else on this process's workers. An anonymous customer's
  * time on them counts against its budget (CUSTOMER_BUILD_SECONDS a window): once used up, 429
- * until the window ends. Cancelled and timed-out builds count for the time they ran; guesses
- * (speculative) do not count.
+ * until the window ends. Cancelled and timed-out builds count for the time they ran; candidates
+ * (prefetch) do not count.
  */
 export async function runSessionJob<T extends { source: string }>(session: SessionRef, { job, ranSource, run, load }: SessionJob<T>, signal?: AbortSignal): Promise<T> {
   const customer = session.identityId
@@ -103,6 +103,6 @@ export async function runSessionJob<T extends { source: string }>(session: Sessi
   } finally {
     // Counted after the answer: the model does not wait for its bill. The embedded database runs
     // its queries in order, so the customer's next check sees it.
-    if (customer && startedAt !== undefined && !session.speculative) void limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt)).catch(() => {})
+    if (customer && startedAt !== undefined && !session.prefetch) void limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt)).catch(() => {})
   }
 }

@@ -41,25 +41,25 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue without a wo
     await expect.poll(queueCounts).toEqual({ queued: 0, running: 0 })
   })
 
-  it('queues a guess as background work, one at a time in a lane of its own, and drops it when given up', async () => {
-    const job = buildJob('guess')
+  it('queues a candidate as background work, one at a time in a lane of its own, and drops it when given up', async () => {
+    const job = buildJob('candidate')
     const giveUp = new AbortController()
-    const guess = runQueued({ job, owner: { ...ownerOf('c1'), background: true, speculative: true } }, giveUp.signal)
-    await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 10, task_identifier: 'cad-background', flags: { 'turn:speculative:customer:c1': true } })
+    const candidate = runQueued({ job, owner: { ...ownerOf('c1'), background: true, prefetch: true } }, giveUp.signal)
+    await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 10, task_identifier: 'cad-background', flags: { 'turn:prefetch:customer:c1': true } })
     giveUp.abort(new Error('superseded'))
-    await expect(guess).rejects.toThrow('superseded')
+    await expect(candidate).rejects.toThrow('superseded')
     await expect.poll(() => queuedJob(job.key)).toBeNull()
   })
 
-  it("moves a waiting guess to the front when a customer asks for the same build, and keeps it when the guess is given up", async () => {
+  it("moves a waiting candidate to the front when a customer asks for the same build, and keeps it when the candidate is given up", async () => {
     const job = buildJob('promoted')
     const giveUp = new AbortController()
-    const guess = runQueued({ job, owner: { ...ownerOf('c2'), background: true, speculative: true } }, giveUp.signal)
+    const candidate = runQueued({ job, owner: { ...ownerOf('c2'), background: true, prefetch: true } }, giveUp.signal)
     await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 10 })
     const asked = runQueued({ job, owner: ownerOf('c2') })
     await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 0, task_identifier: 'cad', flags: { 'turn:customer:c2': true } })
     giveUp.abort(new Error('superseded'))
-    await expect(guess).rejects.toThrow('superseded')
+    await expect(candidate).rejects.toThrow('superseded')
     // Still there for the customer, who then learns that no worker runs it.
     expect(await queuedJob(job.key)).toMatchObject({ priority: 0, task_identifier: 'cad', flags: { 'turn:customer:c2': true } })
     await expect(asked).rejects.toMatchObject(NO_WORKER)

@@ -27,11 +27,11 @@ const sizeOf = async ({ session, token, headers }: Opened) => ZParameterSet.pars
 const objectInfo = async ({ session, token, headers }: Opened) => ZObjectInfo.parse(await (await api('GET', `/configsessions/${session.id}/objectinfo`, { token, headers })).json())
 
 /**
- * Sends the guesses until the build cache (this file's database alone) holds `count` builds. A
- * guess no free worker takes at once is dropped (the second worker may still be booting): sent
+ * Sends the candidates until the build cache (this file's database alone) holds `count` builds. A
+ * candidate no free worker takes at once is dropped (the second worker may still be booting): sent
  * again, as a dragging page does.
  */
-async function guessUntilStored(opened: Opened, candidates: Record<string, unknown>[], count: number) {
+async function prefetchUntilStored(opened: Opened, candidates: Record<string, unknown>[], count: number) {
   await expect.poll(async () => (await prefetch(opened, candidates), db.cacheEntry.count()), { timeout: 30_000, interval: 100 }).toBe(count)
 }
 
@@ -39,8 +39,8 @@ async function guessUntilStored(opened: Opened, candidates: Record<string, unkno
 afterEach(() => vi.restoreAllMocks())
 
 describe('POST /configsessions/{id}/prefetch', () => {
-  it('builds the guesses in the background, so that setting one finds its model built, and stores nothing', async () => {
-    const opened = await openSession(MODEL(`guess ${crypto.randomUUID()}`))
+  it('builds the candidates in the background, so that setting one finds its model built, and stores nothing', async () => {
+    const opened = await openSession(MODEL(`candidate ${crypto.randomUUID()}`))
     await objectInfo(opened)
     await buildStored()
     const stored = await db.cacheEntry.count()
@@ -49,7 +49,7 @@ describe('POST /configsessions/{id}/prefetch', () => {
     expect(response.status).toBe(202)
     expect(await readBody(response, sessions.prefetchModels)).toEqual({ candidates: 2 })
     expect(await sizeOf(opened)).toBe(10)
-    await guessUntilStored(opened, [{ size: 12 }, { size: 13 }], stored + 2)
+    await prefetchUntilStored(opened, [{ size: 12 }, { size: 13 }], stored + 2)
     const built = builds.mock.calls.filter((_, index) => builds.mock.settledResults[index]?.type === 'fulfilled')
     expect(built.map(([request]) => request.values)).toEqual([{ size: 12 }, { size: 13 }])
     expect(await sizeOf(opened)).toBe(10)
@@ -75,19 +75,19 @@ describe('POST /configsessions/{id}/prefetch', () => {
     const spent = () => limits.customerBuildTime.add(identityId!, 0)
     const before = await spent()
     await buildStored()
-    await guessUntilStored(customer, [{ size: 30 }], (await db.cacheEntry.count()) + 1)
+    await prefetchUntilStored(customer, [{ size: 30 }], (await db.cacheEntry.count()) + 1)
     expect(await spent()).toBe(before)
 
     await limits.customerBuildTime.add(identityId!, env.CUSTOMER_BUILD_SECONDS * 1000)
     await expectError(await prefetch(customer, [{ size: 31 }]), 429, 'too_many_requests', /used up its build time/)
   })
 
-  it('drops a guess while every worker it may take is busy, leaving nothing cached of it', async () => {
+  it('drops a candidate while every worker it may take is busy, leaving nothing cached of it', async () => {
     const busy = await openSession(`${COUNT_TO_N}\ncube(1);\n`)
     const opened = await openSession(MODEL(`dropped ${crypto.randomUUID()}`))
     await Promise.all([objectInfo(busy), objectInfo(opened)])
     const builds = vi.spyOn(openscadEngine, 'build')
-    // About two seconds on one worker: a guess never takes the last free one.
+    // About two seconds on one worker: a candidate never takes the last free one.
     const counting = api('PUT', `/configsessions/${busy.session.id}/parameters`, { token: busy.token, body: { n: { value: 800_000 } } })
     await expect.poll(() => builds.mock.calls.length).toBe(1)
     expect((await prefetch(opened, [{ size: 14 }])).status).toBe(202)
@@ -101,8 +101,8 @@ describe('POST /configsessions/{id}/prefetch', () => {
   it.each([
     ['a value out of range', [{ size: 500 }], 422, /size: must be at most 100/],
     ['an unknown parameter', [{ size: 11 }, { depth: 3 }], 422, /depth: is not a parameter of this model/],
-    ['no guess', [], 422, /candidates/],
-    ['more than 6 guesses', [11, 12, 13, 14, 15, 16, 17].map((size) => ({ size })), 422, /candidates/],
+    ['no candidate', [], 422, /candidates/],
+    ['more than 6 candidates', [11, 12, 13, 14, 15, 16, 17].map((size) => ({ size })), 422, /candidates/],
   ])('refuses %s, building nothing', async (_case, candidates, status, message) => {
     const opened = await openSession(MODEL(`refused ${crypto.randomUUID()}`))
     await objectInfo(opened)
