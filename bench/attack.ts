@@ -2,7 +2,7 @@
 // the same run: two anonymous customers of another shop, each keeping three sessions asking
 // for builds that run to their time limit (each PUT, then its model, which waits for the build).
 import { describe, ms } from './stats'
-import { api } from '../test/support/api-client'
+import { call } from '../test/support/api-client'
 import { COUNT_TO_N } from '../test/support/models'
 
 const RUNS = 12
@@ -16,10 +16,10 @@ async function json<T>(response: Response): Promise<T> {
 }
 
 async function anonymousSession(configuratorId: string, apiKey: string) {
-  const { accessToken } = await json<{ accessToken: string }>(await api('POST', '/auth/anonymous', { headers: { 'x-api-key': apiKey } }))
-  const call = (method: string, path: string, body?: unknown) => api(method, path, { token: accessToken, headers: { 'x-api-key': apiKey }, body })
-  const { id } = await json<{ id: string }>(await call('POST', '/configsessions', { configuratorId }))
-  return { id, call, accessToken }
+  const { accessToken } = await json<{ accessToken: string }>(await call('issueAnonymousToken', { headers: { 'x-api-key': apiKey } }))
+  const as = { token: accessToken, headers: { 'x-api-key': apiKey } }
+  const { id } = await json<{ id: string }>(await call('createSession', { ...as, body: { configuratorId } }))
+  return { id, as, accessToken }
 }
 
 /** Uncached PUT-then-GET-model times of a customer of the box demo, one distinct width each. */
@@ -28,8 +28,8 @@ async function customerBuilds(configuratorId: string, apiKey: string, firstWidth
   const times: number[] = []
   for (let width = firstWidth; width < firstWidth + RUNS; width++) {
     const started = performance.now()
-    await json(await customer.call('PUT', `/configsessions/${customer.id}/parameters`, { width: { value: width } }))
-    const model = await customer.call('GET', `/configsessions/${customer.id}/model`)
+    await json(await call('setParameters', { ...customer.as, params: { sessionId: customer.id }, body: { width: { value: width } } }))
+    const model = await call('getModel', { ...customer.as, params: { sessionId: customer.id } })
     if (!model.ok) throw new Error(`model: ${model.status}`)
     await model.arrayBuffer()
     times.push(performance.now() - started)
@@ -40,21 +40,21 @@ async function customerBuilds(configuratorId: string, apiKey: string, firstWidth
 /** Starts the attackers: anonymous identities of one shop, several sessions each, each asking for the model of a new runaway value. */
 async function startAttackers(token: string) {
   const configuratorId = (await json<{ UUID: string }>(
-    await api('POST', '/configurators', { token, body: { name: 'Runaway', mainFile: 'main.scad', extraSettings: { limits: { buildSeconds: 5 } } } }),
+    await call('createConfigurator', { token, body: { name: 'Runaway', mainFile: 'main.scad', extraSettings: { limits: { buildSeconds: 5 } } } }),
   )).UUID
-  await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token, body: RUNAWAY })
-  const { UUID } = await json<{ UUID: string }>(await api('POST', `/configurators/${configuratorId}/applications`, { token, body: { name: 'Attacker', domain: 'attacker.example' } }))
-  const { key } = await json<{ key: string }>(await api('GET', `/applications/${UUID}`, { token }))
+  await call('uploadConfiguratorFile', { token, params: { configuratorId, path: ['configurator', 'main.scad'] }, body: RUNAWAY })
+  const { UUID } = await json<{ UUID: string }>(await call('registerApplication', { token, params: { configuratorId }, body: { name: 'Attacker', domain: 'attacker.example' } }))
+  const { key } = await json<{ key: string }>(await call('getApplication', { token, params: { applicationId: UUID } }))
   let isRunning = true
   let builds = 0
   let refused = 0
   const attack = async (attacker: number) => {
     const identity = await anonymousSession(configuratorId, key)
     const sessions = Array.from({ length: ATTACKER_SESSIONS }, async (_, index) => {
-      const { id } = await json<{ id: string }>(await identity.call('POST', '/configsessions', { configuratorId }))
+      const { id } = await json<{ id: string }>(await call('createSession', { ...identity.as, body: { configuratorId } }))
       for (let n = 1e12 - attacker * ATTACKER_SESSIONS - index; isRunning; n -= ATTACKERS * ATTACKER_SESSIONS) {
-        await (await identity.call('PUT', `/configsessions/${id}/parameters`, { n: { value: n } })).arrayBuffer()
-        const model = await identity.call('GET', `/configsessions/${id}/model`)
+        await (await call('setParameters', { ...identity.as, params: { sessionId: id }, body: { n: { value: n } } })).arrayBuffer()
+        const model = await call('getModel', { ...identity.as, params: { sessionId: id } })
         if (model.status === 429) refused++
         else builds++
         await model.arrayBuffer()
@@ -76,7 +76,7 @@ async function startAttackers(token: string) {
 
 export async function benchAttack(ids: Map<string, string>, token: string): Promise<void> {
   const configuratorId = ids.get('box-with-lid')!
-  const [{ key }] = await json<[{ key: string }]>(await api('GET', `/configurators/${configuratorId}/applications`, { token }))
+  const [{ key }] = await json<[{ key: string }]>(await call('listApplications', { token, params: { configuratorId } }))
 
   await customerBuilds(configuratorId, key, 40) // warm the workers and the model's parameters
   const alone = describe(await customerBuilds(configuratorId, key, 60))

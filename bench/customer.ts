@@ -3,6 +3,7 @@
 // it, as the page saw it), and the page's JavaScript (gzip) before and after the 3D chunk.
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
+import { operationPath } from '@/lib/endpoints/client'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
 import { signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
 import { describe, hasProductionBuild, ms } from './stats'
@@ -14,9 +15,9 @@ const SLIDER = 'Height'
 
 async function demoApplicationKey(url: string): Promise<string> {
   const auth = { authorization: `Bearer ${await signIn(url)}` }
-  const configurators = (await (await fetch(`${url}/api/configurators`, { headers: auth })).json()) as { UUID: string; name: string }[]
+  const configurators = (await (await fetch(`${url}/api${operationPath('listConfigurators')}`, { headers: auth })).json()) as { UUID: string; name: string }[]
   const { UUID } = configurators.find((configurator) => configurator.name === DEMO)!
-  const [application] = (await (await fetch(`${url}/api/configurators/${UUID}/applications`, { headers: auth })).json()) as { key: string }[]
+  const [application] = (await (await fetch(`${url}/api${operationPath('listApplications', { params: { configuratorId: UUID } })}`, { headers: auth })).json()) as { key: string }[]
   return application!.key
 }
 

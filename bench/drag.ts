@@ -5,7 +5,8 @@
 import { PREFETCH_INTERVAL_MS, type SliderRange, sliderGuesses } from '@/lib/client/speculation'
 import { db } from '@/lib/db'
 import { describe, ms } from './stats'
-import { api } from '../test/support/api-client'
+import type { OperationId } from '@/lib/endpoints/operations'
+import { call, type CallInput } from '../test/support/api-client'
 
 const RUNS = 8
 const FRAME_MS = 16
@@ -35,9 +36,10 @@ const storedBuilds = () => db.cacheEntry.count()
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 
-async function call(token: string, method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<Response> {
-  const response = await api(method, path, { token, body })
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+/** Operation `id`, which must succeed; its body read. */
+async function request<K extends OperationId>(id: K, input: CallInput<K>): Promise<Response> {
+  const response = await call(id, input)
+  if (!response.ok) throw new Error(`${id}: ${response.status} ${await response.text()}`)
   await response.arrayBuffer()
   return response
 }
@@ -61,7 +63,7 @@ async function drag(token: string, id: string, slider: Slider, guessing: boolean
   const send = () => {
     timer = undefined
     const candidates = guesses.map((value) => ({ [parameter]: { value } }))
-    void call(token, 'POST', `/configsessions/${id}/prefetch`, { candidates }).catch(() => {})
+    void request('prefetchModels', { token, params: { sessionId: id }, body: { candidates } }).catch(() => {})
   }
   for (let frame = 1; frame <= frames; frame++) {
     const progress = 1 - (1 - frame / frames) ** 3
@@ -77,8 +79,8 @@ async function drag(token: string, id: string, slider: Slider, guessing: boolean
   }
   clearTimeout(timer)
   const released = performance.now()
-  await call(token, 'PUT', `/configsessions/${id}/parameters`, { [parameter]: { value: previous } })
-  const model = await call(token, 'GET', `/configsessions/${id}/model`)
+  await request('setParameters', { token, params: { sessionId: id }, body: { [parameter]: { value: previous! } } })
+  const model = await request('getModel', { token, params: { sessionId: id } })
   const elapsed = performance.now() - released
   // Guesses still being built land within the pause before the next drag.
   await sleep(SETTLE_MS)
@@ -86,13 +88,13 @@ async function drag(token: string, id: string, slider: Slider, guessing: boolean
 }
 
 async function openSession(token: string, configuratorId: string): Promise<string> {
-  const { id } = (await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()) as { id: string }
+  const { id } = (await (await call('createSession', { token, body: { configuratorId } })).json()) as { id: string }
   return id
 }
 
 async function prepare(token: string, id: string, slider: Slider, run: number): Promise<void> {
   const body = Object.fromEntries(Object.entries({ ...slider.fresh(run), [slider.parameter]: slider.from }).map(([key, value]) => [key, { value }]))
-  await call(token, 'PUT', `/configsessions/${id}/parameters`, body)
+  await request('setParameters', { token, params: { sessionId: id }, body })
   await sleep(SETTLE_MS)
 }
 

@@ -2,26 +2,26 @@
 // background after its upload (lib/sessions/preparation.ts) against one it did not.
 import fs from 'node:fs'
 import { describe, ms } from './stats'
-import { api } from '../test/support/api-client'
+import { call } from '../test/support/api-client'
 
 const RUNS = 5
 
 /** A model nobody opened before: the name tag demo (text, so fonts too), made distinct by a tag. */
 async function freshConfigurator(token: string, tag: string): Promise<string> {
-  const created = await api('POST', '/configurators', { token, body: { name: `First open ${tag}`, mainFile: 'main.scad', extraSettings: { quality: { preview: { $fn: 16 } } } } })
+  const created = await call('createConfigurator', { token, body: { name: `First open ${tag}`, mainFile: 'main.scad', extraSettings: { quality: { preview: { $fn: 16 } } } } })
   const { UUID } = (await created.json()) as { UUID: string }
   const source = `${fs.readFileSync('demo/name-tag/main.scad', 'utf8')}\necho("${tag}");\n`
-  await api('PUT', `/configurators/${UUID}/files/configurator/main.scad`, { token, body: source })
+  await call('uploadConfiguratorFile', { token, params: { configuratorId: UUID, path: ['configurator', 'main.scad'] }, body: source })
   return UUID
 }
 
 /** What a customer's page asks first: a session, its parameters and its model. */
 async function firstOpen(token: string, configuratorId: string): Promise<number> {
   const started = performance.now()
-  const { id } = (await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()) as { id: string }
-  for (const path of ['parameters', 'model']) {
-    const response = await api('GET', `/configsessions/${id}/${path}`, { token })
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+  const { id } = (await (await call('createSession', { token, body: { configuratorId } })).json()) as { id: string }
+  for (const operation of ['getParameters', 'getModel'] as const) {
+    const response = await call(operation, { token, params: { sessionId: id } })
+    if (!response.ok) throw new Error(`${operation}: ${response.status} ${await response.text()}`)
     await response.arrayBuffer()
   }
   return performance.now() - started

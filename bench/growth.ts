@@ -1,7 +1,7 @@
 // How a slider move's cost grows with the work: a model with ten times the triangles and one
 // with ten times the parameters, each against its base measured in the same run.
 import { describe, ms } from './stats'
-import { api } from '../test/support/api-client'
+import { call } from '../test/support/api-client'
 
 const RUNS = 10
 
@@ -36,23 +36,23 @@ function parameters(count: number): Variant {
 
 /** A configurator of the variant and a session of it whose path is warm: `move` times one uncached slider move. */
 async function open(token: string, variant: Variant) {
-  const created = await api('POST', '/configurators', { token, body: { name: `Growth ${variant.label} ${process.pid}`, mainFile: 'main.scad' } })
+  const created = await call('createConfigurator', { token, body: { name: `Growth ${variant.label} ${process.pid}`, mainFile: 'main.scad' } })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
-  await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token, body: variant.source })
-  const { id } = (await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()) as { id: string }
-  const fetched = async (method: 'GET' | 'PUT', path: string, body?: unknown) => {
-    const response = await api(method, `/configsessions/${id}/${path}`, { token, body })
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+  await call('uploadConfiguratorFile', { token, params: { configuratorId, path: ['configurator', 'main.scad'] }, body: variant.source })
+  const { id } = (await (await call('createSession', { token, body: { configuratorId } })).json()) as { id: string }
+  const params = { sessionId: id }
+  const fetched = async (what: string, response: Response) => {
+    if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`)
     return new Uint8Array(await response.arrayBuffer())
   }
   const samples = { moves: [] as number[], reads: [] as number[], bytes: 0 }
   const move = async (run: number) => {
     let started = performance.now()
-    await fetched('PUT', 'parameters', { [variant.parameter]: { value: variant.values(run) } })
-    samples.bytes = (await fetched('GET', 'model')).byteLength
+    await fetched('parameters', await call('setParameters', { token, params, body: { [variant.parameter]: { value: variant.values(run) } } }))
+    samples.bytes = (await fetched('model', await call('getModel', { token, params }))).byteLength
     if (run >= 0) samples.moves.push(performance.now() - started)
     started = performance.now()
-    await fetched('GET', 'parameters')
+    await fetched('parameters', await call('getParameters', { token, params }))
     if (run >= 0) samples.reads.push(performance.now() - started)
   }
   await move(-1)

@@ -2,6 +2,7 @@
 // model, both answered from the build cache, against a real server on the embedded database
 // and on PostgreSQL (builds on its queue). Beside it the floor: two requests Next.js answers
 // without any work of ours (an unknown /api path).
+import { operationMethod, operationPath } from '@/lib/endpoints/client'
 import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
 import { createTestDatabase, dropTestDatabase } from '../test/support/postgres'
 import { describe, hasProductionBuild, ms, timeRuns } from './stats'
@@ -23,7 +24,7 @@ async function fetched(url: string, init?: RequestInit): Promise<void> {
 
 async function measure(server: StartedServer): Promise<string[]> {
   const headers = { authorization: `Bearer ${await signIn(server.url)}`, 'content-type': 'application/json' }
-  const configurators = (await (await fetch(`${server.url}/api/configurators`, { headers })).json()) as { UUID: string; name: string }[]
+  const configurators = (await (await fetch(`${server.url}/api${operationPath('listConfigurators')}`, { headers })).json()) as { UUID: string; name: string }[]
   const floor = describe(
     await timeRuns(
       async () => {
@@ -37,14 +38,16 @@ async function measure(server: StartedServer): Promise<string[]> {
   const rows = [`| two requests with no work of ours (floor) | ${ms(floor.p50)} | ${ms(floor.p95)} |`]
   for (const demo of DEMOS) {
     const { UUID } = configurators.find((configurator) => configurator.name === demo.name)!
-    const { id } = (await (await fetch(`${server.url}/api/configsessions`, { method: 'POST', headers, body: JSON.stringify({ configuratorId: UUID }) })).json()) as { id: string }
+    const opened = await fetch(`${server.url}/api${operationPath('createSession')}`, { method: operationMethod('createSession'), headers, body: JSON.stringify({ configuratorId: UUID }) })
+    const { id } = (await opened.json()) as { id: string }
+    const [parameters, model] = [operationPath('setParameters', { params: { sessionId: id } }), operationPath('getModel', { params: { sessionId: id } })]
     let run = 0
     const move = describe(
       await timeRuns(
         async () => {
           const value = demo.values[run++ % demo.values.length]
-          await fetched(`${server.url}/api/configsessions/${id}/parameters`, { method: 'PUT', headers, body: JSON.stringify({ [demo.parameter]: { value } }) })
-          await fetched(`${server.url}/api/configsessions/${id}/model`, { headers })
+          await fetched(`${server.url}/api${parameters}`, { method: operationMethod('setParameters'), headers, body: JSON.stringify({ [demo.parameter]: { value } }) })
+          await fetched(`${server.url}/api${model}`, { headers })
         },
         RUNS,
         WARM_UP,

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { busyShare, describe, machineCpu, ms } from './stats'
-import { api } from '../test/support/api-client'
+import { call } from '../test/support/api-client'
 
 const { env } = await import('@/lib/env')
 const { prepareDatabase } = await import('@/lib/set-up-database')
@@ -163,11 +163,12 @@ async function bareBuilds() {
 /** Uncached set→model of a demo through the route handlers (PUT a value, GET the model as STL), each run on the queue and here. */
 async function setToModel(token: string, demo: { name: string; parameter: string; values: (i: number) => [number, number] }) {
   const configurator = await db.configurator.findFirstOrThrow({ where: { name: demo.name } })
-  const session = async () => (await (await api('POST', '/configsessions', { token, body: { configuratorId: configurator.id } })).json()).id as string
+  const session = async () => (await (await call('createSession', { token, body: { configuratorId: configurator.id } })).json()).id as string
   const [onQueue, here] = [await session(), await session()]
   const setAndGet = async (id: string, value: number) => {
     const started = performance.now()
-    for (const response of [await api('PUT', `/configsessions/${id}/parameters`, { token, body: { [demo.parameter]: { value } } }), await api('GET', `/configsessions/${id}/model`, { token })]) {
+    const params = { sessionId: id }
+    for (const response of [await call('setParameters', { token, params, body: { [demo.parameter]: { value } } }), await call('getModel', { token, params })]) {
       if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
       await response.arrayBuffer()
     }

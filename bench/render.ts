@@ -4,6 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
+import { operationMethod, operationPath } from '@/lib/endpoints/client'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
 import { signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
 import { describe, hasProductionBuild, ms, timeRuns } from './stats'
@@ -66,7 +67,7 @@ export async function benchRender(): Promise<void> {
   try {
     const token = await signIn(server.url)
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-    const configurators = (await (await fetch(`${server.url}/api/configurators`, { headers: auth })).json()) as { UUID: string; name: string }[]
+    const configurators = (await (await fetch(`${server.url}/api${operationPath('listConfigurators')}`, { headers: auth })).json()) as { UUID: string; name: string }[]
     const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
     const bare = await browser.newPage()
     await openBarePage(bare)
@@ -75,15 +76,16 @@ export async function benchRender(): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|')
     for (const slug of SLUGS) {
       const { UUID } = configurators.find((c) => c.name === demos.find((demo) => demo.slug === slug)!.name)!
-      await fetch(`${server.url}/api/configurators/${UUID}`, { method: 'PUT', headers: auth, body: JSON.stringify({ rendererType: 'headless' }) })
-      const opened = await fetch(`${server.url}/api/configsessions`, { method: 'POST', headers: auth, body: JSON.stringify({ configuratorId: UUID }) })
+      const configurator = operationPath('updateConfigurator', { params: { configuratorId: UUID } })
+      await fetch(`${server.url}/api${configurator}`, { method: operationMethod('updateConfigurator'), headers: auth, body: JSON.stringify({ rendererType: 'headless' }) })
+      const opened = await fetch(`${server.url}/api${operationPath('createSession')}`, { method: operationMethod('createSession'), headers: auth, body: JSON.stringify({ configuratorId: UUID }) })
       const session = (await opened.json()) as { id: string; modelKey: string; renderingKey: string; renderSessions: { rendererType: string; sessionId: string }[] }
       const renderer = session.renderSessions.find((entry) => entry.rendererType === 'headless')!.sessionId
-      const glb = await (await fetch(`${server.url}/api/configsessions/${session.id}/model?type=glb&key=${encodeURIComponent(session.modelKey)}`)).arrayBuffer()
+      const glb = await (await fetch(`${server.url}/api${operationPath('getModel', { params: { sessionId: session.id }, query: { type: 'glb', key: session.modelKey } })}`)).arrayBuffer()
       await bare.evaluate((base64) => (window as unknown as { setGlb: (b: string) => void }).setGlb(base64), Buffer.from(glb).toString('base64'))
 
       for (const [w, h] of SIZES) {
-        const url = `${server.url}/api/configsessions/${session.id}/renderers/${renderer}/image?w=${w}&h=${h}&key=${encodeURIComponent(session.renderingKey)}`
+        const url = `${server.url}/api${operationPath('getRendererImage', { params: { sessionId: session.id, rendererId: renderer }, query: { w, h, key: session.renderingKey } })}`
         const stages: Record<string, number[]> = {}
         const service = describe(
           await timeRuns(async () => {

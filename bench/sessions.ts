@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
 import { fontsUsedBy } from './foreground'
 import { describe, ms } from './stats'
-import { api } from '../test/support/api-client'
+import { call } from '../test/support/api-client'
 
 interface Demo {
   slug: string
@@ -59,10 +59,10 @@ export async function benchSessions(ids: Map<string, string>, token: string): Pr
     const source = fs.readFileSync(`demo/${demo.slug}/main.scad`)
     const settings = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
     const preview = settings.find((entry) => entry.slug === demo.slug)!.extraSettings.quality.preview
-    const { id } = await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()
+    const { id } = await (await call('createSession', { token, body: { configuratorId } })).json()
     const setAndGet = (value: number) => async () => [
-      await api('PUT', `/configsessions/${id}/parameters`, { token, body: { [demo.parameter]: { value } } }),
-      await api('GET', `/configsessions/${id}/model`, { token }),
+      await call('setParameters', { token, params: { sessionId: id }, body: { [demo.parameter]: { value } } }),
+      await call('getModel', { token, params: { sessionId: id } }),
     ]
     await timed(setAndGet(demo.values[0]! - 1)) // warm the workers and this session's path
 

@@ -6,13 +6,13 @@ import type { FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
-import { apiJson } from '@/lib/client/api-client'
+import { callApiJson, type OperationBody } from '@/lib/endpoints/client'
 
 export function SignInForm({ next }: { next: string }) {
   const router = useRouter()
   const queryClient = useQueryClient()
   const signIn = useMutation({
-    mutationFn: (credentials: { email: string; password: string }) => apiJson('/auth/session', { method: 'POST', json: credentials }),
+    mutationFn: (credentials: OperationBody<'signIn'>) => callApiJson('signIn', { json: credentials }),
     onSuccess: () => {
       queryClient.clear()
       router.replace(next)

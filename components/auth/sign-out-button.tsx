@@ -3,13 +3,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRouter } from 'next/navigation'
 import { Button } from '@/components/ui/button'
-import { apiRequest } from '@/lib/client/api-client'
+import { callApi } from '@/lib/endpoints/client'
 
 export function SignOutButton() {
   const router = useRouter()
   const queryClient = useQueryClient()
   const signOut = useMutation({
-    mutationFn: () => apiRequest('/auth/session', { method: 'DELETE' }),
+    mutationFn: () => callApi('signOut'),
     onSettled: () => {
       queryClient.clear()
       router.replace('/signin')

@@ -17,10 +17,10 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
 import { Viewer } from '@/components/viewer/viewer'
 import type { ViewerStatus } from '@/components/viewer/model-viewer'
-import { apiJson, ApiError } from '@/lib/client/api-client'
+import { ApiError } from '@/lib/client/api-client'
+import { callApiJson } from '@/lib/endpoints/client'
 import type { ModelPart } from '@/lib/render/list-parts'
 import type { SceneSettings } from '@/lib/renderers/schemas'
-import type { ZSessionFileEntry } from '@/lib/sessions/schemas'
 
 export interface SidePanelContext {
   sessionId: string
@@ -74,8 +74,9 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
 
   const upload = useCallback(
     async (file: File) => {
-      const entry = await apiJson<typeof ZSessionFileEntry>(`/configsessions/${sessionId}/files?name=${encodeURIComponent(file.name)}`, {
-        method: 'POST',
+      const entry = await callApiJson('addSessionFile', {
+        params: { sessionId: sessionId! },
+        query: { name: file.name },
         body: file,
         headers: { 'content-type': file.type || 'application/octet-stream' },
         credentials,

@@ -5,7 +5,8 @@ import { Button, buttonClasses } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { modelUrl } from '@/components/configurator/use-renderer-scene'
 import type { ConfigSession } from '@/components/configurator/use-config-session'
-import { apiRequest, type ApiCredentials } from '@/lib/client/api-client'
+import type { ApiCredentials } from '@/lib/client/api-client'
+import { callApi } from '@/lib/endpoints/client'
 
 interface ModelDownloadsProps {
   session: ConfigSession
@@ -26,7 +27,7 @@ export function ModelDownloads({ session, credentials, canDownloadFinal, isBusy,
     setIsSaving(true)
     setSaveError(null)
     try {
-      const response = await apiRequest(`/configsessions/${session.id}/save`, { credentials })
+      const response = await callApi('saveSession', { params: { sessionId: session.id }, credentials })
       downloadBlob(await response.blob(), `${fileStem}-session.zip`)
     } catch (error) {
       setSaveError(error)

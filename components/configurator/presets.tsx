@@ -1,14 +1,15 @@
 'use client'
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { z } from 'zod'
 import type { Values } from '@/components/configurator/share-values'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input, Select } from '@/components/ui/field'
-import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
-import type { ParameterSet, ZPreset } from '@/lib/sessions/schemas'
+import { useApiQuery } from '@/components/use-api-query'
+import type { ApiCredentials } from '@/lib/client/api-client'
+import { callApiJson, operationKey, type OperationResult } from '@/lib/endpoints/client'
+import type { ParameterSet } from '@/lib/sessions/schemas'
 
 interface PresetsProps {
   configuratorId: string
@@ -27,23 +28,22 @@ interface PresetsProps {
  * does not name back to their defaults, as OpenSCAD does.
  */
 /** A preset applied as OpenSCAD does: parameters it does not name go back to their defaults. */
-export function presetValues(parameters: ParameterSet, preset: z.infer<typeof ZPreset>): Values {
+export function presetValues(parameters: ParameterSet, preset: OperationResult<'listPresets'>[number]): Values {
   return Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, preset.values[key] ?? parameter.default]))
 }
 
 export function Presets({ configuratorId, sessionId, credentials, parameters, values, onApply, canSave }: PresetsProps) {
   const queryClient = useQueryClient()
-  const queryKey = ['configsession', sessionId, 'presets']
-  const presets = useQuery({ queryKey, queryFn: () => apiJson<z.ZodArray<typeof ZPreset>>(`/configsessions/${sessionId}/presets`, { credentials }) })
+  const presets = useApiQuery('listPresets', { params: { sessionId }, credentials })
   const [name, setName] = useState('')
   const save = useMutation({
     mutationFn: () =>
-      apiJson<typeof ZPreset>(`/configurators/${configuratorId}/presets/${encodeURIComponent(name.trim())}`, {
-        method: 'PUT',
+      callApiJson('savePreset', {
+        params: { configuratorId, name: name.trim() },
         json: Object.fromEntries(Object.entries(values).filter(([key]) => parameters[key]?.type !== 'file').map(([key, value]) => [key, { value }])),
       }),
     onSuccess: () => setName(''),
-    onSettled: () => queryClient.invalidateQueries({ queryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('listPresets', { params: { sessionId } }) }),
   })
   const list = presets.data ?? []
   if (list.length === 0 && !canSave) return null

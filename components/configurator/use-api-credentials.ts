@@ -1,9 +1,8 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import type { z } from 'zod'
-import type { ZTokenGrant } from '@/lib/auth/schemas'
-import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
+import type { ApiCredentials } from '@/lib/client/api-client'
+import { callApiJson, operationKey, type OperationResult } from '@/lib/endpoints/client'
 
 /** Who the page talks to the API as: the signed-in user's cookie, or a shop application's anonymous token. */
 export type SessionAuth = { kind: 'cookie' } | { kind: 'application'; apiKey: string }
@@ -16,10 +15,11 @@ export type SessionAuth = { kind: 'cookie' } | { kind: 'application'; apiKey: st
 export function useApiCredentials(auth: SessionAuth) {
   const apiKey = auth.kind === 'application' ? auth.apiKey : null
   const token = useQuery({
-    queryKey: ['anonymous-token', apiKey],
+    // Not useApiQuery: each renewal presents the token it renews, read from this query's own data.
+    queryKey: [...operationKey('issueAnonymousToken'), apiKey],
     queryFn: ({ client, queryKey }) => {
-      const current = client.getQueryData<z.infer<typeof ZTokenGrant>>(queryKey)
-      return apiJson<typeof ZTokenGrant>('/auth/anonymous', { method: 'POST', headers: { 'x-api-key': apiKey ?? '' }, credentials: { token: current?.accessToken } })
+      const current = client.getQueryData<OperationResult<'issueAnonymousToken'>>(queryKey)
+      return callApiJson('issueAnonymousToken', { headers: { 'x-api-key': apiKey ?? '' }, credentials: { token: current?.accessToken } })
     },
     enabled: apiKey !== null,
     staleTime: Infinity,

@@ -1,19 +1,19 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { z } from 'zod'
 import { decodeShareQuery, type Values } from '@/components/configurator/share-values'
+import { useApiQuery } from '@/components/use-api-query'
 import type { ParameterValue } from '@/lib/cad/engine'
-import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
+import { ApiError, type ApiCredentials } from '@/lib/client/api-client'
 import { PREFETCH_INTERVAL_MS, sliderGuesses } from '@/lib/client/speculation'
-import type { ParameterSet, ZLog, ZObjectInfo, ZParameterSet, ZPrefetchAccepted, ZSession } from '@/lib/sessions/schemas'
+import { callApiJson, type OperationResult } from '@/lib/endpoints/client'
+import type { ParameterSet } from '@/lib/sessions/schemas'
 
 export const UPDATE_DELAY_MS = 250
 
-export type ConfigSession = z.infer<typeof ZSession>
-export type ObjectInfo = z.infer<typeof ZObjectInfo>
-export type SessionLog = z.infer<typeof ZLog>
+export type ConfigSession = OperationResult<'createSession'>
+export type ObjectInfo = OperationResult<'getObjectInfo'>
+export type SessionLog = OperationResult<'getLog'>
 
 /**
  * A configurator session in the browser: opens it (applying the values of a shared link
@@ -38,9 +38,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   const guessTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const slid = useRef<{ key: string; value: number } | null>(null)
 
-  const session = useQuery({
-    queryKey: ['configsession', configuratorId],
-    queryFn: () => apiJson<typeof ZSession>('/configsessions', { method: 'POST', json: { configuratorId }, credentials: credentialsRef.current }),
+  const session = useApiQuery('createSession', { json: { configuratorId }, credentials }, {
     enabled: credentials !== undefined,
     staleTime: Infinity,
     gcTime: Infinity,
@@ -49,7 +47,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
 
   const putValues = useCallback(
     async (values: Values): Promise<ParameterSet> =>
-      apiJson<typeof ZParameterSet>(`/configsessions/${sessionId}/parameters`, { method: 'PUT', json: setBody(values), credentials: credentialsRef.current }),
+      callApiJson('setParameters', { params: { sessionId: sessionId! }, json: setBody(values), credentials: credentialsRef.current }),
     [sessionId],
   )
 
@@ -60,7 +58,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     // Nothing pending: the values were sent, and the guesses are moot.
     if (candidates.length === 0 || Object.keys(pending.current).length === 0) return
     const json = { candidates: candidates.map(setBody) }
-    apiJson<typeof ZPrefetchAccepted>(`/configsessions/${sessionId}/prefetch`, { method: 'POST', json, credentials: credentialsRef.current }).catch(() => {})
+    callApiJson('prefetchModels', { params: { sessionId: sessionId! }, json, credentials: credentialsRef.current }).catch(() => {})
   }, [sessionId])
 
   /** Sends the values; on 422 sends the accepted rest again (a 422 stores nothing) and answers which were refused and why. */
@@ -101,7 +99,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     let isCurrent = true
     void (async () => {
       try {
-        const initial = await apiJson<typeof ZParameterSet>(`/configsessions/${sessionId}/parameters`, { credentials: credentialsRef.current })
+        const initial = await callApiJson('getParameters', { params: { sessionId }, credentials: credentialsRef.current })
         const shared = decodeShareQuery(initial, new URLSearchParams(sharedQuery))
         const result = Object.keys(shared).length > 0 ? await applyValues(shared) : { built: null, refused: {} }
         if (!isCurrent) return

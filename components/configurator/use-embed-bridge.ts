@@ -1,14 +1,13 @@
 'use client'
 
 import { useEffect, useMemo, useRef } from 'react'
-import type { z } from 'zod'
 import { presetValues } from '@/components/configurator/presets'
 import type { Values } from '@/components/configurator/share-values'
 import type { ConfigSession, ObjectInfo } from '@/components/configurator/use-config-session'
-import { apiJson, ApiError, type ApiCredentials } from '@/lib/client/api-client'
+import { ApiError, type ApiCredentials } from '@/lib/client/api-client'
 import { EMBED_PROTOCOL, EMBED_VERSION, type EmbedMessage, framingOrigin, hostMessageOf, type HostMessage } from '@/lib/embed/messages'
-import type { ParameterSet, ZPreset } from '@/lib/sessions/schemas'
-import type { ZSnapshot } from '@/lib/snapshots/schemas'
+import { callApiJson } from '@/lib/endpoints/client'
+import type { ParameterSet } from '@/lib/sessions/schemas'
 
 export interface EmbedBridgeState {
   session: ConfigSession | null
@@ -88,13 +87,13 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
           case 'set':
             return setValues(message.requestId, message.values)
           case 'applyPreset': {
-            const presets = await apiJson<z.ZodArray<typeof ZPreset>>(`/configsessions/${current.id}/presets`, { credentials })
+            const presets = await callApiJson('listPresets', { params: { sessionId: current.id }, credentials })
             const preset = presets.find((candidate) => candidate.name === message.name)
             if (!preset) return refuse(message.requestId, 'not_found', `No preset named ${message.name}`)
             return setValues(message.requestId, presetValues(currentParameters, preset))
           }
           case 'snapshot': {
-            const snapshot = await apiJson<typeof ZSnapshot>(`/configsessions/${current.id}/snapshots`, { method: 'POST', credentials })
+            const snapshot = await callApiJson('createSnapshot', { params: { sessionId: current.id }, credentials })
             return post({ type: 'snapshot', requestId: message.requestId, snapshot })
           }
         }

@@ -1,9 +1,10 @@
 'use client'
 
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { apiJson, type ApiCredentials } from '@/lib/client/api-client'
-import type { ZLog, ZObjectInfo } from '@/lib/sessions/schemas'
+import { useApiQuery } from '@/components/use-api-query'
+import type { ApiCredentials } from '@/lib/client/api-client'
+import { operationKey } from '@/lib/endpoints/client'
 
 const ESTIMATE_REFRESH_MS = 1000
 /**
@@ -27,23 +28,24 @@ export function useModelDetails(sessionId: string | null, modelVersion: number, 
     return () => clearTimeout(timer)
   }, [isWanted, modelVersion])
   const enabled = sessionId !== null && modelVersion > 0 && isWanted && settledVersion === modelVersion
-  const objectInfo = useQuery({
-    queryKey: ['objectinfo', sessionId, modelVersion],
-    queryFn: () => apiJson<typeof ZObjectInfo>(`/configsessions/${sessionId}/objectinfo`, { credentials }),
+  const input = { params: { sessionId: sessionId ?? '' } }
+  const objectInfo = useApiQuery('getObjectInfo', { ...input, credentials }, {
+    keySuffix: [modelVersion],
     enabled,
     staleTime: Infinity,
     // The print figures are the preview's until the final quality is built in the background.
     refetchInterval: (query) => (query.state.data?.print.estimate ? ESTIMATE_REFRESH_MS : false),
   })
-  const log = useQuery({
-    queryKey: ['log', sessionId, modelVersion],
-    queryFn: () => apiJson<typeof ZLog>(`/configsessions/${sessionId}/log`, { credentials }),
+  const log = useApiQuery('getLog', { ...input, credentials }, {
+    keySuffix: [modelVersion],
     enabled,
     staleTime: Infinity,
   })
   useEffect(() => {
     // Only the newest version is ever read again.
-    queryClient.removeQueries({ predicate: (query) => ['objectinfo', 'log'].includes(String(query.queryKey[0])) && query.queryKey[1] === sessionId && query.queryKey[2] !== modelVersion })
+    for (const queryKey of [operationKey('getObjectInfo', { params: { sessionId: sessionId ?? '' } }), operationKey('getLog', { params: { sessionId: sessionId ?? '' } })]) {
+      queryClient.removeQueries({ queryKey, predicate: (query) => query.queryKey[queryKey.length] !== modelVersion })
+    }
   }, [queryClient, sessionId, modelVersion])
   return { objectInfo: objectInfo.data ?? null, objectInfoError: objectInfo.error, log: log.data ?? null }
 }

@@ -8,8 +8,8 @@ import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Select } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
-import { apiRequest } from '@/lib/client/api-client'
-import { useConfiguratorFiles } from '@/lib/client/studio-queries'
+import { useApiQuery } from '@/components/use-api-query'
+import { callApi } from '@/lib/endpoints/client'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 
 type Material = SceneSettings['materials'][string]
@@ -53,16 +53,16 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
     // The stored settings passed validation when they were saved.
     if (!draft && settings) onChange(structuredClone(settings))
   }, [draft, settings, onChange])
-  const files = useConfiguratorFiles(configuratorId)
+  const files = useApiQuery('listConfiguratorFiles', { params: { configuratorId } })
   const rendererFiles = (files.data ?? []).map((file) => file.path).filter((path) => path.startsWith('renderer/')).map((path) => path.slice('renderer/'.length))
   const shaders = rendererFiles.filter((path) => SHADER.test(path))
   const textures = rendererFiles.filter((path) => IMAGE.test(path))
   const save = useMutation({
-    mutationFn: async (scene: SceneSettings) => {
-      await apiRequest(`/configsessions/${sessionId}/renderers/${rendererId}/scene`, { method: 'PUT', json: scene })
+    mutationFn: async ({ scene, rendererId }: { scene: SceneSettings; rendererId: string }) => {
+      await callApi('updateScene', { params: { sessionId, rendererId }, json: scene })
       // Sessions opened from now on start from the configurator's renderer/scene.json.
-      await apiRequest(`/configurators/${configuratorId}/files/renderer/scene.json`, {
-        method: 'PUT',
+      await callApi('uploadConfiguratorFile', {
+        params: { configuratorId, path: ['renderer', 'scene.json'] },
         body: JSON.stringify(scene, null, 2),
         headers: { 'content-type': 'application/json' },
       })
@@ -128,7 +128,7 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
         )
       })}
       <div className="flex flex-col gap-2 border-t border-stone-200 pt-4">
-        <Button onClick={() => save.mutate(draft)} disabled={save.isPending}>
+        <Button onClick={() => save.mutate({ scene: draft, rendererId })} disabled={save.isPending}>
           {save.isPending ? 'Saving...' : 'Save scene'}
         </Button>
         {save.isSuccess && <p role="status" className="text-sm text-green-800">Saved: customers see this scene from their next visit.</p>}

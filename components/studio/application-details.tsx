@@ -9,8 +9,8 @@ import { CopyButton } from '@/components/ui/copy-button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
 import { WebhookPanel } from '@/components/studio/webhook-panel'
-import { apiRequest } from '@/lib/client/api-client'
-import { studioKeys, useApplication, useConfigurator } from '@/lib/client/studio-queries'
+import { useApiQuery } from '@/components/use-api-query'
+import { callApi, operationKey } from '@/lib/endpoints/client'
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
@@ -34,13 +34,13 @@ function Credential({ label, value, children }: { label: string; value: string; 
 
 export function ApplicationDetails({ configuratorId, applicationId, onDeleted }: { configuratorId: string; applicationId: string; onDeleted: () => void }) {
   const queryClient = useQueryClient()
-  const application = useApplication(applicationId)
-  const configuratorName = useConfigurator(configuratorId).data?.name
+  const application = useApiQuery('getApplication', { params: { applicationId } })
+  const configuratorName = useApiQuery('getConfigurator', { params: { configuratorId } }).data?.name
   const [isSecretShown, setIsSecretShown] = useState(false)
   const remove = useMutation({
-    mutationFn: () => apiRequest(`/applications/${applicationId}`, { method: 'DELETE' }),
+    mutationFn: () => callApi('deleteApplication', { params: { applicationId } }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: studioKeys.applications(configuratorId) })
+      await queryClient.invalidateQueries({ queryKey: operationKey('listApplications', { params: { configuratorId } }) })
       onDeleted()
     },
   })

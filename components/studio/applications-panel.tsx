@@ -7,10 +7,10 @@ import { FOCUS_RING } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
-import { useApplications } from '@/lib/client/studio-queries'
+import { useApiQuery } from '@/components/use-api-query'
 
 export function ApplicationsPanel({ configuratorId }: { configuratorId: string }) {
-  const applications = useApplications(configuratorId)
+  const applications = useApiQuery('listApplications', { params: { configuratorId } })
   const [selectedId, setSelectedId] = useState<string | null>(null)
 
   return (

@@ -7,9 +7,8 @@ import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Select } from '@/components/ui/field'
-import { ApiError, apiJson } from '@/lib/client/api-client'
-import { studioKeys } from '@/lib/client/studio-queries'
-import type { ZArchiveUpload } from '@/lib/configurators/schemas'
+import { ApiError } from '@/lib/client/api-client'
+import { callApiJson, operationKey } from '@/lib/endpoints/client'
 
 /** A project zip in one step; when its main file is unclear, the server lists the candidates and the designer picks one. */
 export function ArchiveUpload({ configuratorId }: { configuratorId: string }) {
@@ -18,10 +17,13 @@ export function ArchiveUpload({ configuratorId }: { configuratorId: string }) {
   const [pending, setPending] = useState<{ zip: File; candidates: string[] } | null>(null)
   const [choice, setChoice] = useState('')
   const upload = useMutation({
-    mutationFn: ({ zip, mainFile }: { zip: File; mainFile?: string }) => {
-      const query = new URLSearchParams({ replace: String(replace), ...(mainFile && { mainFile }) })
-      return apiJson<typeof ZArchiveUpload>(`/configurators/${configuratorId}/archives?${query}`, { method: 'POST', body: zip, headers: { 'content-type': 'application/zip' } })
-    },
+    mutationFn: ({ zip, mainFile }: { zip: File; mainFile?: string }) =>
+      callApiJson('uploadConfiguratorArchive', {
+        params: { configuratorId },
+        query: { replace: replace ? 'true' : 'false', ...(mainFile && { mainFile }) },
+        body: zip,
+        headers: { 'content-type': 'application/zip' },
+      }),
     onMutate: () => setPending(null),
     onError: (error, { zip }) => {
       if (error instanceof ApiError && error.code === 'conflict' && error.fields.length > 0) {
@@ -29,7 +31,7 @@ export function ArchiveUpload({ configuratorId }: { configuratorId: string }) {
         setChoice(error.fields[0]!.message)
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: studioKeys.configurator(configuratorId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('getConfigurator', { params: { configuratorId } }) }),
   })
   const asksForMainFile = pending !== null
 

@@ -8,15 +8,15 @@ import { Card } from '@/components/ui/card'
 import { ConfirmButton } from '@/components/ui/confirm-button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
-import { apiRequest } from '@/lib/client/api-client'
-import { studioKeys, useConfigurators } from '@/lib/client/studio-queries'
+import { useApiQuery } from '@/components/use-api-query'
+import { callApi, operationKey } from '@/lib/endpoints/client'
 
 export function ConfiguratorList() {
-  const configurators = useConfigurators()
+  const configurators = useApiQuery('listConfigurators', {})
   const queryClient = useQueryClient()
   const remove = useMutation({
-    mutationFn: (id: string) => apiRequest(`/configurators/${id}`, { method: 'DELETE' }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: studioKeys.configurators }),
+    mutationFn: (configuratorId: string) => callApi('deleteConfigurator', { params: { configuratorId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfigurators') }),
   })
 
   return (

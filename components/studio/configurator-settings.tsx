@@ -7,16 +7,16 @@ import { Card } from '@/components/ui/card'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input, Select, TextArea } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
+import { useApiQuery } from '@/components/use-api-query'
 import type { Capabilities } from '@/lib/capabilities/schemas'
 import type { ConfiguratorDto } from '@/lib/configurators/schemas'
-import { apiJson } from '@/lib/client/api-client'
 import { fieldErrors } from '@/lib/client/field-errors'
 import { parseJsonObject } from '@/lib/client/parse-json-object'
-import { studioKeys, useCapabilities, useConfigurator } from '@/lib/client/studio-queries'
+import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
 
 export function ConfiguratorSettings({ configuratorId }: { configuratorId: string }) {
-  const configurator = useConfigurator(configuratorId)
-  const capabilities = useCapabilities()
+  const configurator = useApiQuery('getConfigurator', { params: { configuratorId } })
+  const capabilities = useApiQuery('getCapabilities', {}, { staleTime: Infinity })
   const error = configurator.error ?? capabilities.error
   if (error) return <ErrorMessage error={error} />
   if (!configurator.data || !capabilities.data) return <Spinner label="Loading settings" />
@@ -85,9 +85,10 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
   const renderers = withCurrent(capabilities.renderers, configurator.rendererType, configurator.rendererVersion)
 
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiJson(`/configurators/${configurator.UUID}`, { method: 'PUT', json: body }),
+    // The choices are the server's own (and the current values), which it checks again: sent as chosen.
+    mutationFn: (body: Record<string, unknown>) => callApiJson('updateConfigurator', { params: { configuratorId: configurator.UUID }, json: body as OperationBody<'updateConfigurator'> }),
     // The list shows names and settings too.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: studioKeys.configurators }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfigurators') }),
   })
   const serverErrors = fieldErrors(save.error)
 

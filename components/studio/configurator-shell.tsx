@@ -5,7 +5,7 @@ import { usePathname } from 'next/navigation'
 import type { ReactNode } from 'react'
 import { FOCUS_RING } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
-import { useConfigurator } from '@/lib/client/studio-queries'
+import { useApiQuery } from '@/components/use-api-query'
 
 const TABS = [
   { label: 'Settings', segment: '' },
@@ -18,7 +18,7 @@ const TABS = [
 /** The configurator's title and tabs around each of its pages. */
 export function ConfiguratorShell({ configuratorId, children }: { configuratorId: string; children: ReactNode }) {
   const pathname = usePathname()
-  const configurator = useConfigurator(configuratorId)
+  const configurator = useApiQuery('getConfigurator', { params: { configuratorId } })
   const base = `/studio/configurators/${configuratorId}`
 
   return (

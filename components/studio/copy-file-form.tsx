@@ -5,26 +5,25 @@ import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input, Select } from '@/components/ui/field'
-import { apiRequest } from '@/lib/client/api-client'
-import { configuratorFilePath } from '@/lib/client/file-url'
-import { studioKeys, useConfiguratorFiles, useConfigurators } from '@/lib/client/studio-queries'
+import { useApiQuery } from '@/components/use-api-query'
+import { callApi, operationKey } from '@/lib/endpoints/client'
 
 /** Copies a file from another of the designer's configurators; the server copies by reference, no download. */
 export function CopyFileForm({ configuratorId }: { configuratorId: string }) {
   const queryClient = useQueryClient()
-  const others = (useConfigurators().data ?? []).filter((configurator) => configurator.UUID !== configuratorId)
+  const others = (useApiQuery('listConfigurators', {}).data ?? []).filter((configurator) => configurator.UUID !== configuratorId)
   const [sourceId, setSourceId] = useState<string | null>(null)
   const [sourcePath, setSourcePath] = useState('')
   const [targetPath, setTargetPath] = useState('')
-  const sourceFiles = useConfiguratorFiles(sourceId)
+  const sourceFiles = useApiQuery('listConfiguratorFiles', { params: { configuratorId: sourceId ?? '' } }, { enabled: sourceId !== null })
 
   const copy = useMutation({
     mutationFn: () =>
-      apiRequest(configuratorFilePath(configuratorId, targetPath), {
-        method: 'PUT',
+      callApi('uploadConfiguratorFile', {
+        params: { configuratorId, path: targetPath.split('/') },
         headers: { 'service-copy-source': `configurators/${sourceId}/files/${sourcePath}` },
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: studioKeys.files(configuratorId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }) }),
   })
 
   if (others.length === 0) return <p className="text-sm text-stone-600">Once you have another configurator, you can copy its files here.</p>

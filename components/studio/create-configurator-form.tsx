@@ -6,18 +6,16 @@ import type { FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
-import type { ZUuidResponse } from '@/lib/api/schemas'
-import { apiJson } from '@/lib/client/api-client'
 import { fieldErrors } from '@/lib/client/field-errors'
-import { studioKeys } from '@/lib/client/studio-queries'
+import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
 
 export function CreateConfiguratorForm() {
   const router = useRouter()
   const queryClient = useQueryClient()
   const create = useMutation({
-    mutationFn: (input: { name: string; mainFile: string }) => apiJson<typeof ZUuidResponse>('/configurators', { method: 'POST', json: input }),
+    mutationFn: (input: OperationBody<'createConfigurator'>) => callApiJson('createConfigurator', { json: input }),
     onSuccess: async ({ UUID }) => {
-      await queryClient.invalidateQueries({ queryKey: studioKeys.configurators })
+      await queryClient.invalidateQueries({ queryKey: operationKey('listConfigurators') })
       router.push(`/studio/configurators/${UUID}/files`)
     },
   })

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ArchiveUpload } from '@/components/studio/archive-upload'
 import { CopyFileForm } from '@/components/studio/copy-file-form'
-import { FileTree } from '@/components/studio/file-tree'
+import { FileTree, type ConfiguratorFile } from '@/components/studio/file-tree'
 import { FileUpload } from '@/components/studio/file-upload'
 import { FileViewer } from '@/components/studio/file-viewer'
 import { FontList } from '@/components/studio/font-list'
@@ -12,9 +12,8 @@ import { PreparationStatus } from '@/components/studio/preparation-status'
 import { Card } from '@/components/ui/card'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
-import { apiRequest } from '@/lib/client/api-client'
-import { configuratorFilePath } from '@/lib/client/file-url'
-import { studioKeys, useConfiguratorFiles, type ConfiguratorFile } from '@/lib/client/studio-queries'
+import { useApiQuery } from '@/components/use-api-query'
+import { callApi, operationKey } from '@/lib/endpoints/client'
 
 const TREES = [
   { root: 'configurator', title: 'Model', emptyHint: 'No model files yet. Upload the main .scad file and anything it includes.' },
@@ -23,14 +22,14 @@ const TREES = [
 
 export function FileManager({ configuratorId }: { configuratorId: string }) {
   const queryClient = useQueryClient()
-  const files = useConfiguratorFiles(configuratorId)
+  const files = useApiQuery('listConfiguratorFiles', { params: { configuratorId } })
   const [viewedPath, setViewedPath] = useState<string | null>(null)
   const remove = useMutation({
-    mutationFn: (file: ConfiguratorFile) => apiRequest(configuratorFilePath(configuratorId, file.path), { method: 'DELETE' }),
+    mutationFn: (file: ConfiguratorFile) => callApi('deleteConfiguratorFile', { params: { configuratorId, path: file.path.split('/') } }),
     onSuccess: (_response, file) => {
       if (file.path === viewedPath) setViewedPath(null)
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: studioKeys.files(configuratorId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }) }),
   })
 
   return (

@@ -2,8 +2,10 @@
 
 import { Button } from '@/components/ui/button'
 import { ConfirmButton } from '@/components/ui/confirm-button'
-import type { ConfiguratorFile } from '@/lib/client/studio-queries'
-import { isTextFile } from '@/lib/client/file-url'
+import { isTextFile } from '@/lib/client/text-file'
+import type { OperationResult } from '@/lib/endpoints/client'
+
+export type ConfiguratorFile = OperationResult<'listConfiguratorFiles'>[number]
 
 interface Folder {
   folders: Map<string, Folder>

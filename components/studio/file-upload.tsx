@@ -5,9 +5,8 @@ import { useRef, useState, type DragEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Field, Input, Select } from '@/components/ui/field'
 import { ApiError } from '@/lib/client/api-client'
-import { configuratorFilePath } from '@/lib/client/file-url'
-import { studioKeys } from '@/lib/client/studio-queries'
 import { uploadFile } from '@/lib/client/upload-file'
+import { operationKey, operationPath } from '@/lib/endpoints/client'
 
 interface Upload {
   id: number
@@ -37,10 +36,10 @@ export function FileUpload({ configuratorId }: { configuratorId: string }) {
     for (const file of Array.from(files ?? [])) {
       const upload = { id: nextId.current++, path: `${target}/${file.name}`, progress: 0, isDone: false, error: null }
       setUploads((current) => [upload, ...current])
-      uploadFile(configuratorFilePath(configuratorId, upload.path), file, (progress) => patch(upload.id, { progress }))
+      uploadFile(operationPath('uploadConfiguratorFile', { params: { configuratorId, path: upload.path.split('/') } }), file, (progress) => patch(upload.id, { progress }))
         .then(() => patch(upload.id, { isDone: true }))
         .catch((error: unknown) => patch(upload.id, { error: error instanceof ApiError ? error.message : 'The upload failed' }))
-        .finally(() => queryClient.invalidateQueries({ queryKey: studioKeys.files(configuratorId) }))
+        .finally(() => queryClient.invalidateQueries({ queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }) }))
     }
   }
 

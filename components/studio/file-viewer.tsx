@@ -4,14 +4,14 @@ import { useQuery } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
-import { apiRequest } from '@/lib/client/api-client'
-import { configuratorFilePath } from '@/lib/client/file-url'
-import { studioKeys } from '@/lib/client/studio-queries'
+import { callApi, operationKey } from '@/lib/endpoints/client'
 
 export function FileViewer({ configuratorId, path, onClose }: { configuratorId: string; path: string; onClose: () => void }) {
+  const input = { params: { configuratorId, path: path.split('/') } }
+  // Text, not JSON: under the files list's key, so an upload refreshes it too.
   const content = useQuery({
-    queryKey: [...studioKeys.files(configuratorId), path],
-    queryFn: async () => (await apiRequest(configuratorFilePath(configuratorId, path))).text(),
+    queryKey: operationKey('getConfiguratorFile', input),
+    queryFn: async () => (await callApi('getConfiguratorFile', input)).text(),
   })
   return (
     <section aria-label={`Contents of ${path}`} className="flex flex-col gap-3">

@@ -1,16 +1,12 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
-import type { z } from 'zod'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
-import { apiJson } from '@/lib/client/api-client'
-import type { ZFont } from '@/lib/fonts/schemas'
+import { useApiQuery } from '@/components/use-api-query'
 
 /** The fonts text() can use, by family with their styles: the configurator's uploads first, then the server's. */
 export function FontList({ configuratorId }: { configuratorId?: string }) {
-  const query = configuratorId ? `?configuratorId=${configuratorId}` : ''
-  const fonts = useQuery({ queryKey: ['fonts', configuratorId ?? null], queryFn: () => apiJson<z.ZodArray<typeof ZFont>>(`/fonts${query}`) })
+  const fonts = useApiQuery('listFonts', { query: configuratorId ? { configuratorId } : undefined })
   const families = new Map<string, { source: string; styles: string[] }>()
   for (const font of fonts.data ?? []) {
     const family = families.get(font.family) ?? { source: font.source, styles: [] }

@@ -1,8 +1,7 @@
 'use client'
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { z } from 'zod'
 import { FontList } from '@/components/studio/font-list'
 import { ZipPicker } from '@/components/studio/zip-picker'
 import { Card } from '@/components/ui/card'
@@ -10,25 +9,24 @@ import { ConfirmButton } from '@/components/ui/confirm-button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
-import { apiJson, apiRequest } from '@/lib/client/api-client'
-import type { ZLibrary } from '@/lib/libraries/schemas'
+import { useApiQuery } from '@/components/use-api-query'
+import { callApi, callApiJson, operationKey } from '@/lib/endpoints/client'
 
-const KEY = ['libraries']
 const SIZE = new Intl.NumberFormat('en', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 })
 
 /** The installed libraries; an admin installs one from a release zip or removes one. */
 export function LibraryList({ canManage }: { canManage: boolean }) {
   const queryClient = useQueryClient()
-  const libraries = useQuery({ queryKey: KEY, queryFn: () => apiJson<z.ZodArray<typeof ZLibrary>>('/libraries') })
+  const libraries = useApiQuery('listLibraries', {})
   const [name, setName] = useState('')
-  const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }) }
+  const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('listLibraries') }) }
   const install = useMutation({
     mutationFn: (zip: File) =>
-      apiJson<typeof ZLibrary>(`/libraries${name.trim() ? `?name=${encodeURIComponent(name.trim())}` : ''}`, { method: 'POST', body: zip, headers: { 'content-type': 'application/zip' } }),
+      callApiJson('installLibrary', { query: name.trim() ? { name: name.trim() } : undefined, body: zip, headers: { 'content-type': 'application/zip' } }),
     onSuccess: () => setName(''),
     ...settle,
   })
-  const remove = useMutation({ mutationFn: (library: string) => apiRequest(`/libraries/${encodeURIComponent(library)}`, { method: 'DELETE' }), ...settle })
+  const remove = useMutation({ mutationFn: (library: string) => callApi('removeLibrary', { params: { name: library } }), ...settle })
 
   return (
     <div className="flex flex-col gap-8">

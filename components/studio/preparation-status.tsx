@@ -1,16 +1,11 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { Spinner } from '@/components/ui/spinner'
-import { apiJson } from '@/lib/client/api-client'
-import { studioKeys } from '@/lib/client/studio-queries'
-import type { ZPreparation } from '@/lib/configurators/schemas'
+import { useApiQuery } from '@/components/use-api-query'
 
 /** Where the background preparation of the model stands after the last change: customers' first models come from it. */
 export function PreparationStatus({ configuratorId }: { configuratorId: string }) {
-  const preparation = useQuery({
-    queryKey: [...studioKeys.configurator(configuratorId), 'preparation'],
-    queryFn: () => apiJson<typeof ZPreparation>(`/configurators/${configuratorId}/preparation`),
+  const preparation = useApiQuery('getPreparation', { params: { configuratorId } }, {
     // A change anywhere (another tab, the API) starts a new preparation: asked again now and then.
     refetchInterval: (query) => (query.state.data?.state === 'preparing' || query.state.data?.testDrive.done === false ? 1000 : 3000),
   })

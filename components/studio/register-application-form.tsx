@@ -6,18 +6,15 @@ import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
-import type { ZUuidResponse } from '@/lib/api/schemas'
-import type { RegisterApplicationInput } from '@/lib/applications/schemas'
-import { apiJson } from '@/lib/client/api-client'
 import { fieldErrors } from '@/lib/client/field-errors'
-import { studioKeys } from '@/lib/client/studio-queries'
+import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
 
 export function RegisterApplicationForm({ configuratorId, onRegistered }: { configuratorId: string; onRegistered: (applicationId: string) => void }) {
   const queryClient = useQueryClient()
   const register = useMutation({
-    mutationFn: (input: RegisterApplicationInput) => apiJson<typeof ZUuidResponse>(`/configurators/${configuratorId}/applications`, { method: 'POST', json: input }),
+    mutationFn: (input: OperationBody<'registerApplication'>) => callApiJson('registerApplication', { params: { configuratorId }, json: input }),
     onSuccess: async ({ UUID }) => {
-      await queryClient.invalidateQueries({ queryKey: studioKeys.applications(configuratorId) })
+      await queryClient.invalidateQueries({ queryKey: operationKey('listApplications', { params: { configuratorId } }) })
       onRegistered(UUID)
     },
   })

@@ -1,31 +1,30 @@
 'use client'
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import type { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { CopyButton } from '@/components/ui/copy-button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
-import { apiJson, ApiError, apiRequest } from '@/lib/client/api-client'
-import type { ZWebhook, ZWebhookDelivery } from '@/lib/webhooks/schemas'
+import { useApiQuery } from '@/components/use-api-query'
+import { ApiError } from '@/lib/client/api-client'
+import { callApi, callApiJson, operationKey } from '@/lib/endpoints/client'
 
 const REFRESH_MS = 3000
 
 /** The application's webhook: where snapshot events go, the secret to verify them, and how each delivery went. */
 export function WebhookPanel({ applicationId }: { applicationId: string }) {
   const queryClient = useQueryClient()
-  const path = `/applications/${applicationId}/webhook`
-  const webhook = useQuery({ queryKey: ['applications', applicationId, 'webhook'], queryFn: () => apiJson<typeof ZWebhook>(path) })
-  const deliveries = useQuery({
-    queryKey: ['applications', applicationId, 'webhook', 'deliveries'],
-    queryFn: () => apiJson<z.ZodArray<typeof ZWebhookDelivery>>(`${path}/deliveries`),
+  const input = { params: { applicationId } }
+  const webhook = useApiQuery('getWebhook', input)
+  const deliveries = useApiQuery('listWebhookDeliveries', input, {
     refetchInterval: (query) => (query.state.data?.some((delivery) => delivery.status === 'pending') ? REFRESH_MS : false),
   })
   const [url, setUrl] = useState<string | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['applications', applicationId, 'webhook'] })
-  const save = useMutation({ mutationFn: (next: string) => apiJson<typeof ZWebhook>(path, { method: 'PUT', json: { url: next } }), onSuccess: () => setUrl(null), onSettled: refresh })
-  const remove = useMutation({ mutationFn: () => apiRequest(path, { method: 'DELETE' }), onSettled: refresh })
+  // The webhook's key is a prefix of its deliveries'.
+  const refresh = () => queryClient.invalidateQueries({ queryKey: operationKey('getWebhook', input) })
+  const save = useMutation({ mutationFn: (next: string) => callApiJson('setWebhook', { ...input, json: { url: next } }), onSuccess: () => setUrl(null), onSettled: refresh })
+  const remove = useMutation({ mutationFn: () => callApi('deleteWebhook', input), onSettled: refresh })
 
   const current = webhook.data
   const shown = url ?? current?.url ?? ''

@@ -1,4 +1,4 @@
-// Which values to guess while a slider is dragged (lib/sessions/speculation.ts builds them):
+// Which values to guess while a slider is dragged (lib/sessions/prefetch.ts builds them):
 // where the thumb is now, the next steps onward in the direction it moves, and one step back.
 // They are the values the slider itself can take, written as it writes them, so that the value
 // the customer lets go on names the same build.

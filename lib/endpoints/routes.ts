@@ -1,7 +1,7 @@
 import type { OperationId, Operations } from '@/lib/endpoints/operations'
 
-// The method and path of every operation, for the browser, which loads none of the operations'
-// zod schemas (~30 KB gzip before the viewer). The compiler holds this table to the operation
+// The method and path of every operation, for the browser: a page that calls one operation
+// need not load the schemas of all of them. The compiler holds this table to the operation
 // objects: a missing, extra or different entry does not compile.
 
 type RouteTable = { readonly [K in OperationId]: { readonly method: Operations[K]['method']; readonly path: Operations[K]['path'] } }

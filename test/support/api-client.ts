@@ -3,7 +3,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
 import type { z } from 'zod'
+import { operationMethod, operationPath, type InputArgs, type OperationBody, type OperationInput, type OperationResult } from '@/lib/endpoints/client'
 import { OPERATIONS } from '@/lib/endpoints/openapi'
+import { operations, type OperationId, type Operations } from '@/lib/endpoints/operations'
 import type { Operation } from '@/lib/api/operation'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>
@@ -90,6 +92,7 @@ export interface CallOptions {
 /**
  * Calls the real route handler for `method path` (as Next would route it) and answers its
  * Response. Paths are relative to /api and may carry a query string and percent-encodings.
+ * For an operation, `call` below names it instead; `api` is for paths no operation has.
  */
 export async function api(method: string, pathAndQuery: string, options: CallOptions = {}): Promise<Response> {
   const url = new URL(`/api${pathAndQuery}`, 'http://localhost:3000')
@@ -111,6 +114,25 @@ export async function api(method: string, pathAndQuery: string, options: CallOpt
   const response = await handler(request, { params: Promise.resolve(resolved.params) })
   await expectMatchesSchema(response, method, url.pathname)
   return response
+}
+
+/** A body `api` sends as is. */
+type RawBody = string | Uint8Array | ReadableStream
+
+/** Operation K's path and query parameters, with the token, headers and body to send (its JSON body, or raw bytes). */
+export type CallInput<K extends OperationId> = OperationInput<K> & Omit<CallOptions, 'body'> & { body?: OperationBody<K> | RawBody }
+
+/** Operation K through `api`: its method and path from the operation, its parameters encoded. */
+export function call<K extends OperationId>(id: K, input: CallInput<K>): Promise<Response> {
+  const { params, query, ...options } = input
+  return api(operationMethod(id), operationPath(id, ...([{ params, query }] as InputArgs<K, OperationInput<K>>)), options)
+}
+
+type JsonOperationId = { [K in OperationId]: Operations[K] extends { response: z.ZodType } ? K : never }[OperationId]
+
+/** Operation K's answer, which must be its success status, parsed with (and typed by) its response schema. */
+export async function callJson<K extends JsonOperationId>(id: K, input: CallInput<K>): Promise<OperationResult<K>> {
+  return readBody(await call(id, input), operations[id] as JsonOperation) as Promise<OperationResult<K>>
 }
 
 type JsonOperation = Operation & { response: z.ZodType }

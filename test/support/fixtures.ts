@@ -1,10 +1,7 @@
 import { ZErrorBody } from '@/lib/api/schemas'
-import * as applications from '@/lib/applications/operations'
-import * as auth from '@/lib/auth/operations'
-import * as configurators from '@/lib/configurators/operations'
-import * as sessions from '@/lib/sessions/operations'
+import type { OperationBody } from '@/lib/endpoints/client'
 import { expect } from 'vitest'
-import { api, readBody, uniqueEmail } from './api-client'
+import { call, callJson, uniqueEmail } from './api-client'
 
 export const PASSWORD = 'correct horse battery staple'
 
@@ -13,22 +10,17 @@ export async function signUp(role: 'admin' | 'designer' = 'designer') {
   const { createUser } = await import('@/lib/users/users')
   const email = uniqueEmail()
   const user = await createUser({ email, password: PASSWORD, role })
-  const { accessToken } = await readBody(await api('POST', '/auth/login', { body: { email, password: PASSWORD } }), auth.login)
+  const { accessToken } = await callJson('login', { body: { email, password: PASSWORD } })
   return { ...user, token: accessToken }
 }
 
-export async function createConfigurator(token: string, fields: Record<string, unknown> = {}): Promise<string> {
-  const response = await api('POST', '/configurators', { token, body: { name: 'Box', mainFile: 'main.scad', ...fields } })
-  return (await readBody(response, configurators.createConfigurator)).UUID
+export async function createConfigurator(token: string, fields: Partial<OperationBody<'createConfigurator'>> = {}): Promise<string> {
+  return (await callJson('createConfigurator', { token, body: { name: 'Box', mainFile: 'main.scad', ...fields } })).UUID
 }
 
-export async function registerApplication(token: string, configuratorId: string, fields: Record<string, unknown> = {}) {
-  const response = await api('POST', `/configurators/${configuratorId}/applications`, {
-    token,
-    body: { name: 'Shop', domain: 'shop.example.com', ...fields },
-  })
-  const { UUID } = await readBody(response, applications.registerApplication)
-  return readBody(await api('GET', `/applications/${UUID}`, { token }), applications.getApplication)
+export async function registerApplication(token: string, configuratorId: string, fields: Partial<OperationBody<'registerApplication'>> = {}) {
+  const { UUID } = await callJson('registerApplication', { params: { configuratorId }, token, body: { name: 'Shop', domain: 'shop.example.com', ...fields } })
+  return callJson('getApplication', { params: { applicationId: UUID }, token })
 }
 
 export async function expectError(response: Response, status: number, code: string, message?: RegExp) {
@@ -47,12 +39,12 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** A configurator of its own owner with `configurator/main.scad` = source, and an open session on it. */
-export async function openSession(source: string | Uint8Array, fields: Record<string, unknown> = {}, extraFiles: Record<string, string | Uint8Array> = {}) {
+export async function openSession(source: string | Uint8Array, fields: Partial<OperationBody<'createConfigurator'>> = {}, extraFiles: Record<string, string | Uint8Array> = {}) {
   const owner = await signUp()
   const configuratorId = await createConfigurator(owner.token, fields)
   for (const [path, body] of Object.entries({ 'configurator/main.scad': source, ...extraFiles })) {
-    expect((await api('PUT', `/configurators/${configuratorId}/files/${path}`, { token: owner.token, body })).status).toBe(202)
+    expect((await call('uploadConfiguratorFile', { params: { configuratorId, path: path.split('/') }, token: owner.token, body })).status).toBe(202)
   }
-  const session = await readBody(await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } }), sessions.createSession)
+  const session = await callJson('createSession', { token: owner.token, body: { configuratorId } })
   return { owner, configuratorId, session, token: owner.token }
 }
