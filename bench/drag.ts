@@ -1,8 +1,8 @@
 // A customer dragging a slider, as the page does it (components/configurator/use-config-session.ts):
-// a new value every frame with ease-out, guesses sent every PREFETCH_INTERVAL_MS, and on release
-// the PUT then the model. With guesses against without, taking turns in the same run; then 16
+// a new value every frame with ease-out, candidates sent every PREFETCH_INTERVAL_MS, and on release
+// the PUT then the model. With prefetch against without, taking turns in the same run; then 16
 // sessions dragging at once. Builds are counted as the cache's new rows, wherever they ran.
-import { PREFETCH_INTERVAL_MS, type SliderRange, sliderGuesses } from '@/lib/client/speculation'
+import { PREFETCH_INTERVAL_MS, type SliderRange, sliderCandidates } from '@/lib/client/prefetch'
 import { db } from '@/lib/db'
 import { describe, ms } from './stats'
 import type { OperationId } from '@/lib/endpoints/operations'
@@ -53,24 +53,24 @@ interface Release {
 }
 
 /** One drag of `slider` in session `id`; on release the PUT and the model, timed. */
-async function drag(token: string, id: string, slider: Slider, guessing: boolean): Promise<Release> {
+async function drag(token: string, id: string, slider: Slider, prefetching: boolean): Promise<Release> {
   const { parameter, range, from, to } = slider
   const buildsBefore = await storedBuilds()
   const frames = Math.round(DRAG_MS / FRAME_MS)
   let previous: number | undefined
-  let guesses: number[] = []
+  let nextValues: number[] = []
   let timer: NodeJS.Timeout | undefined
   const send = () => {
     timer = undefined
-    const candidates = guesses.map((value) => ({ [parameter]: { value } }))
+    const candidates = nextValues.map((value) => ({ [parameter]: { value } }))
     void request('prefetchModels', { token, params: { sessionId: id }, body: { candidates } }).catch(() => {})
   }
   for (let frame = 1; frame <= frames; frame++) {
     const progress = 1 - (1 - frame / frames) ** 3
-    const [value] = sliderGuesses(range, from + (to - from) * progress, undefined)
+    const [value] = sliderCandidates(range, from + (to - from) * progress, undefined)
     if (value !== previous && value !== undefined) {
-      if (guessing) {
-        guesses = sliderGuesses(range, value, previous)
+      if (prefetching) {
+        nextValues = sliderCandidates(range, value, previous)
         timer ??= setTimeout(send, PREFETCH_INTERVAL_MS)
       }
       previous = value
@@ -82,7 +82,7 @@ async function drag(token: string, id: string, slider: Slider, guessing: boolean
   await request('setParameters', { token, params: { sessionId: id }, body: { [parameter]: { value: previous! } } })
   const model = await request('getModel', { token, params: { sessionId: id } })
   const elapsed = performance.now() - released
-  // Guesses still being built land within the pause before the next drag.
+  // Candidates still being built land within the pause before the next drag.
   await sleep(SETTLE_MS)
   return { ms: elapsed, hit: model.headers.get('x-build-cache') !== 'built', builds: (await storedBuilds()) - buildsBefore }
 }
@@ -105,29 +105,29 @@ function summary(releases: Release[]) {
   return { p50, p95, hits, builds, worst: Math.max(...releases.map((release) => release.ms)) }
 }
 
-/** Drags of each demo with guesses and without, taking turns; `where` says where the builds run. */
+/** Drags of each demo with prefetch and without, taking turns; `where` says where the builds run. */
 export async function benchDrag(ids: Map<string, string>, token: string, where: string): Promise<void> {
-  console.log(`\n## Dragging a slider (${where}): release to model (PUT then GET model), with guesses (POST .../prefetch every ${PREFETCH_INTERVAL_MS} ms) and without`)
+  console.log(`\n## Dragging a slider (${where}): release to model (PUT then GET model), with prefetch (POST .../prefetch every ${PREFETCH_INTERVAL_MS} ms) and without`)
   console.log('| model | without: p50 | with: p50 | with / without | hit rate | engine builds per drag, without / with |')
   console.log('|---|---|---|---|---|---|')
   for (const slider of SLIDERS) {
     const id = await openSession(token, ids.get(slider.slug)!)
     const runs = { without: [] as Release[], with: [] as Release[] }
     for (let run = 0; run < RUNS * 2; run++) {
-      const guessing = run % 2 === 1
+      const prefetching = run % 2 === 1
       await prepare(token, id, slider, run)
-      ;(guessing ? runs.with : runs.without).push(await drag(token, id, slider, guessing))
+      ;(prefetching ? runs.with : runs.without).push(await drag(token, id, slider, prefetching))
     }
-    const [without, withGuesses] = [summary(runs.without), summary(runs.with)]
+    const [without, withPrefetch] = [summary(runs.without), summary(runs.with)]
     console.log(
-      `| ${slider.slug} | ${ms(without.p50)} | ${ms(withGuesses.p50)} | ${(withGuesses.p50 / without.p50).toFixed(2)}x | ${(withGuesses.hits * 100).toFixed(0)} % | ${without.builds.toFixed(1)} / ${withGuesses.builds.toFixed(1)} |`,
+      `| ${slider.slug} | ${ms(without.p50)} | ${ms(withPrefetch.p50)} | ${(withPrefetch.p50 / without.p50).toFixed(2)}x | ${(withPrefetch.hits * 100).toFixed(0)} % | ${without.builds.toFixed(1)} / ${withPrefetch.builds.toFixed(1)} |`,
     )
   }
   console.log(`\n${RUNS} drags each way per demo over ${DRAG_MS} ms with ease-out, every dragged value a new build. A hit: the PUT found`)
-  console.log('the model cached. Extra builds per real build = builds per drag with guesses - builds without.')
+  console.log('the model cached. Extra builds per real build = builds per drag with prefetch - builds without.')
 }
 
-/** CROWD sessions dragging the box at once, each starting a little after the last, all guessing. */
+/** CROWD sessions dragging the box at once, each starting a little after the last, all prefetching. */
 export async function benchCrowd(ids: Map<string, string>, token: string): Promise<void> {
   const slider = SLIDERS[0]!
   const sessions = await Promise.all(Array.from({ length: CROWD }, () => openSession(token, ids.get(slider.slug)!)))
@@ -145,6 +145,6 @@ export async function benchCrowd(ids: Map<string, string>, token: string): Promi
   }
   // Per drag, counted over all of them: the drags overlap.
   const crowd = summary(releases)
-  console.log(`\n${CROWD} sessions dragging "${slider.parameter}" of the box at once (2 rounds, staggered by 37 ms), with guesses:`)
+  console.log(`\n${CROWD} sessions dragging "${slider.parameter}" of the box at once (2 rounds, staggered by 37 ms), with prefetch:`)
   console.log(`release to model p50 ${ms(crowd.p50)}, p95 ${ms(crowd.p95)}, slowest ${ms(crowd.worst)}; hit rate ${(crowd.hits * 100).toFixed(0)} %; ${(builds / releases.length).toFixed(1)} engine builds per drag.`)
 }

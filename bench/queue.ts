@@ -220,7 +220,7 @@ console.log(`  - spur gear: ${compare(await setToModel(accessToken, { name: 'Spu
 console.log(`- the bare build of the box alone (add job, worker builds and stores, notice, load the mesh vs build and store here): ${compare(await bareBuilds())}`)
 await stop()
 
-// Guesses on the queue: two worker slots, so that a guess (never on the last free one) can run.
+// Prefetch on the queue: two worker slots, so that a prefetch candidate (never on the last free one) can run.
 const stopBoth = await startWorkers(2)
 const { benchDrag } = await import('./drag')
 const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]

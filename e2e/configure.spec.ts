@@ -81,7 +81,7 @@ test('the owner configures on /configure after signing in; signed out it leads t
   await configureHeight(page)
 })
 
-test('dragging a slider sends guesses of where it stops, and letting go sets where it stopped', async ({ page, request }) => {
+test('dragging a slider prefetches where it may stop, and letting go sets where it stopped', async ({ page, request }) => {
   const { applicationKey } = await findDemo(request, 'Box with lid')
   await page.goto(`/embed/${applicationKey}`)
   const viewer = page.getByTestId('model-viewer')
@@ -95,12 +95,12 @@ test('dragging a slider sends guesses of where it stops, and letting go sets whe
   const y = box.y + box.height / 2
   await page.mouse.move(box.x + box.width * ((80 - 30) / 170), y)
   await page.mouse.down()
-  const guessed = page.waitForRequest((sent) => sent.url().endsWith('/prefetch'))
+  const prefetched = page.waitForRequest((sent) => sent.url().endsWith('/prefetch'))
   for (let step = 1; step <= 12; step++) {
     await page.mouse.move(box.x + box.width * ((80 - 30) / 170) + step * 4, y)
     await page.waitForTimeout(20)
   }
-  const prefetch = await guessed
+  const prefetch = await prefetched
   expect((await prefetch.response())?.status()).toBe(202)
   const { candidates } = prefetch.postDataJSON() as { candidates: Record<string, { value: number }>[] }
   expect(candidates.length).toBeGreaterThan(0)

@@ -5,7 +5,7 @@ import { decodeShareQuery, type Values } from '@/components/configurator/share-v
 import { useApiQuery } from '@/components/use-api-query'
 import type { ParameterValue } from '@/lib/cad/engine'
 import { ApiError, type ApiCredentials } from '@/lib/client/api-client'
-import { PREFETCH_INTERVAL_MS, sliderGuesses } from '@/lib/client/speculation'
+import { PREFETCH_INTERVAL_MS, sliderCandidates } from '@/lib/client/prefetch'
 import { callApiJson, type OperationResult } from '@/lib/endpoints/client'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 
@@ -19,7 +19,7 @@ export type SessionLog = OperationResult<'getLog'>
  * A configurator session in the browser: opens it (applying the values of a shared link
  * before the first model is shown), keeps what the controls show apart from what the server
  * built, and sends changes ~250 ms after the last one, one request at a time. While a slider
- * moves, it sends guesses of where it will stop every PREFETCH_INTERVAL_MS, so that the model
+ * moves, it sends candidates of where it will stop every PREFETCH_INTERVAL_MS, so that the model
  * of the value let go on is built already.
  */
 export function useConfigSession(configuratorId: string, credentials: ApiCredentials | undefined, sharedQuery: string) {
@@ -34,8 +34,8 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   const pending = useRef<Values>({})
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const inFlight = useRef(false)
-  const guesses = useRef<Values[]>([])
-  const guessTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const pendingCandidates = useRef<Values[]>([])
+  const candidateTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const slid = useRef<{ key: string; value: number } | null>(null)
 
   const session = useApiQuery('createSession', { json: { configuratorId }, credentials }, {
@@ -51,11 +51,11 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     [sessionId],
   )
 
-  const sendGuesses = useCallback(() => {
-    guessTimer.current = null
-    const candidates = guesses.current
-    guesses.current = []
-    // Nothing pending: the values were sent, and the guesses are moot.
+  const sendCandidates = useCallback(() => {
+    candidateTimer.current = null
+    const candidates = pendingCandidates.current
+    pendingCandidates.current = []
+    // Nothing pending: the values were sent, and the candidates are moot.
     if (candidates.length === 0 || Object.keys(pending.current).length === 0) return
     const json = { candidates: candidates.map(setBody) }
     callApiJson('prefetchModels', { params: { sessionId: sessionId! }, json, credentials: credentialsRef.current }).catch(() => {})
@@ -116,8 +116,8 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
 
   const flush = useCallback(async () => {
     timer.current = null
-    if (guessTimer.current) clearTimeout(guessTimer.current)
-    guessTimer.current = null
+    if (candidateTimer.current) clearTimeout(candidateTimer.current)
+    candidateTimer.current = null
     if (inFlight.current || Object.keys(pending.current).length === 0) return
     inFlight.current = true
     const sent = pending.current
@@ -159,10 +159,10 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
       if (parameter?.type !== 'float' || typeof value !== 'number') return
       const previous = slid.current?.key === key ? slid.current.value : undefined
       slid.current = { key, value }
-      guesses.current = sliderGuesses(parameter, value, previous).map((guess) => ({ ...pending.current, [key]: guess }))
-      guessTimer.current ??= setTimeout(sendGuesses, PREFETCH_INTERVAL_MS)
+      pendingCandidates.current = sliderCandidates(parameter, value, previous).map((candidate) => ({ ...pending.current, [key]: candidate }))
+      candidateTimer.current ??= setTimeout(sendCandidates, PREFETCH_INTERVAL_MS)
     },
-    [changeValues, parameters, sendGuesses],
+    [changeValues, parameters, sendCandidates],
   )
   /** Sets several values at once (a preset), sent without waiting for further changes. */
   const setValues = useCallback(
@@ -179,7 +179,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current)
-      if (guessTimer.current) clearTimeout(guessTimer.current)
+      if (candidateTimer.current) clearTimeout(candidateTimer.current)
     },
     [],
   )

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { defineOperation } from '@/lib/api/operation'
 import { ZUuidResponse } from '@/lib/api/schemas'
-import { ZPreset, ZSetParameters } from '@/lib/sessions/schemas'
 import {
   ZArchiveQuery,
   ZArchiveUpload,
@@ -10,6 +9,8 @@ import {
   ZConfiguratorParams,
   ZCreateConfigurator,
   ZPreparation,
+  ZPreset,
+  ZSetParameters,
   ZUpdateConfigurator,
 } from '@/lib/configurators/schemas'
 

@@ -110,3 +110,15 @@ export const ZPreparation = z
       .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
       .describe('random combinations within the ranges, built after the preparation behind every other build'),
   })
+
+/** A vector parameter's value: 1 to 4 numbers. */
+export const ZVector = z.array(z.number()).min(1).max(4)
+
+/** Values by parameter key, as setting them and saving a preset send them. */
+export const ZSetParameters = z.record(z.string(), z.looseObject({ value: z.unknown() }))
+
+/** A named set of values of the model's parameters (the designer's presets). */
+export const ZPreset = z.object({
+  name: z.string(),
+  values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), ZVector])).describe('the values it gives the parameters it names'),
+})

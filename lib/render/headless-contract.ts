@@ -2,10 +2,8 @@
 // exchange: plain JSON both ways, through Playwright's page.evaluate.
 import type { CameraParameters } from '@/lib/render/camera'
 import type { RendererFiles } from '@/lib/render/load-scene-files'
+import type { ImageType } from '@/lib/renderers/image-query'
 import type { SceneSettings } from '@/lib/renderers/schemas'
-
-export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
-export type ImageType = (typeof IMAGE_TYPES)[number]
 
 export interface HeadlessRenderArgs {
   /** The model, GLB in base64: the server has it at hand, and handing it over costs no request. */

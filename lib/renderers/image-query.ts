@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { IMAGE_TYPES, type ImageType } from '@/lib/render/headless-contract'
+
+export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
+export type ImageType = (typeof IMAGE_TYPES)[number]
 
 const size = z.coerce
   .number({ error: 'must be an integer from 1 to 4096' })

@@ -1,5 +1,5 @@
 import { defineOperation } from '@/lib/api/operation'
-import { ZImageQuery } from '@/lib/render/schemas'
+import { ZImageQuery } from '@/lib/renderers/image-query'
 import { ZRendererFileParams, ZRendererFileQuery, ZRendererParams, ZSceneSettings } from '@/lib/renderers/schemas'
 
 const tag = 'Renderers'

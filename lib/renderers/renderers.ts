@@ -3,7 +3,6 @@ import { db } from '@/lib/db'
 import type { Prisma, RenderSession } from '@/lib/generated/prisma/client'
 import { externalUrlProblem, ownHostNames } from '@/lib/outbound/own-host'
 import { ZSceneSettings, type SceneSettings } from '@/lib/renderers/schemas'
-import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
 const RENDERER_ROOT = 'renderer/'
@@ -17,7 +16,7 @@ export async function findRenderer(sessionId: string, rendererId: string) {
 }
 
 export interface FindRendererFileOptions {
-  session: LoadedSession
+  session: { id: string; configuratorId: string }
   rendererId: string
   /** Checked segments relative to the renderer directory. */
   path: string

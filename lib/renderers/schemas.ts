@@ -1,8 +1,7 @@
 import { z } from 'zod'
-import { ZSessionParams } from '@/lib/sessions/schemas'
 import { ZFilePath } from '@/lib/storage/file-path'
 
-export const ZRendererParams = ZSessionParams.extend({ rendererId: z.uuid() })
+export const ZRendererParams = z.object({ sessionId: z.uuid(), rendererId: z.uuid() })
 export const ZRendererFileParams = ZRendererParams.extend({
   path: z.array(z.string()).describe('a path inside the configurator\'s renderer directory, e.g. shaders/wood.frag'),
 })

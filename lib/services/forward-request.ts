@@ -1,5 +1,5 @@
 import { AppError } from '@/lib/api/errors'
-import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/api/untrusted-content'
+import { UNTRUSTED_CONTENT_HEADERS } from '@/lib/storage/untrusted-content'
 
 export interface ForwardRequestOptions {
   request: Request

@@ -9,15 +9,14 @@ import {
   ZParameterSet,
   ZPrefetch,
   ZPrefetchAccepted,
-  ZPreset,
   ZPresetParams,
   ZRestoreQuery,
   ZSession,
   ZSessionFileEntry,
   ZSessionFileParams,
   ZSessionParams,
-  ZSetParameters,
 } from '@/lib/sessions/schemas'
+import { ZPreset, ZSetParameters } from '@/lib/configurators/schemas'
 
 const tag = 'Sessions'
 

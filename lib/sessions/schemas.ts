@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import { ZSetParameters, ZVector } from '@/lib/configurators/schemas'
 import { ZBoundingBox, ZPrintReport } from '@/lib/manufacturing/schemas'
 
 export const ZSessionParams = z.object({ sessionId: z.uuid() })
@@ -20,7 +21,6 @@ export const ZSession = z.object({
 
 const ZCommon = { name: z.string().describe('display name'), group: z.string(), caption: z.string() }
 const ZRange = { min: z.number().nullable().describe('null when the model sets no bound'), max: z.number().nullable(), step: z.number().nullable() }
-const ZVector = z.array(z.number()).min(1).max(4)
 const ZOptionValue = z.union([z.number(), z.string()])
 
 export const ZParameter = z.discriminatedUnion('type', [
@@ -34,9 +34,7 @@ export const ZParameter = z.discriminatedUnion('type', [
 export const ZParameterSet = z.record(z.string(), ZParameter)
 export type ParameterSet = z.infer<typeof ZParameterSet>
 
-export const ZSetParameters = z.record(z.string(), z.looseObject({ value: z.unknown() }))
-
-/** How many guesses one prefetch may name: the value passed and a few steps around it. */
+/** How many candidates one prefetch may name: the value passed and a few steps around it. */
 export const MAX_PREFETCH_CANDIDATES = 6
 export const ZPrefetch = z.object({
   candidates: z
@@ -49,10 +47,6 @@ export const ZPrefetchAccepted = z.object({ candidates: z.number().int().describ
 
 const ZPresetName = z.string().min(1).max(200).describe("the set's name in the model's parameter set file; may hold dots and spaces")
 export const ZPresetParams = ZSessionParams.extend({ name: ZPresetName })
-export const ZPreset = z.object({
-  name: z.string(),
-  values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), ZVector])).describe('the values it gives the parameters it names'),
-})
 
 export const ZObjectInfo = z.object({
   boundingBox: ZBoundingBox,

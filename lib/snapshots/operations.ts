@@ -1,5 +1,5 @@
 import { defineOperation } from '@/lib/api/operation'
-import { ZImageQuery } from '@/lib/render/schemas'
+import { ZImageQuery } from '@/lib/renderers/image-query'
 import { ZSessionParams } from '@/lib/sessions/schemas'
 import { ZSnapshot, ZSnapshotFileQuery, ZSnapshotModelQuery, ZSnapshotParams } from '@/lib/snapshots/schemas'
 

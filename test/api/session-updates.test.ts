@@ -73,12 +73,12 @@ describe('session updates', () => {
     const { session } = await openSession(MODEL)
     // Read by this request as {}: another instance stored a width meanwhile.
     await db.configSession.update({ where: { id: session.id }, data: { values: { width: 40 }, version: 1 } })
-    const guessed = buildUntilStopped()
+    const prefetched = buildUntilStopped()
     const built: unknown[] = []
-    const build = (values: unknown, signal: AbortSignal) => (built.length === 0 ? (built.push(values), guessed.build(values, signal)) : (built.push(values), Promise.resolve()))
+    const build = (values: unknown, signal: AbortSignal) => (built.length === 0 ? (built.push(values), prefetched.build(values, signal)) : (built.push(values), Promise.resolve()))
     expect(await updateSession(session.id, { current: {}, changes: { depth: 5 }, build })).toEqual({ width: 40, depth: 5 })
     expect(built).toEqual([{ depth: 5 }, { width: 40, depth: 5 }])
-    expect(String(await guessed.reason)).toMatch(/superseded/)
+    expect(String(await prefetched.reason)).toMatch(/superseded/)
   })
 
   it('answer 404 for a session deleted meanwhile, stopping the build begun beside the write', async () => {

@@ -1,5 +1,5 @@
 import { route } from '@/lib/endpoints/route'
-import { storedFileResponse } from '@/lib/api/untrusted-content'
+import { storedFileResponse } from '@/lib/storage/untrusted-content'
 import { copyConfiguratorFile, deleteConfiguratorFile, findConfiguratorFile, uploadConfiguratorFile } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
 import { schedulePreparation } from '@/lib/sessions/preparation'

@@ -1,6 +1,6 @@
 import { isNotModified } from '@/lib/api/etag'
 import { route } from '@/lib/endpoints/route'
-import { storedFileResponse } from '@/lib/api/untrusted-content'
+import { storedFileResponse } from '@/lib/storage/untrusted-content'
 import * as operations from '@/lib/renderers/operations'
 import { findRendererFile } from '@/lib/renderers/renderers'
 import { findSessionByKeyOrPrincipal } from '@/lib/sessions/sessions'
