@@ -36,3 +36,16 @@ export interface Operation {
 export function defineOperation<const O extends Operation>(operation: O): O {
   return operation
 }
+
+/**
+ * `/configurators/abc/files/configurator/main.scad`: an operation's path (under /api) with its
+ * parameters filled in, each encoded (an array, such as `{path}`, as one segment each; a
+ * missing one with its slash left out).
+ */
+export function fillPath(path: string, params: Readonly<Record<string, unknown>>): string {
+  return path.replace(/\/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined) return ''
+    return `/${(Array.isArray(value) ? value : [value]).map((segment) => encodeURIComponent(String(segment))).join('/')}`
+  })
+}

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { Method } from '@/lib/api/operation'
+import { fillPath, type Method } from '@/lib/api/operation'
 import { apiRequest, type ApiRequestInit } from '@/lib/client/api-client'
 import type { OperationId, Operations } from '@/lib/endpoints/operations'
 import { ROUTES } from '@/lib/endpoints/routes'
@@ -24,18 +24,10 @@ export type OperationResult<K extends OperationId> = z.output<Schema<K, 'respons
 /** The arguments after the operation's id: `input` may be left out where K has no path parameters. */
 export type InputArgs<K extends OperationId, I> = object extends OperationInput<K> ? [input?: I] : [input: I]
 
-/**
- * `/configurators/abc/files/configurator/main.scad?x=1`: the path of K under /api, each parameter
- * encoded (an array, such as `{path}`, as one segment each; a missing one with its slash left out).
- */
+/** `/configurators/abc/files/configurator/main.scad?x=1`: the path of K under /api (lib/api/operation.ts fillPath), then its query. */
 export function operationPath<K extends OperationId>(id: K, ...[input]: InputArgs<K, OperationInput<K>>): string {
   const { params, query } = input ?? {}
-  const values: Record<string, unknown> = params ?? {}
-  const path = ROUTES[id].path.replace(/\/\{(\w+)\}/g, (_, name: string) => {
-    const value = values[name]
-    if (value === undefined) return ''
-    return `/${(Array.isArray(value) ? value : [value]).map((segment) => encodeURIComponent(String(segment))).join('/')}`
-  })
+  const path = fillPath(ROUTES[id].path, params ?? {})
   const search = new URLSearchParams(Object.entries(query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])))
   return search.size > 0 ? `${path}?${search}` : path
 }

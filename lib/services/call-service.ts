@@ -1,7 +1,9 @@
 import { AppError } from '@/lib/api/errors'
+import { fillPath } from '@/lib/api/operation'
 import type { Principal } from '@/lib/auth/authenticate'
 import { env } from '@/lib/env'
 import { forwardRequest } from '@/lib/services/forward-request'
+import { callServiceGet } from '@/lib/services/operations'
 import { addSessionFile, toSessionFileEntry } from '@/lib/sessions/session-files'
 import { findSession } from '@/lib/sessions/sessions'
 
@@ -32,5 +34,5 @@ export async function callService(options: CallServiceOptions): Promise<Response
   const baseUrl = env.SERVICES.get(options.service)
   if (!baseUrl) throw new AppError('not_found', `No service named ${options.service}`)
   const { request, service, path } = options
-  return forwardRequest({ request, baseUrl, path: path.join('/'), publicPath: `/api/services/${service}/`, timeoutMs: env.SERVICE_TIMEOUT_SECONDS * 1000 })
+  return forwardRequest({ request, baseUrl, path: path.join('/'), publicPath: `/api${fillPath(callServiceGet.path, { service, path: [''] })}`, timeoutMs: env.SERVICE_TIMEOUT_SECONDS * 1000 })
 }

@@ -1,4 +1,5 @@
 import { attachment } from '@/lib/api/content-disposition'
+import { fillPath } from '@/lib/api/operation'
 import { AppError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { CachedBuild } from '@/lib/builds/build-cache'
@@ -28,7 +29,7 @@ export async function getObjectInfo(session: LoadedSession) {
 }
 
 export function sessionLogPath(sessionId: string): string {
-  return `/api${getLog.path.replace('{sessionId}', sessionId)}`
+  return `/api${fillPath(getLog.path, { sessionId })}`
 }
 
 export async function getParameters(session: LoadedSession): Promise<ParameterSet> {

@@ -2,6 +2,8 @@ import 'server-only'
 import fs from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { AppError } from '@/lib/api/errors'
+import { fillPath } from '@/lib/api/operation'
+import { getSnapshot, getSnapshotFile } from '@/lib/snapshots/operations'
 import { storedFileResponse } from '@/lib/storage/untrusted-content'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { ParameterDefinition, Values } from '@/lib/cad/engine'
@@ -229,7 +231,7 @@ export async function snapshotModelResponse({ snapshotId, principal, query, qual
 async function modelFile(snapshot: Snapshot, quality: ModelResponseOptions['quality'], type: MeshFormat) {
   const { source, values, frozen } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
-  return modelFileOf({ source, values, quality, build, type, title: frozen.title, logPath: `/api/snapshots/${snapshot.id}` })
+  return modelFileOf({ source, values, quality, build, type, title: frozen.title, logPath: `/api${fillPath(getSnapshot.path, { snapshotId: snapshot.id })}` })
 }
 
 export interface SnapshotImageOptions {
@@ -245,7 +247,7 @@ export async function snapshotImageResponse({ snapshotId, principal, query, requ
   const snapshot = await findSnapshot(snapshotId, principal, query.key)
   const model = await modelFile(snapshot, 'preview', 'glb')
   const key = await signSessionKey(snapshot.id, 'snapshot')
-  const files = { prefix: `/api/snapshots/${snapshot.id}/files/`, query: `?key=${encodeURIComponent(key)}` }
+  const files = { prefix: `/api${fillPath(getSnapshotFile.path, { snapshotId: snapshot.id, path: '' })}`, query: `?key=${encodeURIComponent(key)}` }
   return (await sceneImageResponse({ glb: model.bytes, files, settings: frozenOf(snapshot).scene, query, signal: request.signal })).response
 }
 

@@ -1,5 +1,7 @@
 import 'server-only'
 import { AppError } from '@/lib/api/errors'
+import { fillPath } from '@/lib/api/operation'
+import { getRendererFile } from '@/lib/renderers/operations'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import type { Vec3 } from '@/lib/render/camera'
@@ -38,7 +40,7 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
   const [renderingKey, model] = await Promise.all([signSessionKey(session.id, 'rendering'), storedModelFile(session, 'preview', 'glb')])
   const { response, warnings } = await sceneImageResponse({
     glb: model.bytes,
-    files: { prefix: `/api/configsessions/${session.id}/renderers/${renderer.id}/files/`, query: `?key=${encodeURIComponent(renderingKey)}` },
+    files: { prefix: `/api${fillPath(getRendererFile.path, { sessionId: session.id, rendererId: renderer.id, path: '' })}`, query: `?key=${encodeURIComponent(renderingKey)}` },
     settings: await readSceneSettings(renderer, session.configuratorId),
     query,
     signal: request.signal,
