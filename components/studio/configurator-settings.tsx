@@ -11,7 +11,7 @@ import { useApiQuery } from '@/components/use-api-query'
 import type { Capabilities } from '@/lib/capabilities/schemas'
 import type { ConfiguratorDto } from '@/lib/configurators/schemas'
 import { fieldErrors } from '@/lib/client/field-errors'
-import { parseJsonObject } from '@/lib/client/parse-json-object'
+import { parseJsonObject } from '@/components/studio/parse-json-object'
 import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
 
 export function ConfiguratorSettings({ configuratorId }: { configuratorId: string }) {

@@ -2,7 +2,7 @@
 
 import { Button } from '@/components/ui/button'
 import { ConfirmButton } from '@/components/ui/confirm-button'
-import { isTextFile } from '@/lib/client/text-file'
+import { isTextFile } from '@/components/studio/text-file'
 import type { OperationResult } from '@/lib/endpoints/client'
 
 export type ConfiguratorFile = OperationResult<'listConfiguratorFiles'>[number]

@@ -5,7 +5,7 @@ import { useRef, useState, type DragEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Field, Input, Select } from '@/components/ui/field'
 import { ApiError } from '@/lib/client/api-client'
-import { uploadFile } from '@/lib/client/upload-file'
+import { uploadFile } from '@/components/studio/upload-file'
 import { operationKey, operationPath } from '@/lib/endpoints/client'
 
 interface Upload {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeJsonSyntaxError, parseJsonObject } from '@/lib/client/parse-json-object'
+import { describeJsonSyntaxError, parseJsonObject } from '@/components/studio/parse-json-object'
 
 describe('parseJsonObject', () => {
   it('accepts an object', () => {
