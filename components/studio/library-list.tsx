@@ -61,7 +61,7 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
         </h2>
         <ErrorMessage error={libraries.error ?? remove.error} />
         {libraries.isPending && <Spinner label="Loading libraries" />}
-        {libraries.data?.length === 0 && <p className="text-sm text-stone-600">No libraries yet. BOSL2, MCAD and the Gridfinity libraries are the usual ones (see the README).</p>}
+        {libraries.data?.length === 0 && <p className="text-sm text-stone-600">No libraries yet. BOSL2, MCAD and the Gridfinity libraries are the usual ones (where to get them: Shared libraries in docs/api.md).</p>}
         {libraries.data && libraries.data.length > 0 && (
           <table className="w-full text-left text-sm">
             <thead className="text-stone-600">
