@@ -42,16 +42,27 @@ function resolve(specifier: string, from: string, known: Set<string>): string | 
   return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((candidate) => known.has(candidate))
 }
 
+function specifiers(file: string): string[] {
+  return ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, false).importedFiles.map(({ fileName }) => fileName)
+}
+
 /** Each file's imports of other files of the project. */
 function importGraph(): Map<string, string[]> {
   const files = sourceFiles()
   const known = new Set(files)
-  return new Map(
-    files.map((file) => {
-      const { importedFiles } = ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, false)
-      return [file, importedFiles.map(({ fileName }) => resolve(fileName, file, known)).filter((target): target is string => target !== undefined)]
-    }),
-  )
+  return new Map(files.map((file) => [file, specifiers(file).map((specifier) => resolve(specifier, file, known)).filter((target): target is string => target !== undefined)]))
+}
+
+const DATABASE_OR_STORAGE_PACKAGES = /^(pg|@prisma\/.*|@electric-sql\/.*|@aws-sdk\/.*|@\/lib\/generated\/.*)$/
+
+/** What the engine's files import besides settings and the engine itself: it takes files and values, never a row or a blob. */
+function engineReachesBeyond(graph: Map<string, string[]>): string[] {
+  const ENGINE = LAYERS.findIndex(([name]) => name === 'engine')
+  const engineFiles = [...graph.keys()].filter((file) => layerOf(file) === ENGINE)
+  return engineFiles.flatMap((file) => [
+    ...graph.get(file)!.filter((target) => layerOf(target) !== ENGINE && layerOf(target) !== 0).map((target) => `${file} -> ${target}`),
+    ...specifiers(file).filter((specifier) => DATABASE_OR_STORAGE_PACKAGES.test(specifier)).map((specifier) => `${file} -> ${specifier}`),
+  ])
 }
 
 /** Every cycle, each as the path from a file back to itself (depth-first, each cycle found once by its first file). */
@@ -107,6 +118,11 @@ describe('imports', () => {
   it('go from each layer down, never up', () => {
     expect(upwardImports(new Map([['lib/db.ts', ['lib/api/errors.ts']]]))).toEqual(['lib/db.ts (database) -> lib/api/errors.ts (primitives)'])
     expect(upwardImports(importGraph())).toEqual([])
+  })
+
+  it('leave the engine pure of the database and storage', () => {
+    expect(engineReachesBeyond(new Map([['lib/cad/engine.ts', ['lib/db.ts', 'lib/env.ts']]]))).toEqual(['lib/cad/engine.ts -> lib/db.ts'])
+    expect(engineReachesBeyond(importGraph())).toEqual([])
   })
 
   it('run in no cycle', () => {
