@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 import { ADMIN } from '../test/support/start-server'
-import { countModelPixels, findDemo, stlSize, waitForModelDrawn } from './fixtures'
+import { countModelPixels, createShelf, findDemo, stlSize, waitForModelDrawn } from './fixtures'
 
 async function configureHeight(page: Page) {
   const viewer = page.getByTestId('model-viewer')
@@ -134,4 +134,22 @@ test('the customer sees weight and price of the final model, and what would not 
   await relief.fill('0.4')
   await relief.press('Enter')
   await expect(page.getByTestId('print-problems')).toContainText(/Letters has walls down to 0\.4 mm, thinner than the 0\.5 mm minimum/, { timeout: 30_000 })
+})
+
+test("values the designer's assert refuses are never shown as the product: the message in words, the last model marked", async ({ page, request }) => {
+  const { applicationKey } = await createShelf(request, `Shelf ${test.info().testId}`)
+  await page.goto(`/embed/${applicationKey}`)
+  const viewer = page.getByTestId('model-viewer')
+  await waitForModelDrawn(viewer)
+  await expect(page.getByTestId('fact-depth')).toHaveText('80.0 mm')
+
+  const depth = page.getByRole('spinbutton', { name: 'Depth' })
+  await depth.fill('200')
+  await depth.press('Enter')
+  await expect(page.getByTestId('build-failure')).toHaveText('These values cannot be made: The shelf must be at least as wide as it is deep')
+  await expect(viewer).toHaveAttribute('data-state', 'not-built')
+  await expect(page.getByTestId('viewer-problems')).toHaveText('Shown: the last model that could be made, not the values you set.')
+  expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
+  await expect(page.locator('body')).not.toContainText(/ERROR:|TRACE:|\/api\//)
+  await expect(page.getByRole('link', { name: 'Download STL' })).toHaveCount(0)
 })

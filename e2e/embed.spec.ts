@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
-import { countModelPixels, findDemo, waitForModelDrawn } from './fixtures'
+import { countModelPixels, createShelf, findDemo, waitForModelDrawn } from './fixtures'
 
 /** Serves the request listener on 127.0.0.1 at a free port; answers its host:port and a closer. */
 async function listen(listener: http.RequestListener): Promise<{ host: string; close: () => Promise<void> }> {
@@ -83,6 +83,30 @@ test("Paraform.mount resolves on any port of a domain without one, and rejects w
     expect(await page.evaluate(() => (window as unknown as { mounted: Promise<string> }).mounted)).toBe(
       `no_answer: Paraform.mount: the configurator did not answer this page (http://localhost:${port}) within 3 s. It talks only to pages of its application's domain: check that the domain matches http://localhost:${port} (a domain without a port allows every port of its host, one with a port only that port)`,
     )
+  } finally {
+    await new Promise((resolve) => shop.close(resolve))
+  }
+})
+
+test("a change the designer's assert refuses is not valid, and says why in the designer's words", async ({ page, request, baseURL }) => {
+  const shop = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' })
+    response.end(`<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
+<script>window.configurator = Paraform.mount(document.getElementById('product'), { key: new URLSearchParams(location.search).get('key') })</script>`)
+  })
+  await new Promise<void>((resolve) => shop.listen(0, resolve))
+  const { port } = shop.address() as AddressInfo
+  try {
+    const { applicationKey } = await createShelf(request, `Embedded shelf ${test.info().testId}`)
+    await page.goto(`http://localhost:${port}/?key=${applicationKey}`)
+    const set = (values: Record<string, number>) =>
+      page.evaluate(async (values) => {
+        const configurator = await (window as unknown as { configurator: Promise<{ set: (values: Record<string, number>) => Promise<{ valid: boolean; failure: string | null }> }> }).configurator
+        const { valid, failure } = await configurator.set(values)
+        return { valid, failure }
+      }, values)
+    expect(await set({ depth: 200 })).toEqual({ valid: false, failure: 'The shelf must be at least as wide as it is deep' })
+    expect(await set({ depth: 100 })).toEqual({ valid: true, failure: null })
   } finally {
     await new Promise((resolve) => shop.close(resolve))
   }

@@ -17,6 +17,7 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
 import { Viewer } from '@/components/viewer/viewer'
 import type { ViewerStatus } from '@/components/viewer/model-viewer'
+import { failureReason } from '@/lib/cad/openscad/failure-reason'
 import { ApiError } from '@/lib/client/api-client'
 import { callApiJson } from '@/lib/endpoints/client'
 import type { ModelPart } from '@/lib/render/list-parts'
@@ -87,7 +88,10 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   )
 
   const objectInfoMissing = details.objectInfoError instanceof ApiError && details.objectInfoError.status === 409
-  useEmbedBridge(embedDomain, { session, credentials, parameters, modelVersion, fieldErrors: configSession.fieldErrors, objectInfo: details.objectInfo, failed: objectInfoMissing, setValues: configSession.setValues })
+  const notBuilt = objectInfoMissing || (viewerStatus.state === 'error' && viewerStatus.notBuilt)
+  // Once the log is read: the designer's own words (a failed assert's message) or the engine's, never its raw lines.
+  const failure = notBuilt && details.log ? (failureReason(details.log) ?? 'The model did not build.') : null
+  useEmbedBridge(embedDomain, { session, credentials, parameters, modelVersion, fieldErrors: configSession.fieldErrors, objectInfo: details.objectInfo, failure, setValues: configSession.setValues })
 
   const fatalError = credentialsError ?? configSession.sessionError
   if (fatalError) {
@@ -97,8 +101,6 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
       </div>
     )
   }
-
-  const logError = details.log?.error.trim()
 
   return (
     <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]">
@@ -126,9 +128,9 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
         ) : parameters ? (
           <>
             <ModelFacts info={details.objectInfo} isUnavailable={objectInfoMissing} />
-            {logError && (
-              <p role="alert" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-                The model did not build with these values: {logError}
+            {failure && (
+              <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+                These values cannot be made: {failure}
               </p>
             )}
             <ErrorMessage error={configSession.requestError} />
@@ -148,7 +150,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
               <Button variant="ghost" className="self-start" onClick={configSession.resetToDefaults}>
                 Reset to defaults
               </Button>
-              {session && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
+              {session && !notBuilt && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
               <ShareLink query={shareQuery} />
               {details.log?.message.trim() && (
                 <details className="text-xs text-stone-600">
@@ -168,7 +170,8 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
 
 function ViewerProblems({ status, sceneError }: { status: ViewerStatus; sceneError: unknown }) {
   const problems = [
-    ...(status.state === 'error' ? [`The new model could not be shown: ${status.message}`] : []),
+    ...(status.state === 'error' && !status.notBuilt ? [`The new model could not be shown: ${status.message}`] : []),
+    ...(status.state === 'error' && status.notBuilt && status.showsEarlier ? ['Shown: the last model that could be made, not the values you set.'] : []),
     ...(status.state === 'ready' ? status.warnings : []),
     ...(sceneError instanceof Error ? [`Scene settings: ${sceneError.message}`] : []),
   ]

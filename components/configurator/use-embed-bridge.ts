@@ -17,8 +17,8 @@ export interface EmbedBridgeState {
   modelVersion: number
   fieldErrors: Record<string, string>
   objectInfo: ObjectInfo | null
-  /** The model of `modelVersion` did not build. */
-  failed: boolean
+  /** Why the model of `modelVersion` did not build, in words a customer reads; null when it built. */
+  failure: string | null
   setValues: (values: Values) => void
 }
 
@@ -45,7 +45,7 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
     [hostOrigin],
   )
 
-  const { session, parameters, modelVersion, fieldErrors, objectInfo, failed } = state
+  const { session, parameters, modelVersion, fieldErrors, objectInfo, failure } = state
   const sessionId = session?.id
   const isReady = sessionId !== undefined && parameters !== null && modelVersion > 0
   useEffect(() => {
@@ -54,20 +54,21 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
 
   // After each build, once its figures (or its failure) are known, and again when the final figures replace the estimate.
   useEffect(() => {
-    if (!parameters || modelVersion === 0 || (!objectInfo && !failed && Object.keys(fieldErrors).length === 0)) return
+    if (!parameters || modelVersion === 0 || (!objectInfo && failure === null && Object.keys(fieldErrors).length === 0)) return
     const done = waiting.current.filter(({ version, keys }) => version < modelVersion || keys.some((key) => key in fieldErrors))
     waiting.current = waiting.current.filter((request) => !done.includes(request))
     post({
       type: 'change',
       values: Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.value])),
-      valid: !failed && Object.keys(fieldErrors).length === 0,
+      valid: failure === null && Object.keys(fieldErrors).length === 0,
+      failure,
       errors: fieldErrors,
       weight: objectInfo?.print.weight ?? null,
       price: objectInfo?.print.price ?? null,
       estimate: objectInfo?.print.estimate ?? false,
       requestIds: done.map(({ requestId }) => requestId),
     })
-  }, [parameters, modelVersion, fieldErrors, objectInfo, failed, post])
+  }, [parameters, modelVersion, fieldErrors, objectInfo, failure, post])
 
   useEffect(() => {
     if (!hostOrigin) return

@@ -19,7 +19,8 @@ import type { SceneSettings } from '@/lib/renderers/schemas'
 export type ViewerStatus =
   | { state: 'loading' }
   | { state: 'ready'; modelVersion: number; warnings: string[]; parts: ModelPart[] }
-  | { state: 'error'; modelVersion: number; message: string }
+  /** `notBuilt`: the values' model did not build (409); `showsEarlier`: an earlier model that did stays on screen. */
+  | { state: 'error'; modelVersion: number; message: string; notBuilt: boolean; showsEarlier: boolean }
 
 export interface ModelViewerProps {
   /** Same-origin URL of the session's GLB, carrying its modelKey. */
@@ -103,6 +104,7 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
         let bytes = cached?.url === modelUrl && cached.version === modelVersion ? cached.bytes : null
         if (!bytes) {
           const response = await fetch(modelUrl, { signal: controller.signal, cache: 'no-store' })
+          if (response.status === 409) return notBuilt(await errorMessage(response))
           if (!response.ok) throw new Error(await errorMessage(response))
           bytes = await response.arrayBuffer()
           glbRef.current = { url: modelUrl, version: modelVersion, bytes }
@@ -133,9 +135,13 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
       } catch (error) {
         if (controller.signal.aborted) return
         if (wrapper.current) wrapper.current.dataset.state = 'error'
-        onStatusRef.current?.({ state: 'error', modelVersion, message: error instanceof Error ? error.message : String(error) })
+        onStatusRef.current?.({ state: 'error', modelVersion, message: error instanceof Error ? error.message : String(error), notBuilt: false, showsEarlier: shownRef.current !== null })
       }
     })()
+    function notBuilt(message: string) {
+      if (wrapper.current) wrapper.current.dataset.state = 'not-built'
+      onStatusRef.current?.({ state: 'error', modelVersion, message, notBuilt: true, showsEarlier: shownRef.current !== null })
+    }
     return () => controller.abort()
   }, [modelUrl, modelVersion, settings, files, gl, root, set, invalidate, wrapper])
 

@@ -37,6 +37,8 @@ export type EmbedMessage = { protocol: typeof EMBED_PROTOCOL; version: typeof EM
       values: Record<string, ParameterSet[string]['value']>
       /** The model built with these values and no value was refused. */
       valid: boolean
+      /** Why the model did not build, in words a customer reads (a failed assert's message); null when it built. */
+      failure: string | null
       /** Refused values: parameter key → why. */
       errors: Record<string, string>
       /** Grams and price of the manufactured (final) model; `estimate` while the preview's stand in. */

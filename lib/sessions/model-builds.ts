@@ -102,7 +102,8 @@ function buildJob({ inputs, definitions }: BuildSource, values: Values, quality:
       .sort(([a], [b]) => a.localeCompare(b)),
   )
   // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
-  const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits })
+  // `format` changes when what a build answers does (2: a run that logged an ERROR line built nothing).
+  const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits, format: 2 })
   return cadJob(inputs, 'build', key, engineValues, overrides)
 }
 

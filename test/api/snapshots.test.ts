@@ -13,7 +13,8 @@ import { createConfigurator, expectError, registerApplication, signUp } from '@/
 // A shop's order, as it happens: a customer configures through the shop's application, the
 // snapshot freezes it, the shop's back end hears of it by webhook and downloads what to make.
 
-const MODEL = 'width = 40; // [10:1:100]\nuse <snaplib/part.scad>\nassert(width != 99, "99 is not made");\npart(width);\n'
+// The assert comes after the part: OpenSCAD exports the part and only logs the failed assert, and 99 must still not be sold.
+const MODEL = 'width = 40; // [10:1:100]\nuse <snaplib/part.scad>\npart(width);\nassert(width != 99, "99 is not made");\n'
 const LIBRARY_V1 = 'module part(w) cube([w, 10, 2]);\n'
 const LIBRARY_V2 = 'module part(w) cube([w, 10, 5]);\n'
 
@@ -140,7 +141,7 @@ describe('snapshots', () => {
     await expectError(await api('GET', base, world.server), 404, 'not_found')
   })
 
-  it("a session whose model does not build is 409 pointing at the session's log, and nothing is stored", async () => {
+  it("a session whose model does not build (a failed assert) is 409 pointing at the session's log, and nothing is stored", async () => {
     const customer = await world.customer()
     const session = await configure(customer, 99)
     const error = await expectError(await api('POST', `/configsessions/${session.id}/snapshots`, customer), 409, 'conflict')

@@ -3,7 +3,7 @@ import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue,
 import type { OpenscadJob, OpenscadJobResult, PlacedFont } from '@/lib/cad/openscad/openscad-job'
 import { addFontProbe, readFontProbe } from '@/lib/cad/openscad/font-probe'
 import { fontsForModel, type ModelText } from '@/lib/cad/openscad/model-fonts'
-import { withError } from '@/lib/cad/openscad/openscad-log'
+import { hasError, withError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
 import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
@@ -84,7 +84,7 @@ export const openscadEngine: CadEngine = {
     const probed = addFontProbe(files, mainFile, { ...values, ...overrides })
     const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
     const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
-    return { mesh: result.mesh ?? null, log: readFontProbe(result.log) }
+    return { mesh: hasError(result.log) ? null : (result.mesh ?? null), log: readFontProbe(result.log) }
   },
 
   async closeParts({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {

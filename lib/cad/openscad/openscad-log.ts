@@ -57,6 +57,16 @@ export class OpenscadLog {
   }
 }
 
+/**
+ * Whether the run failed, whatever OpenSCAD's exit code: a failed `assert()` (the designer's way
+ * to refuse values) prints `ERROR: Assertion ... failed` and OpenSCAD still writes the geometry
+ * made before it. `WARNING:` lines, even those quoting an internal error (Manifold falling back to
+ * CGAL), are no failure.
+ */
+export function hasError(log: EngineLog): boolean {
+  return /^ERROR:/m.test(log.error)
+}
+
 /** The log with one more error line of our own, which is never cut. */
 export function withError(log: EngineLog, line: string): EngineLog {
   return { ...log, error: [log.error, line].filter(Boolean).join('\n') }

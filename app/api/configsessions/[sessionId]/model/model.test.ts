@@ -34,6 +34,7 @@ const LOOP = `${COUNT_TO_N}cube(1);\n`
 // Models below declare a parameter even when they need none: a model without any Customizer
 // parameter trips the bug shown in 'a model without Customizer parameters'.
 const withParameter = (source: string) => `unused = 1; // [1:5]\n${source}`
+const SHELF = 'width = 120; // [60:10:300]\ndepth = 200; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
 
 type Session = Awaited<ReturnType<typeof openSession>>
 
@@ -260,6 +261,8 @@ describe('a model that does not build', () => {
   it.each([
     ['a syntax error', 'cube(1);\nsphere(2);\ntranslate([0, 0) cube(3);\ncube(4);\n', /syntax error.*line 3/],
     ['an unknown module (only a warning, but nothing is left to export)', withParameter('undefined_module();\n'), /unknown module 'undefined_module'.*line 2/],
+    // OpenSCAD exits 0 and writes the cube made before the assert: the values are refused all the same.
+    ['a failed assert', SHELF, /ERROR: Assertion '\(depth <= width\)' failed: "The shelf must be at least as wide as it is deep"/],
   ])('%s: PUT still answers 200, log.error says where, model and objectinfo answer 409', async (_case, source, error) => {
     const owner = await openSession(source)
     expect((await put(owner, {})).status).toBe(200)
@@ -428,17 +431,22 @@ describe('hostile models', () => {
   })
 
   it.each([
-    ['include </etc/passwd>', 'include </etc/passwd>\ncube(2);', /Can't open include file '\/etc\/passwd'/],
-    ['import("../../etc/hostname")', 'import("../../etc/hostname");\ncube(2);', /import.*etc\/hostname/],
-    ['import of a host file by absolute path', `linear_extrude(1) import("${hostFile}");\ncube(2);`, /Can't open file '.*paraform-host-/],
-    ['import of a host file by relative path', `linear_extrude(1) import("../../..${hostFile}");\ncube(2);`, /Can't open file '\.\.\/.*paraform-host-/],
-  ])('%s finds nothing on the host', async (_case, source, warning) => {
+    ['include </etc/passwd>', 'include </etc/passwd>\ncube(2);', /WARNING: Can't open include file '\/etc\/passwd'/],
+    ['import("../../etc/hostname")', 'import("../../etc/hostname");\ncube(2);', /ERROR: .*import.*etc\/hostname/],
+    ['import of a host file by absolute path', `linear_extrude(1) import("${hostFile}");\ncube(2);`, /ERROR: Can't open file '.*paraform-host-/],
+    ['import of a host file by relative path', `linear_extrude(1) import("../../..${hostFile}");\ncube(2);`, /ERROR: Can't open file '\.\.\/.*paraform-host-/],
+  ])('%s finds nothing on the host', async (_case, source, problem) => {
     const owner = await openSession(withParameter(source))
     expect((await put(owner, {})).status).toBe(200)
     const log = await getJson(owner, 'log')
-    expect(log.error).toMatch(warning)
+    expect(log.error).toMatch(problem)
     expect(`${log.message}\n${log.error}`).not.toMatch(/root:/)
-    // Only the cube: the 100 mm square of the host file never made it into the model.
-    expect((await getJson(owner, 'objectinfo')).boundingBox).toEqual({ minX: 0, maxX: 2, minY: 0, maxY: 2, minZ: 0, maxZ: 2 })
+    if (log.error.startsWith('ERROR:')) {
+      // A failed import is a failed build: nothing of it is sold.
+      await expectError(await get(owner, 'objectinfo'), 409, 'conflict')
+    } else {
+      // Only the cube: nothing of the host file made it into the model.
+      expect((await getJson(owner, 'objectinfo')).boundingBox).toEqual({ minX: 0, maxX: 2, minY: 0, maxY: 2, minZ: 0, maxZ: 2 })
+    }
   })
 })
