@@ -1,5 +1,6 @@
 import type { Rgba } from '@/lib/cad/mesh/mesh'
 import type { PrintMeasures, SolidMeasure } from '@/lib/cad/mesh/printability'
+import { isUncoloured } from '@/lib/cad/mesh/parse-off'
 import { colorName, toHex } from '@/lib/cad/mesh/write-3mf'
 import type { Manufacturing, PrintReport } from '@/lib/manufacturing/schemas'
 
@@ -11,16 +12,24 @@ type Figures = Omit<PrintReport['parts'][number], 'index' | 'name' | 'color' | '
 type PartReport = PrintReport['parts'][number]
 type Problem = PrintReport['problems'][number]
 
-/** Names of the parts as the shop sees them: the designer's labels, else the colours'. */
-export function partNames(colors: Rgba[], settings: Manufacturing | undefined): string[] {
-  return colors.map((color, k) => settings?.parts?.[k]?.label ?? colorName(color))
+/** How the parts of a model are named: by their colours and the designer's labels, the uncoloured one by the product's name. */
+export interface PartNaming {
+  colors: Rgba[]
+  settings: Manufacturing | undefined
+  title: string
+}
+
+/** Names of the parts as the shop sees them: the designer's labels, else the colours', and the product's name for geometry the designer did not colour. */
+export function partNames({ colors, settings, title }: PartNaming): string[] {
+  return colors.map((color, k) => settings?.parts?.[k]?.label ?? (isUncoloured(color) ? title : colorName(color)))
 }
 
 /** The printability and price report of a model's closed parts (`colors` and `measures.parts` in part order). */
-export function printReport(measures: PrintMeasures, colors: Rgba[], settings: Manufacturing | undefined, quality: PrintReport['quality'], estimate: boolean): PrintReport {
+export function printReport(measures: PrintMeasures, naming: PartNaming, quality: PrintReport['quality'], estimate: boolean): PrintReport {
+  const { colors, settings } = naming
   const minimumWallMm = settings?.minimumWallMm ?? DEFAULT_MINIMUM_WALL_MM
   const buildVolumeMm = settings?.buildVolumeMm ?? DEFAULT_BUILD_VOLUME_MM
-  const names = partNames(colors, settings)
+  const names = partNames(naming)
   const parts = measures.parts.map((measure, index): PartReport => {
     const { name, density, pricePerCm3 } = { ...DEFAULT_MATERIAL, ...settings?.parts?.[index]?.material }
     return { index, name: names[index]!, color: toHex(colors[index]!), material: { name, density, pricePerCm3: pricePerCm3 ?? null }, ...figures(measure, density) }

@@ -7,7 +7,8 @@ import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { isDropped } from '@/lib/cad/worker-pool'
 import { inBackground } from '@/lib/background'
 import type { Configurator } from '@/lib/generated/prisma/client'
-import { partNames, printReport } from '@/lib/manufacturing/print-report'
+import { type PartNaming, partNames, printReport } from '@/lib/manufacturing/print-report'
+import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport } from '@/lib/manufacturing/schemas'
 import { describeModelInputs, hashOf, type ModelInputs } from '@/lib/sessions/model-inputs'
 import { effectiveValues, storedValuesOf } from '@/lib/sessions/parameter-values'
@@ -50,11 +51,13 @@ export interface BuildSource {
   session: SessionRef
   inputs: ModelInputs
   definitions: ParameterDefinition[]
+  /** The product's name: the 3MF's title, and the name of the part of a model the designer did not colour. */
+  title: string
 }
 
 export async function readBuildSource(session: LoadedSession): Promise<BuildSource> {
   const inputs = await describeModelInputs(session.configurator, session.id)
-  return { session, inputs, definitions: await customerParameters(inputs, session) }
+  return { session, inputs, definitions: await customerParameters(inputs, session), title: session.configurator.name }
 }
 
 /** The parameters customers set: the model's, less those the quality settings set (`$fn`), which are the configurator's. */
@@ -69,7 +72,7 @@ async function customerParameters(inputs: ModelInputs, session: SessionRef): Pro
 export async function readConfiguratorSource(configurator: Configurator): Promise<BuildSource> {
   const session = { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null }
   const inputs = await describeModelInputs(configurator, null)
-  return { session, inputs, definitions: await customerParameters(inputs, session) }
+  return { session, inputs, definitions: await customerParameters(inputs, session), title: configurator.name }
 }
 
 /** The preview model of `values` (stored values, or changes over them) over the defaults, built or from the cache. */
@@ -102,7 +105,8 @@ function buildJob({ inputs, definitions }: BuildSource, values: Values, quality:
       .sort(([a], [b]) => a.localeCompare(b)),
   )
   // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
-  // `format` changes when what a build answers does (2: a run that logged an ERROR line built nothing).
+  // `format` changes when what a build answers does (2: a run that logged an ERROR line built nothing;
+  // faces OpenSCAD colours for a cut are the uncoloured part's).
   const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits, format: 2 })
   return cadJob(inputs, 'build', key, engineValues, overrides)
 }
@@ -153,7 +157,7 @@ export async function printReportOf(source: BuildSource, values: Values): Promis
 
 function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
   const { mesh, print } = printedOrConflict(build)
-  return printReport(print, mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing, quality, quality === 'preview')
+  return printReport(print, partNaming(source, mesh), quality, quality === 'preview')
 }
 
 /** The report of the final quality of these values, built now when it is not cached. */
@@ -168,9 +172,13 @@ export function builtOrConflict(build: CachedBuild, logPath: string) {
 }
 
 /** The 3MF of a built model: its parts closed, named by the designer's labels. */
-export async function write3mfOf(source: BuildSource, values: Values, quality: Quality, title: string): Promise<Uint8Array> {
+export async function write3mfOf(source: BuildSource, values: Values, quality: Quality): Promise<Uint8Array> {
   const { mesh } = printedOrConflict(await buildPrintModel(source, values, quality))
-  return write3mf(mesh, partNames(mesh.parts.map((part) => part.color), source.inputs.settings.manufacturing), title)
+  return write3mf(mesh, partNames(partNaming(source, mesh)), source.title)
+}
+
+function partNaming(source: BuildSource, mesh: Mesh): PartNaming {
+  return { colors: mesh.parts.map((part) => part.color), settings: source.inputs.settings.manufacturing, title: source.title }
 }
 
 /** 409 when the parts could not be closed at all (the run hit its time or memory limit). */

@@ -40,7 +40,7 @@ export async function saveSession(session: LoadedSession, principal: Principal):
   }
   if (build.mesh) {
     for (const format of ['stl', 'glb'] as const) entries[`model.${format}`] = exportMesh(build.mesh, format).bytes
-    entries['model.3mf'] = await write3mfOf(model.source, model.values, 'preview', session.configurator.name)
+    entries['model.3mf'] = await write3mfOf(model.source, model.values, 'preview')
   }
   return zipSync(entries, { level: 6 })
 }

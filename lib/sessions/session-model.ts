@@ -75,7 +75,7 @@ export async function storeValues(session: LoadedSession, source: BuildSource, c
 /** The model of the session's stored state as a file of `type`; 409 when it did not build. */
 export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat) {
   const { source, values, build } = await buildStoredModel(session, quality)
-  return modelFileOf({ source, values, quality, build, type, title: session.configurator.name, logPath: sessionLogPath(session.id) })
+  return modelFileOf({ source, values, quality, build, type, logPath: sessionLogPath(session.id) })
 }
 
 export interface ModelFileOptions {
@@ -85,16 +85,14 @@ export interface ModelFileOptions {
   /** The build of these values at this quality. */
   build: CachedBuild
   type: MeshFormat
-  /** The 3MF's title. */
-  title: string
   logPath: string
 }
 
 /** A built model as a file of `type`; 409 when it did not build. */
-export async function modelFileOf({ source, values, quality, build, type, title, logPath }: ModelFileOptions) {
+export async function modelFileOf({ source, values, quality, build, type, logPath }: ModelFileOptions) {
   const { mesh } = builtOrConflict(build, logPath)
   if (type !== '3mf') return { build, ...exportMesh(mesh, type) }
-  return { build, bytes: await write3mfOf(source, values, quality, title), contentType: MESH_FORMATS['3mf'].contentType }
+  return { build, bytes: await write3mfOf(source, values, quality), contentType: MESH_FORMATS['3mf'].contentType }
 }
 
 export interface ModelResponseOptions {

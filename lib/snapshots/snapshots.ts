@@ -188,7 +188,7 @@ export async function deleteSnapshot(snapshotId: string, userId: string): Promis
 }
 
 /** The frozen model as a source the session code builds from: same inputs, same build keys. */
-function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values; frozen: Frozen } {
+function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values } {
   const frozen = frozenOf(snapshot)
   const { engine, mainFile, files, libraries, fonts, sessionFileNames, settings, limits, sourceHash, definitions, values } = frozen
   if (ENGINE_BUILDS[engine.cadType] !== engine.build) {
@@ -210,7 +210,7 @@ function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values; fr
   }
   // Its builds are nobody's session: scheduled as the application's, no customer's time counted.
   const session = { id: snapshot.id, identityId: null, configuratorId: snapshot.configuratorId, applicationId: snapshot.applicationId }
-  return { source: { session, inputs, definitions }, values, frozen }
+  return { source: { session, inputs, definitions, title: frozen.title }, values }
 }
 
 export interface SnapshotModelOptions extends Omit<ModelResponseOptions, 'sessionId'> {
@@ -229,9 +229,9 @@ export async function snapshotModelResponse({ snapshotId, principal, query, qual
 
 /** The snapshot's model as a file of `type`, built from its frozen inputs (or cached). */
 async function modelFile(snapshot: Snapshot, quality: ModelResponseOptions['quality'], type: MeshFormat) {
-  const { source, values, frozen } = sourceOf(snapshot)
+  const { source, values } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
-  return modelFileOf({ source, values, quality, build, type, title: frozen.title, logPath: `/api${fillPath(getSnapshot.path, { snapshotId: snapshot.id })}` })
+  return modelFileOf({ source, values, quality, build, type, logPath: `/api${fillPath(getSnapshot.path, { snapshotId: snapshot.id })}` })
 }
 
 export interface SnapshotImageOptions {

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { api } from '@/test/support/api-client'
 import { expectError, openSession } from '@/test/support/fixtures'
@@ -35,7 +36,8 @@ translate([0, 0, -5]) cube([10, 10, 5]);`,
     parts: [
       ['White', null],
       ['Red', 250],
-      ['#F9D72C', 500],
+      // Uncoloured geometry is named after the product (the fixture's configurator is "Box").
+      ['Box', 500],
     ],
   },
   'text on a plate': {
@@ -185,5 +187,41 @@ describe('printability and price report', () => {
     expect(print.volume).toBeGreaterThan(volume)
     expect(print.volume).toBeLessThan((4 / 3) * Math.PI * 1000)
     expect(print.weight).toBeCloseTo((print.volume / 1000) * 1.24, 6)
+  })
+})
+
+// Every print warning of the demos and of our own corpus, at their defaults, against PrusaSlicer's
+// reading of the same 3MF: a part said not to be closed makes an object it reports as not manifold,
+// a model said not to fit measures more than the build volume in its size_x/y/z. (Thin walls are
+// ours alone to measure: --info does not tell them.)
+const DEMOS = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: Record<string, unknown> }[]
+const CORPUS = ['customizer-kinds', 'vectors', 'presets/bracket'].map((name) => ({ slug: name, source: fs.readFileSync(`test/corpus/${name}.scad`) }))
+const WARNED = [
+  ...DEMOS.map(({ slug, extraSettings }) => ({ slug, source: fs.readFileSync(`demo/${slug}/main.scad`), fields: { extraSettings }, names: undefined })),
+  ...CORPUS.map((model) => ({ ...model, fields: {}, names: undefined })),
+  {
+    slug: 'an uncoloured cut: one part named after the product, none of its cut faces',
+    source: '// a color() named in a comment\nsize = 40; // [10:50]\ndifference() { cube([size, 40, 15]); translate([20, 20, -1]) cylinder(d = 10, h = 17); }\n',
+    fields: {},
+    names: ['Box'],
+  },
+  { slug: 'an open surface', source: 'size = 10; // [5:20]\npolyhedron([[0, 0, 0], [size, 0, 0], [0, size, 0], [0, 0, size]], [[0, 1, 2], [0, 3, 1], [0, 2, 3]]);\n', fields: {}, names: undefined },
+]
+
+describe('print warnings PrusaSlicer confirms', () => {
+  it.each(WARNED)('$slug', async ({ source, fields, names }) => {
+    const owner = await openSession(source, fields)
+    const objectInfo = await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
+    expect(objectInfo.status).toBe(200)
+    const { print } = await objectInfo.json()
+    const model = await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })
+    const [info] = await slicerInfo(new Uint8Array(await model.arrayBuffer()))
+    const rules = new Set(print.problems.map((problem: { rule: string }) => problem.rule))
+    expect(rules.has('closed'), `closed warnings: ${JSON.stringify(print.problems)}; PrusaSlicer: manifold = ${info!.manifold}`).toBe(info!.manifold === 'no')
+    const size = [info!.size_x, info!.size_y, info!.size_z].map(Number)
+    expect(rules.has('buildVolume')).toBe(size.some((length, axis) => length > print.buildVolumeMm[axis] + 0.001))
+    // No part of faces alone: every closed part holds a volume.
+    for (const part of print.parts) if (part.closed) expect(part.volume).toBeGreaterThan(0)
+    if (names) expect(print.parts.map((part: { name: string }) => part.name)).toEqual(names)
   })
 })

@@ -1,7 +1,17 @@
-import type { Mesh, MeshPart } from '@/lib/cad/mesh/mesh'
+import type { Mesh, MeshPart, Rgba } from '@/lib/cad/mesh/mesh'
 
 /** OpenSCAD's default face colour (its "Cornfield" scheme), given to faces that carry none. */
 export const DEFAULT_COLOR = [249, 215, 44, 255] as const
+/**
+ * The scheme's colour for the faces a subtraction cuts with uncoloured geometry: no colour of the
+ * designer's either, so such faces belong to the uncoloured part, not to a part of their own.
+ */
+const CUT_FACE_COLOR = [157, 203, 81, 255] as const
+
+/** Whether a part's colour (channels 0..1) is the one OpenSCAD gives geometry the designer did not colour. */
+export function isUncoloured(color: Rgba): boolean {
+  return color.every((channel, i) => Math.round(channel * 255) === DEFAULT_COLOR[i])
+}
 
 /**
  * Reads OFF text as OpenSCAD exports it: one part per distinct face colour, in order of first
@@ -97,5 +107,6 @@ function toColor(tokens: string[], face: number): readonly number[] {
   }
   const channels = tokens.map((token) => toFinite(token, `colour of face ${face}`))
   if (channels.some((channel) => channel < 0 || channel > 255)) throw new Error(`OFF: face ${face} has a colour outside 0..255`)
-  return channels.length === 3 ? [...channels, 255] : channels
+  const color = channels.length === 3 ? [...channels, 255] : channels
+  return color.every((channel, i) => channel === CUT_FACE_COLOR[i]) ? DEFAULT_COLOR : color
 }

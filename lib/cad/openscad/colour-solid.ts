@@ -1,6 +1,6 @@
 // Imported by the worker thread: relative imports only.
 import type { Rgba } from '../mesh/mesh'
-import { DEFAULT_COLOR } from '../mesh/parse-off'
+import { isUncoloured } from '../mesh/parse-off'
 
 /** Channels within 1/255 are one colour: the mesh export rounds them to 0..255. */
 const TOLERANCE = 1 / 255 + 1e-6
@@ -41,7 +41,7 @@ const LEAF = /^(\t*)([$A-Za-z_]\w*\(.*\);)$/
 export function colourSolidSource(csg: string, color: Rgba): string | null {
   const lines = csg.split('\n').filter((line) => line !== '')
   if (!lines.every((line) => OPENING.test(line) || CLOSING.test(line) || LEAF.test(line))) return null
-  const keepsUncoloured = color.every((channel, i) => Math.round(channel * 255) === DEFAULT_COLOR[i])
+  const keepsUncoloured = isUncoloured(color)
   return [
     `function paraform_paints(c) = is_list(c) && len(c) == 4 && max([for (i = [0:3]) abs(c[i] - ${JSON.stringify(color)}[i])]) <= ${TOLERANCE};`,
     'module color(c, alpha = 1) { if ($paraform_painted) children(); else if (paraform_paints(c)) let($paraform_painted = true) children(); }',

@@ -163,7 +163,8 @@ async function closeUnion(job: OpenscadJob, union: Mesh): Promise<{ mesh: Mesh; 
   }
   const mesh = await closeParts(union, solids)
   if (!mesh) return apart(tree.log, 'the model is not a closed solid')
-  return { mesh: { parts: mesh.parts.filter((part, k) => k < shown.length || part.indices.length > 0) }, log: tree.log }
+  // A part without volume is no part (a colour that paints only faces of others).
+  return { mesh: { parts: mesh.parts.filter((part) => part.indices.length > 0) }, log: tree.log }
 }
 
 async function run(job: OpenscadJob): Promise<OpenscadJobResult> {
