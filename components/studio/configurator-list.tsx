@@ -11,6 +11,20 @@ import { Spinner } from '@/components/ui/spinner'
 import { useApiQuery } from '@/components/use-api-query'
 import { callApi, operationKey } from '@/lib/endpoints/client'
 
+/** Whether the model builds, as its last preparation found: what a customer opening it now gets. */
+function BuildState({ configuratorId }: { configuratorId: string }) {
+  const preparation = useApiQuery('getPreparation', { params: { configuratorId } }, { refetchInterval: (query) => (query.state.data?.state === 'preparing' ? 1000 : false) })
+  const state = preparation.data
+  if (!state || state.state === 'none') return null
+  const [text, tone] =
+    state.state === 'preparing'
+      ? ['Preparing…', 'bg-stone-100 text-stone-700']
+      : state.state === 'failed' || state.failedBuilds > 0
+        ? [state.state === 'failed' ? 'Does not build' : `${state.failedBuilds} of ${state.builds} models do not build`, 'bg-red-100 text-red-800']
+        : ['Builds', 'bg-emerald-100 text-emerald-800']
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${tone}`}>{text}</span>
+}
+
 export function ConfiguratorList() {
   const configurators = useApiQuery('listConfigurators', {})
   const queryClient = useQueryClient()
@@ -61,6 +75,10 @@ export function ConfiguratorList() {
                 <Link href={`/studio/configurators/${configurator.UUID}/applications`} className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}>
                   Applications
                 </Link>
+                <Link href={`/configure/${configurator.UUID}`} className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}>
+                  Customer page
+                </Link>
+                <BuildState configuratorId={configurator.UUID} />
                 <span className="ml-auto">
                   <ConfirmButton
                     label="Delete"

@@ -20,10 +20,23 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
         {state.state === 'preparing' && <Spinner label="Preparing the model for customers: reading its parameters, building its defaults and presets…" />}
         {state.state === 'ready' &&
           `Prepared for customers${seconds}: ${state.builds} ${state.builds === 1 ? 'model' : 'models'} (the defaults${state.builds > 1 ? ' and each preset' : ''}) built${
-            state.failedBuilds > 0 ? `, ${state.failedBuilds} did not build (see a session's log)` : ''
-          }.`}
+            state.failedBuilds > 0 ? `, ${state.failedBuilds} did not build:` : '.'
+          }`}
         {state.state === 'failed' && `The preparation failed${seconds}: ${state.message}`}
       </p>
+      {state.failures.length > 0 && (
+        <ul aria-label="Models that did not build" className="flex flex-col gap-1 text-sm">
+          {state.failures.map(({ build, message, log }) => (
+            <li key={build} className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-900">
+              <span className="font-medium">{build.charAt(0).toUpperCase() + build.slice(1)}</span>: <span className="font-mono text-xs">{message}</span>
+              <details className="mt-1 text-xs">
+                <summary className="cursor-pointer">Full log</summary>
+                <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap">{log}</pre>
+              </details>
+            </li>
+          ))}
+        </ul>
+      )}
       {samples.length > 0 && (
         <section aria-label="Test drive" className="text-sm text-stone-700">
           <p>

@@ -97,6 +97,12 @@ export const ZTestDriveSample = z.object({
   message: z.string().describe("the first error or warning of the build's log when it did not build"),
 })
 
+export const ZPreparationFailure = z.object({
+  build: z.string().describe('which model: "the defaults", or "preset <name>"'),
+  message: z.string().describe("the first error of its log, as OpenSCAD printed it"),
+  log: z.string().describe("the errors and warnings of its log (at most 16 KB)"),
+})
+
 export const ZPreparation = z
   .object({
     state: z.enum(['none', 'preparing', 'ready', 'failed']).describe('none: the model has not changed since the server prepares models'),
@@ -106,6 +112,7 @@ export const ZPreparation = z
     builds: z.number().int().describe('models built: the defaults and each preset'),
     failedBuilds: z.number().int().describe('of those, the ones that did not build'),
     message: z.string().describe('why it failed'),
+    failures: z.array(ZPreparationFailure).describe('each model of the preparation that did not build'),
     testDrive: z
       .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
       .describe('random combinations within the ranges, built after the preparation behind every other build'),

@@ -1,6 +1,6 @@
 import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
 import type { z } from 'zod'
-import type { ZTestDriveSample } from '@/lib/configurators/schemas'
+import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { presetsOf } from '@/lib/sessions/presets'
@@ -37,19 +37,22 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
   const configurator = await db.configurator.findUnique({ where: { id: configuratorId } })
   if (!configurator) return
   const startedAt = new Date()
-  const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '', testDrive: [], testDriveDone: false }
+  const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: [], testDriveDone: false }
   await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
   let source: BuildSource
   try {
     source = await readConfiguratorSource(configurator)
     // A broken preset file is the presets' problem (its requests say so); the defaults still build.
     const presets = await presetsOf(configurator, source.definitions).catch(() => [])
-    const valueSets = [{}, ...presets.map((preset) => preset.values)]
-    let failedBuilds = 0
-    for (const values of valueSets) if (!(await buildValues(source, values)).mesh) failedBuilds++
+    const valueSets = [{ build: 'the defaults', values: {} }, ...presets.map((preset) => ({ build: `preset ${preset.name}`, values: preset.values }))]
+    const failures: z.infer<typeof ZPreparationFailure>[] = []
+    for (const { build, values } of valueSets) {
+      const { mesh, log } = await buildValues(source, values)
+      if (!mesh) failures.push({ build, message: firstProblem(log.error), log: log.error.slice(0, FAILURE_LOG_CHARS) })
+    }
     // The first customer's weight and price, final at once. A model whose parts cannot be made ready to print says so when asked.
     await preparePrint(source, {}).catch(() => {})
-    await updatePreparation(configuratorId, startedAt, { state: 'ready', builds: valueSets.length, failedBuilds, finishedAt: new Date() })
+    await updatePreparation(configuratorId, startedAt, { state: 'ready', builds: valueSets.length, failedBuilds: failures.length, failures, finishedAt: new Date() })
   } catch (error) {
     await updatePreparation(configuratorId, startedAt, { state: 'failed', message: (error as Error).message, finishedAt: new Date(), testDriveDone: true })
     return
@@ -58,6 +61,14 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
 }
 
 const TEST_DRIVE_SAMPLES = 4
+/** Enough for every error a designer reads: a flood of warnings is cut. */
+const FAILURE_LOG_CHARS = 16 * 1024
+
+/** The first error of a log (else its first warning, else its first line), as OpenSCAD printed it. */
+function firstProblem(error: string): string {
+  const lines = error.split('\n')
+  return lines.find((line) => line.startsWith('ERROR')) ?? lines.find((line) => /^(ERROR|WARNING)/.test(line)) ?? lines[0] ?? ''
+}
 
 /**
  * Builds a few random combinations of values, behind everyone else's builds, and records how
@@ -70,9 +81,8 @@ async function runTestDrive(source: BuildSource, startedAt: Date): Promise<void>
   try {
     for (const values of sampleValues(source.definitions, TEST_DRIVE_SAMPLES, source.inputs.sourceHash)) {
       const build = await buildValues(background, values)
-      const lines = build.log.error.split('\n')
       const outcome = build.mesh ? 'built' : /time limit/.test(build.log.error) ? 'time limit' : 'failed'
-      results.push({ values, outcome, message: build.mesh ? '' : (lines.find((line) => /^(ERROR|WARNING)/.test(line)) ?? lines[0] ?? '') })
+      results.push({ values, outcome, message: build.mesh ? '' : firstProblem(build.log.error) })
       await updatePreparation(configuratorId, startedAt, { testDrive: results })
     }
   } finally {
@@ -85,8 +95,8 @@ async function runTestDrive(source: BuildSource, startedAt: Date): Promise<void>
 export async function getPreparation(options: OwnedConfiguratorOptions) {
   await findOwnedConfigurator(options)
   const preparation = await db.preparation.findUnique({ where: { configuratorId: options.configuratorId } })
-  if (!preparation) return { state: 'none' as const, startedAt: null, durationMs: null, builds: 0, failedBuilds: 0, message: '', testDrive: { done: false, samples: [] } }
-  const { state, startedAt, finishedAt, builds, failedBuilds, message, testDrive, testDriveDone } = preparation
+  if (!preparation) return { state: 'none' as const, startedAt: null, durationMs: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: { done: false, samples: [] } }
+  const { state, startedAt, finishedAt, builds, failedBuilds, message, failures, testDrive, testDriveDone } = preparation
   return {
     testDrive: { done: testDriveDone, samples: testDrive as z.infer<typeof ZTestDriveSample>[] },
     state: state as 'preparing' | 'ready' | 'failed',
@@ -95,5 +105,6 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
     builds,
     failedBuilds,
     message,
+    failures: failures as z.infer<typeof ZPreparationFailure>[],
   }
 }

@@ -67,6 +67,28 @@ describe('preparation after a change', () => {
   })
 })
 
+describe('a preparation whose models do not build', () => {
+  it('names each model that did not build, with its first error and its log', { timeout: PREPARATIONS_MS }, async () => {
+    const owner = await signUp()
+    const configuratorId = await createConfigurator(owner.token)
+    // The defaults pass the assert; the preset "Deep" fails it.
+    const source = 'width = 120; // [60:10:300]\ndepth = 80; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
+    const presets = JSON.stringify({ fileFormatVersion: '1', parameterSets: { Deep: { depth: '200' }, Square: { depth: '120' } } })
+    for (const [name, body] of [['main.json', presets], ['main.scad', source]]) {
+      expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/${name}`, { token: owner.token, body })).status).toBe(202)
+    }
+    const preparation = await settledPreparation(owner.token, configuratorId)
+    expect(preparation).toMatchObject({ builds: 3, failedBuilds: 1 })
+    expect(preparation.failures).toEqual([
+      {
+        build: 'preset Deep',
+        message: `ERROR: Assertion '(depth <= width)' failed: "The shelf must be at least as wide as it is deep" in file main.scad, line 4`,
+        log: expect.stringContaining('TRACE:'),
+      },
+    ])
+  })
+})
+
 describe('test drive after the preparation', () => {
   it('builds random combinations within the ranges behind other builds, and reports those that fail or run past the time limit', { timeout: PREPARATIONS_MS }, async () => {
     const owner = await signUp()

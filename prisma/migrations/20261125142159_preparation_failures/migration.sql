@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Preparation" ADD COLUMN     "failures" JSONB NOT NULL DEFAULT '[]';
