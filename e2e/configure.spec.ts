@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 import { ADMIN } from '../test/support/start-server'
-import { countModelPixels, createShelf, findDemo, stlSize, waitForModelDrawn } from './fixtures'
+import { countModelPixels, createConfigurator, findDemo, SHELF, stlSize, waitForModelDrawn } from './fixtures'
 
 async function configureHeight(page: Page) {
   const viewer = page.getByTestId('model-viewer')
@@ -137,7 +137,7 @@ test('the customer sees weight and price of the final model, and what would not 
 })
 
 test("values the designer's assert refuses are never shown as the product: the message in words, the last model marked", async ({ page, request }) => {
-  const { applicationKey } = await createShelf(request, `Shelf ${test.info().testId}`)
+  const { applicationKey } = await createConfigurator(request, `Shelf ${test.info().testId}`, SHELF)
   await page.goto(`/embed/${applicationKey}`)
   const viewer = page.getByTestId('model-viewer')
   await waitForModelDrawn(viewer)
@@ -152,4 +152,27 @@ test("values the designer's assert refuses are never shown as the product: the m
   expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
   await expect(page.locator('body')).not.toContainText(/ERROR:|TRACE:|\/api\//)
   await expect(page.getByRole('link', { name: 'Download STL' })).toHaveCount(0)
+})
+
+test('while a slow model builds, the figures on screen are marked as the last model’s, the time shows, and Cancel goes back', async ({ page, request }) => {
+  // About five seconds a build: 600,000 steps of a function before the cube.
+  const slow = 'size = 20; // [10:1:40]\nfunction spin(n, total = 0) = n == 0 ? total : spin(n - 1, total + size);\ncube([size, size, spin(600000) > 0 ? 10 : 1]);\n'
+  const { applicationKey } = await createConfigurator(request, `Slow cube ${test.info().testId}`, slow)
+  await page.goto(`/embed/${applicationKey}`)
+  const viewer = page.getByTestId('model-viewer')
+  await waitForModelDrawn(viewer, 0, 30_000)
+  await expect(page.getByTestId('fact-width')).toHaveText('20.0 mm', { timeout: 30_000 })
+
+  const size = page.getByRole('spinbutton', { name: 'Size' })
+  await size.fill('30')
+  await size.press('Enter')
+  await expect(page.getByRole('status').filter({ hasText: /^Building\.\.\. \d+ s$/ })).toBeVisible()
+  await expect(page.getByTestId('model-facts')).toHaveAttribute('data-stale', 'true')
+  await expect(page.getByTestId('fact-width')).toHaveText('≈ 20.0 mm')
+
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(size).toHaveValue('20')
+  await expect(page.getByText('Building...')).toBeHidden({ timeout: 30_000 })
+  await expect(page.getByTestId('fact-width')).toHaveText('20.0 mm')
+  await expect(page.getByTestId('model-facts')).not.toHaveAttribute('data-stale')
 })

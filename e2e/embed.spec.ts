@@ -1,7 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from '@playwright/test'
-import { countModelPixels, createShelf, findDemo, waitForModelDrawn } from './fixtures'
+import { countModelPixels, createConfigurator, findDemo, SHELF, waitForModelDrawn } from './fixtures'
 
 /** Serves the request listener on 127.0.0.1 at a free port; answers its host:port and a closer. */
 async function listen(listener: http.RequestListener): Promise<{ host: string; close: () => Promise<void> }> {
@@ -97,7 +97,7 @@ test("a change the designer's assert refuses is not valid, and says why in the d
   await new Promise<void>((resolve) => shop.listen(0, resolve))
   const { port } = shop.address() as AddressInfo
   try {
-    const { applicationKey } = await createShelf(request, `Embedded shelf ${test.info().testId}`)
+    const { applicationKey } = await createConfigurator(request, `Embedded shelf ${test.info().testId}`, SHELF)
     await page.goto(`http://localhost:${port}/?key=${applicationKey}`)
     const set = (values: Record<string, number>) =>
       page.evaluate(async (values) => {

@@ -29,12 +29,14 @@ export async function findDemo(request: APIRequestContext, name: string): Promis
   return { configuratorId, applicationKey: application.key, token }
 }
 
-/** A shelf whose designer refuses a depth over its width with `assert()`, and the key of its localhost application. */
-export async function createShelf(request: APIRequestContext, name: string): Promise<{ configuratorId: string; applicationKey: string }> {
+/** A shelf whose designer refuses a depth over its width with `assert()`. */
+export const SHELF = 'width = 120; // [60:10:300]\ndepth = 80; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
+
+/** A configurator of the admin's with this model, and the key of its localhost application. */
+export async function createConfigurator(request: APIRequestContext, name: string, source: string): Promise<{ configuratorId: string; applicationKey: string }> {
   const headers = { authorization: `Bearer ${await logIn(request)}` }
   const created = await request.post('/api/configurators', { headers, data: { name, mainFile: 'main.scad' } })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
-  const source = 'width = 120; // [60:10:300]\ndepth = 80; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
   expect((await request.put(`/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers, data: source })).status()).toBe(202)
   const registered = await request.post(`/api/configurators/${configuratorId}/applications`, { headers, data: { name: 'Shop', domain: 'localhost' } })
   const { UUID: applicationId } = (await registered.json()) as { UUID: string }

@@ -1,14 +1,15 @@
 'use client'
 
-import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { BuildingIndicator, useSince } from '@/components/configurator/building-indicator'
 import { ModelDownloads } from '@/components/configurator/model-downloads'
 import { ModelFacts } from '@/components/configurator/model-facts'
 import { ParameterControls } from '@/components/configurator/parameter-controls'
 import { Presets } from '@/components/configurator/presets'
-import { encodeShareQuery } from '@/components/configurator/share-values'
+import { encodeShareQuery, type Values } from '@/components/configurator/share-values'
 import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
-import { useConfigSession } from '@/components/configurator/use-config-session'
+import { type ObjectInfo, useConfigSession } from '@/components/configurator/use-config-session'
 import { useEmbedBridge } from '@/components/configurator/use-embed-bridge'
 import { useModelDetails } from '@/components/configurator/use-model-details'
 import { modelUrl, useRendererScene } from '@/components/configurator/use-renderer-scene'
@@ -57,6 +58,8 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   const [sharedQuery] = useState(initialQuery)
   const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
   const [shownVersion, setShownVersion] = useState(0)
+  /** The version of the model on screen: the last that was drawn. */
+  const [drawnVersion, setDrawnVersion] = useState(0)
   const configSession = useConfigSession(configuratorId, credentials, sharedQuery)
   const { session, parameters, draft, modelVersion } = configSession
   const scene = useRendererScene(session, credentials)
@@ -67,9 +70,28 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   const showViewerStatus = useCallback((status: ViewerStatus) => {
     setViewerStatus(status)
     if (status.state !== 'loading') setShownVersion(status.modelVersion)
-    if (status.state === 'ready') setParts(status.parts)
+    if (status.state === 'ready') {
+      setParts(status.parts)
+      setDrawnVersion(status.modelVersion)
+    }
   }, [])
   const isBuilding = configSession.isUpdating || (modelVersion > 0 && viewerStatus.state === 'loading')
+  const buildingSince = useSince(isBuilding)
+  // The values of the versions since the one drawn, so that the customer can go back to the model on screen.
+  const [versionValues, setVersionValues] = useState(new Map<number, Values>())
+  useEffect(() => {
+    if (!parameters) return
+    const values = Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.value]))
+    setVersionValues((known) => new Map([...known].filter(([version]) => version >= drawnVersion)).set(modelVersion, values))
+  }, [parameters, modelVersion, drawnVersion])
+  const drawnValues = versionValues.get(drawnVersion)
+  // Going back to the model drawn supersedes the build under way, which stops once nobody waits for it.
+  const cancelBuild = drawnValues && JSON.stringify(drawnValues) !== JSON.stringify({ ...drawnValues, ...draft }) ? () => configSession.setValues(drawnValues) : null
+  // The last figures stay while new ones are on their way, marked as not the current values'.
+  const [lastInfo, setLastInfo] = useState<ObjectInfo | null>(null)
+  useEffect(() => {
+    if (details.objectInfo) setLastInfo(details.objectInfo)
+  }, [details.objectInfo])
   const shareQuery = useMemo(() => (parameters ? encodeShareQuery(parameters, draft) : initialQuery), [parameters, draft, initialQuery])
   const sessionId = session?.id
 
@@ -113,11 +135,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
           </div>
         )}
         <div className="pointer-events-none absolute left-3 top-3 flex flex-col gap-2" aria-live="polite">
-          {isBuilding && (
-            <span className="rounded-full bg-white/90 px-3 py-1 shadow-sm">
-              <Spinner label="Building..." />
-            </span>
-          )}
+          {buildingSince !== null && <BuildingIndicator since={buildingSince} onCancel={cancelBuild} />}
         </div>
         <ViewerProblems status={viewerStatus} sceneError={scene.error} />
       </div>
@@ -127,7 +145,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
           sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
         ) : parameters ? (
           <>
-            <ModelFacts info={details.objectInfo} isUnavailable={objectInfoMissing} />
+            <ModelFacts info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} isUnavailable={objectInfoMissing && lastInfo === null} />
             {failure && (
               <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
                 These values cannot be made: {failure}

@@ -2,23 +2,28 @@ import type { ObjectInfo } from '@/components/configurator/use-config-session'
 
 const MM = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })
 
-/** Outer dimensions (mm) and volume (cm³) of the built model, then its weight, price and what keeps it from printing well. */
-export function ModelFacts({ info, isUnavailable }: { info: ObjectInfo | null; isUnavailable: boolean }) {
+/**
+ * Outer dimensions (mm) and volume (cm³) of the built model, then its weight, price and what keeps
+ * it from printing well. `isStale`: the figures are an earlier model's, while the current values'
+ * are built or on their way: dimmed and marked ≈, in the same place, so nothing moves.
+ */
+export function ModelFacts({ info, isStale, isUnavailable }: { info: ObjectInfo | null; isStale: boolean; isUnavailable: boolean }) {
   const box = info?.boundingBox
   const print = info?.print
+  const stale = isStale && info !== null ? '≈ ' : ''
   // Weight and price are the final quality's; the preview's until that is built.
-  const about = print?.estimate ? '≈ ' : ''
+  const about = print?.estimate || stale ? '≈ ' : ''
   const rows = [
-    ['Width (X)', box && `${MM.format(box.maxX - box.minX)} mm`],
-    ['Depth (Y)', box && `${MM.format(box.maxY - box.minY)} mm`],
-    ['Height (Z)', box && `${MM.format(box.maxZ - box.minZ)} mm`],
-    ['Volume', info && `${MM.format(info.volume / 1000)} cm³`],
+    ['Width (X)', box && `${stale}${MM.format(box.maxX - box.minX)} mm`],
+    ['Depth (Y)', box && `${stale}${MM.format(box.maxY - box.minY)} mm`],
+    ['Height (Z)', box && `${stale}${MM.format(box.maxZ - box.minZ)} mm`],
+    ['Volume', info && `${stale}${MM.format(info.volume / 1000)} cm³`],
     ['Weight', print && `${about}${MM.format(print.weight)} g`],
     ...(print?.price ? [['Price', `${about}${new Intl.NumberFormat('en', { style: 'currency', currency: print.price.currency }).format(Number(print.price.amount))}`] as const] : []),
   ] as const
   return (
     <div className="flex flex-col gap-2">
-      <dl data-testid="model-facts" aria-live="polite" className="grid grid-cols-4 gap-2 text-center">
+      <dl data-testid="model-facts" data-stale={stale !== '' || undefined} aria-live="polite" aria-busy={isStale} className={`grid grid-cols-4 gap-2 text-center transition-opacity ${stale ? 'opacity-50' : ''}`}>
         {rows.map(([label, value]) => (
           <div key={label} className="rounded-md bg-stone-100 px-1 py-2">
             <dt className="text-xs text-stone-600">{label}</dt>
@@ -28,7 +33,11 @@ export function ModelFacts({ info, isUnavailable }: { info: ObjectInfo | null; i
           </div>
         ))}
       </dl>
-      {print?.estimate && <p className="text-xs text-stone-600">≈ estimate from the preview; the final model is being built.</p>}
+      {stale ? (
+        <p className="text-xs text-stone-600">≈ the figures of the model shown; those of the values you set are on their way.</p>
+      ) : (
+        print?.estimate && <p className="text-xs text-stone-600">≈ estimate from the preview; the final model is being built.</p>
+      )}
       {print && print.problems.length > 0 && (
         <ul data-testid="print-problems" className="list-disc rounded-md border border-amber-200 bg-amber-50 py-2 pl-6 pr-3 text-sm text-amber-900">
           {print.problems.map((problem) => (
