@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { BuildingIndicator, useSince } from '@/components/configurator/building-indicator'
 import { ModelDownloads } from '@/components/configurator/model-downloads'
-import { ModelFacts } from '@/components/configurator/model-facts'
+import { formatPrice, formatWeight, ModelFacts } from '@/components/configurator/model-facts'
 import { ParameterControls } from '@/components/configurator/parameter-controls'
 import { Presets } from '@/components/configurator/presets'
 import { encodeShareQuery, type Values } from '@/components/configurator/share-values'
@@ -126,7 +126,8 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
 
   return (
     <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]">
-      <div className="relative h-[55vh] bg-gradient-to-b from-stone-100 to-stone-200 lg:h-auto lg:min-h-[32rem]">
+      {/* On a phone the product stays at the top while the controls scroll under it. */}
+      <div data-testid="product-view" className="sticky top-0 z-10 h-[42vh] bg-gradient-to-b from-stone-100 to-stone-200 shadow-sm lg:relative lg:h-auto lg:min-h-[32rem] lg:shadow-none">
         {session && modelVersion > 0 && settings && scene.files ? (
           <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={showViewerStatus} />
         ) : (
@@ -137,6 +138,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
         <div className="pointer-events-none absolute left-3 top-3 flex flex-col gap-2" aria-live="polite">
           {buildingSince !== null && <BuildingIndicator since={buildingSince} onCancel={cancelBuild} />}
         </div>
+        <PhoneFigures info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} />
         <ViewerProblems status={viewerStatus} sceneError={scene.error} />
       </div>
       <aside className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:overflow-y-auto lg:border-l">
@@ -183,6 +185,20 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
         )}
       </aside>
     </div>
+  )
+}
+
+/** On a phone, where the facts scroll away with the controls: the price (else the weight) over the product. */
+function PhoneFigures({ info, isStale }: { info: ObjectInfo | null; isStale: boolean }) {
+  if (!info) return null
+  const { price, weight, estimate } = info.print
+  const about = isStale || estimate ? '≈ ' : ''
+  const figure = price ? formatPrice(price) : formatWeight(weight)
+  return (
+    <span data-testid="phone-figures" className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm font-semibold tabular-nums shadow-sm lg:hidden ${isStale ? 'text-stone-500' : 'text-stone-900'}`}>
+      {about}
+      {figure}
+    </span>
   )
 }
 

@@ -2,6 +2,14 @@ import type { ObjectInfo } from '@/components/configurator/use-config-session'
 
 const MM = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })
 
+export function formatPrice({ amount, currency }: { amount: string; currency: string }): string {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(Number(amount))
+}
+
+export function formatWeight(grams: number): string {
+  return `${MM.format(grams)} g`
+}
+
 /**
  * Outer dimensions (mm) and volume (cm³) of the built model, then its weight, price and what keeps
  * it from printing well. `isStale`: the figures are an earlier model's, while the current values'
@@ -18,8 +26,8 @@ export function ModelFacts({ info, isStale, isUnavailable }: { info: ObjectInfo 
     ['Depth (Y)', box && `${stale}${MM.format(box.maxY - box.minY)} mm`],
     ['Height (Z)', box && `${stale}${MM.format(box.maxZ - box.minZ)} mm`],
     ['Volume', info && `${stale}${MM.format(info.volume / 1000)} cm³`],
-    ['Weight', print && `${about}${MM.format(print.weight)} g`],
-    ...(print?.price ? [['Price', `${about}${new Intl.NumberFormat('en', { style: 'currency', currency: print.price.currency }).format(Number(print.price.amount))}`] as const] : []),
+    ['Weight', print && `${about}${formatWeight(print.weight)}`],
+    ...(print?.price ? [['Price', `${about}${formatPrice(print.price)}`] as const] : []),
   ] as const
   return (
     <div className="flex flex-col gap-2">

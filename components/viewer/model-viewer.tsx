@@ -3,7 +3,8 @@
 import { AdaptiveDpr, OrbitControls } from '@react-three/drei'
 import { addAfterEffect, Canvas, useThree } from '@react-three/fiber'
 import { memo, useEffect, useRef, useState, type RefObject } from 'react'
-import { Vector3, type PerspectiveCamera, type Scene } from 'three'
+import { TOUCH, Vector3, type PerspectiveCamera, type Scene } from 'three'
+import type { OrbitControls as OrbitControlsImpl } from 'three-stdlib'
 import { addHeadlight } from '@/lib/render/add-headlight'
 import { buildScene } from '@/lib/render/build-scene'
 import { createCamera } from '@/lib/render/camera'
@@ -47,14 +48,14 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
     if (wrapper.current) wrapper.current.dataset.state = 'loading'
   }, [])
   return (
-    <div ref={wrapper} data-testid="model-viewer" className={`relative h-full w-full touch-none ${className}`}>
+    <div ref={wrapper} data-testid="model-viewer" className={`relative h-full w-full touch-pan-y ${className}`}>
       <Canvas
         frameloop="demand"
         dpr={isSoftware ? 1 : [1, 1.5]}
         gl={{ antialias: !isSoftware }}
         performance={{ min: 0.5, debounce: 300 }}
         role="img"
-        aria-label="3D view of the configured product; drag to rotate, scroll to zoom">
+        aria-label="3D view of the configured product; drag to rotate (two fingers on a touch screen), scroll or pinch to zoom">
         <ModelScene {...props} wrapper={wrapper} />
         {/* While orbiting, frames are drawn at half resolution: a CPU renderer is bound by pixels. */}
         <AdaptiveDpr />
@@ -62,6 +63,9 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
     </div>
   )
 })
+
+/** No one-finger gesture: a finger alone scrolls the page. */
+const ONE_FINGER_SCROLLS = { TWO: TOUCH.DOLLY_ROTATE }
 
 interface Shown {
   scene: Scene
@@ -164,8 +168,16 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
 function Controls({ shown }: { shown: Shown }) {
   const regress = useThree((state) => state.performance.regress)
   const orbiting = useRef(false)
+  const controls = useRef<OrbitControlsImpl>(null)
+  // One finger on the product scrolls the page, as everywhere else on it; two rotate and pinch zoom.
+  // The controls forbid every touch gesture when they attach: vertical panning is given back.
+  useEffect(() => {
+    if (controls.current) controls.current.domElement!.style.touchAction = 'pan-y'
+  }, [])
   return (
     <OrbitControls
+      ref={controls}
+      touches={ONE_FINGER_SCROLLS}
       makeDefault
       camera={shown.camera}
       target={shown.center}

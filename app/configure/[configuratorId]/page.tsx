@@ -19,7 +19,7 @@ export default async function ConfigurePage({ params, searchParams }: ConfigureP
   const user = await requirePageUser()
   const configurator = await findPageConfigurator({ configuratorId, userId: user.id })
   return (
-    <main className="flex h-screen flex-col">
+    <main className="flex min-h-screen flex-col lg:h-screen">
       <Configurator
         configuratorId={configurator.id}
         auth={{ kind: 'cookie' }}

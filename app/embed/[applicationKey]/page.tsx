@@ -21,7 +21,7 @@ export default async function EmbedPage({ params, searchParams }: EmbedPageProps
   if (!application) notFound()
   const { configurator } = application
   return (
-    <main className="flex h-screen flex-col">
+    <main className="flex min-h-screen flex-col lg:h-screen">
       <Configurator
         configuratorId={configurator.id}
         auth={{ kind: 'application', apiKey: applicationKey }}
