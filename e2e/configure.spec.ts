@@ -176,3 +176,46 @@ test('while a slow model builds, the figures on screen are marked as the last mo
   await expect(page.getByTestId('fact-width')).toHaveText('20.0 mm')
   await expect(page.getByTestId('model-facts')).not.toHaveAttribute('data-stale')
 })
+
+test('the conventions customers know: the slider keeps the model’s value, a length counter, the active preset, undo, reset view', async ({ page, request }) => {
+  const { applicationKey: boxKey } = await findDemo(request, 'Box with lid')
+  await page.goto(`/embed/${boxKey}`)
+  const viewer = page.getByTestId('model-viewer')
+  const first = await waitForModelDrawn(viewer)
+  const width = page.getByRole('spinbutton', { name: 'Width' })
+  const slider = page.getByRole('slider', { name: 'Width' })
+
+  // A value out of range is the field's alone: the slider stays at the model's 80.
+  await width.fill('500')
+  await expect(page.getByText('must be at most 200')).toBeVisible()
+  await expect(slider).toHaveValue('80')
+
+  // Undo goes back to the values before the last change, by button and by Ctrl+Z.
+  await width.fill('100')
+  await width.press('Enter')
+  const second = await waitForModelDrawn(viewer, first)
+  await expect(slider).toHaveValue('100')
+  await page.getByRole('button', { name: 'Undo' }).click()
+  const third = await waitForModelDrawn(viewer, second)
+  await expect(width).toHaveValue('80')
+  await width.fill('120')
+  await width.press('Enter')
+  await waitForModelDrawn(viewer, third)
+  await page.getByRole('heading').first().click()
+  await page.keyboard.press('Control+z')
+  await expect(width).toHaveValue('80')
+
+  await page.getByRole('button', { name: 'Reset view' }).click()
+  await expect(viewer).toHaveAttribute('data-state', 'ready')
+
+  // A text with a length limit counts its characters; an applied preset is the one shown.
+  const { applicationKey: tagKey } = await findDemo(request, 'Name tag')
+  await page.goto(`/embed/${tagKey}`)
+  await waitForModelDrawn(page.getByTestId('model-viewer'))
+  await expect(page.getByTestId('length-Name')).toHaveText('8/20')
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada')
+  await expect(page.getByTestId('length-Name')).toHaveText('3/20')
+  await page.getByLabel('Preset').selectOption('Keyring')
+  await expect(page.getByLabel('Preset')).toHaveValue('Keyring')
+  await page.screenshot({ path: test.info().outputPath('conventions-desktop.png') })
+})

@@ -20,6 +20,7 @@
     frame.src = origin + '/embed/' + encodeURIComponent(options.key) + query
     frame.title = options.title || 'Product configurator'
     frame.style.cssText = 'width:100%;border:0;height:' + (options.height || '640px')
+    frame.allow = 'fullscreen'
     var listeners = {}
     var pending = {}
     var counter = 0

@@ -9,6 +9,7 @@ import { Presets } from '@/components/configurator/presets'
 import { encodeShareQuery, type Values } from '@/components/configurator/share-values'
 import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
+import { useUndo } from '@/components/configurator/use-undo'
 import { type ObjectInfo, useConfigSession } from '@/components/configurator/use-config-session'
 import { useEmbedBridge } from '@/components/configurator/use-embed-bridge'
 import { useModelDetails } from '@/components/configurator/use-model-details'
@@ -77,6 +78,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   }, [])
   const isBuilding = configSession.isUpdating || (modelVersion > 0 && viewerStatus.state === 'loading')
   const buildingSince = useSince(isBuilding)
+  const { canUndo, undo } = useUndo(parameters, configSession.setValues)
   // The values of the versions since the one drawn, so that the customer can go back to the model on screen.
   const [versionValues, setVersionValues] = useState(new Map<number, Values>())
   useEffect(() => {
@@ -167,9 +169,14 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
             )}
             <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onCommit={configSession.commit} onUpload={upload} />
             <div className="flex flex-col gap-3 border-t border-stone-200 pt-4">
-              <Button variant="ghost" className="self-start" onClick={configSession.resetToDefaults}>
-                Reset to defaults
-              </Button>
+              <div className="flex gap-2">
+                <Button variant="ghost" onClick={configSession.resetToDefaults}>
+                  Reset to defaults
+                </Button>
+                <Button variant="ghost" onClick={undo} disabled={!canUndo} aria-keyshortcuts="Control+Z Meta+Z">
+                  Undo
+                </Button>
+              </div>
               {session && !notBuilt && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
               <ShareLink query={shareQuery} />
               {details.log?.message.trim() && (
@@ -211,7 +218,7 @@ function ViewerProblems({ status, sceneError }: { status: ViewerStatus; sceneErr
   ]
   if (problems.length === 0) return null
   return (
-    <ul data-testid="viewer-problems" className="absolute inset-x-3 bottom-3 flex flex-col gap-1 text-xs">
+    <ul data-testid="viewer-problems" className="absolute inset-x-3 bottom-12 flex flex-col gap-1 text-xs">
       {problems.map((problem) => (
         <li key={problem} className="rounded-md border border-amber-300 bg-amber-50/95 px-3 py-2 text-amber-900">
           {problem}

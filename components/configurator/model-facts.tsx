@@ -41,6 +41,7 @@ export function ModelFacts({ info, isStale, isUnavailable }: { info: ObjectInfo 
           </div>
         ))}
       </dl>
+      <p className="text-xs text-stone-600">Width, depth and height measure everything that is printed, as it lies on the print bed.</p>
       {stale ? (
         <p className="text-xs text-stone-600">≈ the figures of the model shown; those of the values you set are on their way.</p>
       ) : (

@@ -90,7 +90,16 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
     case 'string':
       return (
         <Field label={parameter.name} hint={hint} error={error}>
-          {(control) => <Input {...control} type="text" value={String(value)} maxLength={parameter.maxLength ?? undefined} onChange={(event) => onChange(event.target.value)} />}
+          {(control) => (
+            <div className="flex items-center gap-2">
+              <Input {...control} type="text" value={String(value)} maxLength={parameter.maxLength ?? undefined} onChange={(event) => onChange(event.target.value)} />
+              {parameter.maxLength !== null && (
+                <span data-testid={`length-${parameter.name}`} aria-live="polite" className="flex-none text-xs tabular-nums text-stone-600">
+                  {String(value).length}/{parameter.maxLength}
+                </span>
+              )}
+            </div>
+          )}
         </Field>
       )
     case 'file':
@@ -120,7 +129,8 @@ function NumberControl({ parameter, value, error, onChange, onCommit }: NumberCo
               min={parameter.min ?? undefined}
               max={parameter.max ?? undefined}
               step={parameter.step ?? 'any'}
-              value={Number.isFinite(value) ? value : (parameter.min ?? 0)}
+              // A refused value (typed out of range) is the input's alone: the slider shows the model's.
+              value={error === null && Number.isFinite(value) ? value : parameter.value}
               onChange={(event) => onChange(event.target.valueAsNumber)}
               onPointerUp={onCommit}
               onKeyUp={onCommit}

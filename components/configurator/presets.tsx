@@ -48,6 +48,9 @@ export function Presets({ configuratorId, sessionId, credentials, parameters, va
   const list = presets.data ?? []
   if (list.length === 0 && !canSave) return null
 
+  // The preset whose values the controls hold now: shown as the list's choice until a value changes.
+  const active = list.find((preset) => Object.entries(presetValues(parameters, preset)).every(([key, value]) => JSON.stringify(values[key]) === JSON.stringify(value)))
+
   function apply(presetName: string) {
     const preset = list.find((candidate) => candidate.name === presetName)
     if (preset) onApply(presetValues(parameters, preset))
@@ -58,7 +61,7 @@ export function Presets({ configuratorId, sessionId, credentials, parameters, va
       {list.length > 0 && (
         <Field label="Preset">
           {(control) => (
-            <Select {...control} value="" onChange={(event) => apply(event.target.value)}>
+            <Select {...control} value={active?.name ?? ''} onChange={(event) => apply(event.target.value)}>
               <option value="" disabled>
                 Choose a preset…
               </option>

@@ -44,6 +44,7 @@ export interface ModelViewerProps {
 export const ModelViewer = memo(function ModelViewer({ className = '', ...props }: ModelViewerProps) {
   const wrapper = useRef<HTMLDivElement>(null)
   const [isSoftware] = useState(isSoftwareRenderer)
+  const [homeRequests, setHomeRequests] = useState(0)
   useEffect(() => {
     if (wrapper.current) wrapper.current.dataset.state = 'loading'
   }, [])
@@ -56,13 +57,26 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
         performance={{ min: 0.5, debounce: 300 }}
         role="img"
         aria-label="3D view of the configured product; drag to rotate (two fingers on a touch screen), scroll or pinch to zoom">
-        <ModelScene {...props} wrapper={wrapper} />
+        <ModelScene {...props} wrapper={wrapper} homeRequests={homeRequests} />
         {/* While orbiting, frames are drawn at half resolution: a CPU renderer is bound by pixels. */}
         <AdaptiveDpr />
       </Canvas>
+      <div className="absolute bottom-3 right-3 flex gap-2">
+        <ViewButton label="Reset view" onClick={() => setHomeRequests((count) => count + 1)} />
+        {/* A page that frames the viewer without allowing full screen refuses it: nothing to tell the customer. */}
+        <ViewButton label="Full screen" onClick={() => void (document.fullscreenElement ? document.exitFullscreen() : wrapper.current?.requestFullscreen())?.catch(() => {})} />
+      </div>
     </div>
   )
 })
+
+function ViewButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" onClick={onClick} className="rounded-full bg-white/90 px-3 py-1 text-xs font-medium text-stone-800 shadow-sm hover:bg-white focus-visible:outline-2 focus-visible:outline-stone-900">
+      {label}
+    </button>
+  )
+}
 
 /** No one-finger gesture: a finger alone scrolls the page. */
 const ONE_FINGER_SCROLLS = { TWO: TOUCH.DOLLY_ROTATE }
@@ -71,9 +85,11 @@ interface Shown {
   scene: Scene
   camera: PerspectiveCamera
   center: Vector3
+  /** Where the camera frames the whole model from the default direction. */
+  home: { position: Vector3; up: Vector3 }
 }
 
-function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper }: Omit<ModelViewerProps, 'className'> & { wrapper: RefObject<HTMLDivElement | null> }) {
+function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper, homeRequests }: Omit<ModelViewerProps, 'className'> & { wrapper: RefObject<HTMLDivElement | null>; homeRequests: number }) {
   const gl = useThree((state) => state.gl)
   const root = useThree((state) => state.scene)
   const set = useThree((state) => state.set)
@@ -129,7 +145,8 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
           root.remove(previous.scene)
           disposeScene(previous.scene)
         }
-        const next = { scene: built.scene, camera, center: built.bounds.center.clone() }
+        const home = createCamera({}, built.bounds, Math.max(width, 1) / Math.max(height, 1))
+        const next = { scene: built.scene, camera, center: built.bounds.center.clone(), home: { position: home.position.clone(), up: home.up.clone() } }
         shownRef.current = next
         set({ camera })
         setShown(next)
@@ -157,7 +174,7 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
   )
 
   if (!shown) return null
-  return <Controls shown={shown} />
+  return <Controls shown={shown} homeRequests={homeRequests} />
 }
 
 /**
@@ -165,8 +182,9 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
  * model moves the camera too, and lowering the resolution for that would resize the canvas
  * twice and draw it three times.
  */
-function Controls({ shown }: { shown: Shown }) {
+function Controls({ shown, homeRequests }: { shown: Shown; homeRequests: number }) {
   const regress = useThree((state) => state.performance.regress)
+  const invalidate = useThree((state) => state.invalidate)
   const orbiting = useRef(false)
   const controls = useRef<OrbitControlsImpl>(null)
   // One finger on the product scrolls the page, as everywhere else on it; two rotate and pinch zoom.
@@ -174,6 +192,15 @@ function Controls({ shown }: { shown: Shown }) {
   useEffect(() => {
     if (controls.current) controls.current.domElement!.style.touchAction = 'pan-y'
   }, [])
+  useEffect(() => {
+    if (homeRequests === 0) return
+    shown.camera.position.copy(shown.home.position)
+    shown.camera.up.copy(shown.home.up)
+    shown.camera.lookAt(shown.center)
+    controls.current?.target.copy(shown.center)
+    controls.current?.update()
+    invalidate()
+  }, [homeRequests, shown, invalidate])
   return (
     <OrbitControls
       ref={controls}
