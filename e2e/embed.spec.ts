@@ -111,3 +111,51 @@ test("a change the designer's assert refuses is not valid, and says why in the d
     await new Promise((resolve) => shop.close(resolve))
   }
 })
+
+test('mount options fit the embed to the shop: the viewer alone, share links to the shop’s page, and options it refuses', async ({ page, request, baseURL }) => {
+  // The shop page mounts with the options its query carries as JSON.
+  const shop = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' })
+    response.end(`<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
+<script>
+  const options = JSON.parse(new URLSearchParams(location.search).get('options'))
+  window.mounted = Paraform.mount(document.getElementById('product'), { timeout: 10000, ...options })
+  window.outcome = window.mounted.then(() => 'ready', (error) => error.code + ': ' + error.message)
+</script>`)
+  })
+  await new Promise<void>((resolve) => shop.listen(0, resolve))
+  const { port } = shop.address() as AddressInfo
+  const open = async (options: Record<string, unknown>) => {
+    await page.goto(`http://localhost:${port}/?options=${encodeURIComponent(JSON.stringify(options))}`)
+    return page.evaluate(() => (window as unknown as { outcome: Promise<string> }).outcome)
+  }
+  try {
+    const { applicationKey: key } = await findDemo(request, 'Box with lid')
+    const frame = page.frameLocator('iframe')
+
+    // The viewer alone, driven by the page: its set resolves with every value of the model.
+    expect(await open({ key, controls: false })).toBe('ready')
+    await expect(frame.getByTestId('model-viewer')).toBeVisible()
+    await expect(frame.getByRole('spinbutton', { name: 'Width' })).toBeHidden()
+    const change = await page.evaluate(async () => {
+      const configurator = await (window as unknown as { mounted: Promise<{ set: (values: object) => Promise<{ values: Record<string, unknown> }> }> }).mounted
+      return (await configurator.set({ width: 100 })).values
+    })
+    expect(change).toMatchObject({ width: 100, depth: 60 })
+    await page.screenshot({ path: test.info().outputPath('viewer-only.png') })
+
+    // Share links point at the shop's page, with the values in its query; price and presets can be left to the shop.
+    const shareUrl = `http://localhost:${port}/product?sku=tag`
+    expect(await open({ key, shareUrl, price: false, presets: false, values: { width: 90 } })).toBe('ready')
+    await expect(frame.getByRole('textbox', { name: 'Shareable link' })).toHaveValue(`http://localhost:${port}/product?sku=tag&width=90`)
+    await expect(frame.getByTestId('fact-price')).toHaveCount(0)
+
+    expect(await open({ key, controls: 'no' })).toBe('bad_option: Paraform.mount: controls must be true or false, not "no"')
+    expect(await open({ key, shareUrl: 'ftp://localhost/product' })).toBe('bad_option: Paraform.mount: shareUrl must be an http(s) URL, not "ftp://localhost/product"')
+    expect(await open({ key, shareUrl: 'https://elsewhere.example/product' })).toBe(
+      "bad_option: Paraform.mount: shareUrl https://elsewhere.example/product is not a page of the application's domain localhost",
+    )
+  } finally {
+    await new Promise((resolve) => shop.close(resolve))
+  }
+})

@@ -12,12 +12,41 @@
   var script = document.currentScript
   var defaultOrigin = script && script.src ? new URL(script.src).origin : location.origin
 
+  function badOption(message) {
+    return Promise.reject(Object.assign(new Error('Paraform.mount: ' + message), { code: 'bad_option' }))
+  }
+
+  /** What the embed shows, for its page in the frame's fragment (the query holds the values). */
+  function layoutOf(options) {
+    var layout = new URLSearchParams()
+    var flags = ['controls', 'price', 'presets']
+    for (var i = 0; i < flags.length; i++) {
+      var value = options[flags[i]]
+      if (value === undefined) continue
+      if (typeof value !== 'boolean') return { error: flags[i] + ' must be true or false, not ' + JSON.stringify(value) }
+      layout.set(flags[i], String(value))
+    }
+    if (options.shareUrl !== undefined) {
+      var url = null
+      try {
+        url = new URL(options.shareUrl)
+      } catch (error) {
+        url = null
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { error: 'shareUrl must be an http(s) URL, not ' + JSON.stringify(options.shareUrl) }
+      layout.set('shareUrl', url.toString())
+    }
+    return { fragment: layout.toString() }
+  }
+
   function mount(element, options) {
     if (!element || !options || !options.key) return Promise.reject(new Error('Paraform.mount(element, {key}) needs an element and an application key'))
+    var layout = layoutOf(options)
+    if (layout.error) return badOption(layout.error)
     var origin = new URL(options.origin || defaultOrigin).origin
     var frame = document.createElement('iframe')
     var query = options.values ? '?' + new URLSearchParams(options.values).toString() : ''
-    frame.src = origin + '/embed/' + encodeURIComponent(options.key) + query
+    frame.src = origin + '/embed/' + encodeURIComponent(options.key) + query + (layout.fragment ? '#' + layout.fragment : '')
     frame.title = options.title || 'Product configurator'
     frame.style.cssText = 'width:100%;border:0;height:' + (options.height || '640px')
     frame.allow = 'fullscreen'
@@ -58,6 +87,11 @@
       if (message.type === 'change') message.requestIds.forEach(function (id) { settle(id, null, message) })
       if (message.type === 'snapshot') settle(message.requestId, null, message.snapshot)
       if (message.type === 'error' && message.requestId) settle(message.requestId, message)
+      // Refused before it was ready (a shareUrl off the application's domain): mount fails with it.
+      if (message.type === 'error' && !message.requestId) {
+        clearTimeout(waiting)
+        readyReject(Object.assign(new Error(message.message), { code: message.code }))
+      }
       emit(message.type, message)
     }
     function request(type, fields) {

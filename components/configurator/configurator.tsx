@@ -9,6 +9,7 @@ import { Presets } from '@/components/configurator/presets'
 import { encodeShareQuery, type Values } from '@/components/configurator/share-values'
 import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
+import { useEmbedLayout } from '@/components/configurator/use-embed-layout'
 import { useUndo } from '@/components/configurator/use-undo'
 import { type ObjectInfo, useConfigSession } from '@/components/configurator/use-config-session'
 import { useEmbedBridge } from '@/components/configurator/use-embed-bridge'
@@ -115,7 +116,8 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   const notBuilt = objectInfoMissing || (viewerStatus.state === 'error' && viewerStatus.notBuilt)
   // Once the log is read: the designer's own words (a failed assert's message) or the engine's, never its raw lines.
   const failure = notBuilt && details.log ? (failureReason(details.log) ?? 'The model did not build.') : null
-  useEmbedBridge(embedDomain, { session, credentials, parameters, modelVersion, fieldErrors: configSession.fieldErrors, objectInfo: details.objectInfo, failure, setValues: configSession.setValues })
+  const { layout, refusal } = useEmbedLayout(embedDomain)
+  useEmbedBridge(embedDomain, { session, credentials, parameters, modelVersion, fieldErrors: configSession.fieldErrors, objectInfo: details.objectInfo, failure, refusal, setValues: configSession.setValues })
 
   const fatalError = credentialsError ?? configSession.sessionError
   if (fatalError) {
@@ -127,9 +129,11 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   }
 
   return (
-    <div className="grid min-h-0 flex-1 grid-cols-1 lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]">
-      {/* On a phone the product stays at the top while the controls scroll under it. */}
-      <div data-testid="product-view" className="sticky top-0 z-10 h-[42vh] bg-gradient-to-b from-stone-100 to-stone-200 shadow-sm lg:relative lg:h-auto lg:min-h-[32rem] lg:shadow-none">
+    <div className={`grid min-h-0 flex-1 grid-cols-1 ${layout.controls ? 'lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]' : ''}`}>
+      {/* On a phone the product stays at the top while the controls scroll under it; alone (the shop's controls drive it) it fills the frame. */}
+      <div
+        data-testid="product-view"
+        className={`bg-gradient-to-b from-stone-100 to-stone-200 ${layout.controls ? 'sticky top-0 z-10 h-[42vh] shadow-sm lg:relative lg:h-auto lg:min-h-[32rem] lg:shadow-none' : 'relative h-screen'}`}>
         {session && modelVersion > 0 && settings && scene.files ? (
           <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={showViewerStatus} />
         ) : (
@@ -140,23 +144,23 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
         <div className="pointer-events-none absolute left-3 top-3 flex flex-col gap-2" aria-live="polite">
           {buildingSince !== null && <BuildingIndicator since={buildingSince} onCancel={cancelBuild} />}
         </div>
-        <PhoneFigures info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} />
+        <PhoneFigures info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} showPrice={layout.price} />
         <ViewerProblems status={viewerStatus} sceneError={scene.error} />
       </div>
-      <aside className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:overflow-y-auto lg:border-l">
+      <aside hidden={!layout.controls} className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:overflow-y-auto lg:border-l">
         {header}
         {sidePanel && session ? (
           sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
         ) : parameters ? (
           <>
-            <ModelFacts info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} isUnavailable={objectInfoMissing && lastInfo === null} />
+            <ModelFacts info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
             {failure && (
               <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
                 These values cannot be made: {failure}
               </p>
             )}
             <ErrorMessage error={configSession.requestError} />
-            {session && (
+            {session && layout.presets && (
               <Presets
                 configuratorId={configuratorId}
                 sessionId={session.id}
@@ -178,7 +182,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
                 </Button>
               </div>
               {session && !notBuilt && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
-              <ShareLink query={shareQuery} />
+              <ShareLink query={shareQuery} shareUrl={layout.shareUrl} />
               {details.log?.message.trim() && (
                 <details className="text-xs text-stone-600">
                   <summary className="cursor-pointer">Build messages</summary>
@@ -196,11 +200,11 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
 }
 
 /** On a phone, where the facts scroll away with the controls: the price (else the weight) over the product. */
-function PhoneFigures({ info, isStale }: { info: ObjectInfo | null; isStale: boolean }) {
+function PhoneFigures({ info, isStale, showPrice }: { info: ObjectInfo | null; isStale: boolean; showPrice: boolean }) {
   if (!info) return null
   const { price, weight, estimate } = info.print
   const about = isStale || estimate ? '≈ ' : ''
-  const figure = price ? formatPrice(price) : formatWeight(weight)
+  const figure = price && showPrice ? formatPrice(price) : formatWeight(weight)
   return (
     <span data-testid="phone-figures" className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm font-semibold tabular-nums shadow-sm lg:hidden ${isStale ? 'text-stone-500' : 'text-stone-900'}`}>
       {about}

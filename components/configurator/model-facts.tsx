@@ -15,7 +15,7 @@ export function formatWeight(grams: number): string {
  * it from printing well. `isStale`: the figures are an earlier model's, while the current values'
  * are built or on their way: dimmed and marked ≈, in the same place, so nothing moves.
  */
-export function ModelFacts({ info, isStale, isUnavailable }: { info: ObjectInfo | null; isStale: boolean; isUnavailable: boolean }) {
+export function ModelFacts({ info, isStale, isUnavailable, showPrice }: { info: ObjectInfo | null; isStale: boolean; isUnavailable: boolean; showPrice: boolean }) {
   const box = info?.boundingBox
   const print = info?.print
   const stale = isStale && info !== null ? '≈ ' : ''
@@ -27,7 +27,7 @@ export function ModelFacts({ info, isStale, isUnavailable }: { info: ObjectInfo 
     ['Height (Z)', box && `${stale}${MM.format(box.maxZ - box.minZ)} mm`],
     ['Volume', info && `${stale}${MM.format(info.volume / 1000)} cm³`],
     ['Weight', print && `${about}${formatWeight(print.weight)}`],
-    ...(print?.price ? [['Price', `${about}${formatPrice(print.price)}`] as const] : []),
+    ...(print?.price && showPrice ? [['Price', `${about}${formatPrice(print.price)}`] as const] : []),
   ] as const
   return (
     <div className="flex flex-col gap-2">

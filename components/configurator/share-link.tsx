@@ -4,17 +4,23 @@ import { useEffect, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/field'
 
-/** A link that reopens the shown values; the address bar follows it so a reload keeps them too. */
-export function ShareLink({ query }: { query: string }) {
+/**
+ * A link that reopens the shown values; the address bar follows it so a reload keeps them too.
+ * With `shareUrl` (the shop's product page) the link is that page with the values in its query,
+ * which the page hands back to `Paraform.mount({values})`.
+ */
+export function ShareLink({ query, shareUrl }: { query: string; shareUrl: string | null }) {
   const [link, setLink] = useState('')
   const [isCopied, setIsCopied] = useState(false)
   useEffect(() => {
     const url = new URL(window.location.href)
     url.search = query
     window.history.replaceState(window.history.state, '', url)
-    setLink(url.toString())
+    const shared = shareUrl ? new URL(shareUrl) : url
+    for (const [name, value] of new URLSearchParams(query)) shared.searchParams.set(name, value)
+    setLink(shared.toString())
     setIsCopied(false)
-  }, [query])
+  }, [query, shareUrl])
 
   return (
     <div className="flex gap-2">

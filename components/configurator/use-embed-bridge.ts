@@ -19,6 +19,8 @@ export interface EmbedBridgeState {
   objectInfo: ObjectInfo | null
   /** Why the model of `modelVersion` did not build, in words a customer reads; null when it built. */
   failure: string | null
+  /** Why the shop's mount() options are refused (they stop the mount); null when they are not. */
+  refusal: string | null
   setValues: (values: Values) => void
 }
 
@@ -45,7 +47,11 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
     [hostOrigin],
   )
 
-  const { session, parameters, modelVersion, fieldErrors, objectInfo, failure } = state
+  const { session, parameters, modelVersion, fieldErrors, objectInfo, failure, refusal } = state
+  useEffect(() => {
+    if (refusal) post({ type: 'error', requestId: null, code: 'bad_option', message: refusal })
+  }, [refusal, post])
+
   const sessionId = session?.id
   const isReady = sessionId !== undefined && parameters !== null && modelVersion > 0
   useEffect(() => {
