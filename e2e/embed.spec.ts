@@ -57,19 +57,28 @@ test('an unknown application key gets a friendly 404 page', async ({ page }) => 
   expect(response?.headers()['content-security-policy']).toBe("frame-ancestors 'none'")
 })
 
+/** Serves one HTML page on every interface at a free port (the tests open it as localhost); answers the port and a closer. */
+async function servePage(html: string): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' })
+    response.end(html)
+  })
+  await new Promise<void>((resolve) => server.listen(0, resolve))
+  const { port } = server.address() as AddressInfo
+  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) }
+}
+
 test("Paraform.mount resolves on any port of a domain without one, and rejects with the page's origin outside its domain", async ({ page, request, baseURL }) => {
   // A shop page on localhost at a port of its own, mounting the application its query names.
-  const shop = http.createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' })
-    response.end(`<!doctype html><title>Shop</title><div id="product"></div><script src="${baseURL}/embed.js"></script>
+  const shop = await servePage(
+    `<!doctype html><title>Shop</title><div id="product"></div><script src="${baseURL}/embed.js"></script>
 <script>
   const query = new URLSearchParams(location.search)
   window.mounted = Paraform.mount(document.getElementById('product'), { key: query.get('key'), timeout: 3000 })
     .then(() => 'ready', (error) => error.code + ': ' + error.message)
-</script>`)
-  })
-  await new Promise<void>((resolve) => shop.listen(0, resolve))
-  const { port } = shop.address() as AddressInfo
+</script>`,
+  )
+  const { port } = shop
   try {
     const { configuratorId, applicationKey, token } = await findDemo(request, 'Name tag')
     await page.goto(`http://localhost:${port}/?key=${applicationKey}`)
@@ -84,18 +93,16 @@ test("Paraform.mount resolves on any port of a domain without one, and rejects w
       `no_answer: Paraform.mount: the configurator did not answer this page (http://localhost:${port}) within 3 s. It talks only to pages of its application's domain: check that the domain matches http://localhost:${port} (a domain without a port allows every port of its host, one with a port only that port)`,
     )
   } finally {
-    await new Promise((resolve) => shop.close(resolve))
+    await shop.close()
   }
 })
 
 test("a change the designer's assert refuses is not valid, and says why in the designer's words", async ({ page, request, baseURL }) => {
-  const shop = http.createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' })
-    response.end(`<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
-<script>window.configurator = Paraform.mount(document.getElementById('product'), { key: new URLSearchParams(location.search).get('key') })</script>`)
-  })
-  await new Promise<void>((resolve) => shop.listen(0, resolve))
-  const { port } = shop.address() as AddressInfo
+  const shop = await servePage(
+    `<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
+<script>window.configurator = Paraform.mount(document.getElementById('product'), { key: new URLSearchParams(location.search).get('key') })</script>`,
+  )
+  const { port } = shop
   try {
     const { applicationKey } = await createConfigurator(request, `Embedded shelf ${test.info().testId}`, SHELF)
     await page.goto(`http://localhost:${port}/?key=${applicationKey}`)
@@ -108,23 +115,21 @@ test("a change the designer's assert refuses is not valid, and says why in the d
     expect(await set({ depth: 200 })).toEqual({ valid: false, failure: 'The shelf must be at least as wide as it is deep' })
     expect(await set({ depth: 100 })).toEqual({ valid: true, failure: null })
   } finally {
-    await new Promise((resolve) => shop.close(resolve))
+    await shop.close()
   }
 })
 
 test('mount options fit the embed to the shop: the viewer alone, share links to the shop’s page, and options it refuses', async ({ page, request, baseURL }) => {
   // The shop page mounts with the options its query carries as JSON.
-  const shop = http.createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' })
-    response.end(`<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
+  const shop = await servePage(
+    `<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
 <script>
   const options = JSON.parse(new URLSearchParams(location.search).get('options'))
   window.mounted = Paraform.mount(document.getElementById('product'), { timeout: 10000, ...options })
   window.outcome = window.mounted.then(() => 'ready', (error) => error.code + ': ' + error.message)
-</script>`)
-  })
-  await new Promise<void>((resolve) => shop.listen(0, resolve))
-  const { port } = shop.address() as AddressInfo
+</script>`,
+  )
+  const { port } = shop
   const open = async (options: Record<string, unknown>) => {
     await page.goto(`http://localhost:${port}/?options=${encodeURIComponent(JSON.stringify(options))}`)
     return page.evaluate(() => (window as unknown as { outcome: Promise<string> }).outcome)
@@ -156,6 +161,6 @@ test('mount options fit the embed to the shop: the viewer alone, share links to 
       "bad_option: Paraform.mount: shareUrl https://elsewhere.example/product is not a page of the application's domain localhost",
     )
   } finally {
-    await new Promise((resolve) => shop.close(resolve))
+    await shop.close()
   }
 })

@@ -95,6 +95,8 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   useEffect(() => {
     if (details.objectInfo) setLastInfo(details.objectInfo)
   }, [details.objectInfo])
+  const figures = details.objectInfo ?? lastInfo
+  const areFiguresStale = isBuilding || details.objectInfo === null
   const shareQuery = useMemo(() => (parameters ? encodeShareQuery(parameters, draft) : initialQuery), [parameters, draft, initialQuery])
   const sessionId = session?.id
 
@@ -144,7 +146,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
         <div className="pointer-events-none absolute left-3 top-3 flex flex-col gap-2" aria-live="polite">
           {buildingSince !== null && <BuildingIndicator since={buildingSince} onCancel={cancelBuild} />}
         </div>
-        <PhoneFigures info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} showPrice={layout.price} />
+        <PhoneFigures info={figures} isStale={areFiguresStale} showPrice={layout.price} />
         <ViewerProblems status={viewerStatus} sceneError={scene.error} />
       </div>
       <aside hidden={!layout.controls} className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:overflow-y-auto lg:border-l">
@@ -153,7 +155,7 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
           sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
         ) : parameters ? (
           <>
-            <ModelFacts info={details.objectInfo ?? lastInfo} isStale={isBuilding || details.objectInfo === null} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
+            <ModelFacts info={figures} isStale={areFiguresStale} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
             {failure && (
               <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
                 These values cannot be made: {failure}
