@@ -12,7 +12,8 @@ type Handler = (request: Request, context: { params: Promise<Record<string, stri
 
 interface RouteFile {
   segments: string[]
-  module: Promise<Record<string, unknown>>
+  /** Imported when first called: a test file ends before routes it never called have loaded, so none loads after its teardown. */
+  load: () => Promise<Record<string, unknown>>
 }
 
 const API_DIR = path.join(process.cwd(), 'app/api')
@@ -21,7 +22,8 @@ function findRouteFiles(dir: string, segments: string[] = []): RouteFile[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (entry.isDirectory()) return findRouteFiles(path.join(dir, entry.name), [...segments, entry.name])
     if (entry.name !== 'route.ts') return []
-    return [{ segments, module: import(path.join(dir, entry.name)) as Promise<Record<string, unknown>> }]
+    let module: Promise<Record<string, unknown>> | undefined
+    return [{ segments, load: () => (module ??= import(path.join(dir, entry.name)) as Promise<Record<string, unknown>>) }]
   })
 }
 
@@ -98,7 +100,7 @@ export async function api(method: string, pathAndQuery: string, options: CallOpt
   const url = new URL(`/api${pathAndQuery}`, 'http://localhost:3000')
   const resolved = resolve(url.pathname)
   if (!resolved) throw new Error(`no route for ${url.pathname}`)
-  const module = await resolved.route.module
+  const module = await resolved.route.load()
   const handler = module[method] as Handler | undefined
   if (!handler) return new Response(null, { status: 405 })
   const headers = new Headers(options.headers)
