@@ -28,11 +28,14 @@ export default defineConfig({
       args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  // The 200k-triangle viewer spec measures frame times on the CPU renderer: it runs alone, after
-  // the others, so neither slows the other down on a 2-core machine.
+  // Flows run on a laptop's screen; those tagged @phone run again on a phone's (390 × 844, touch),
+  // and those tagged @phone-only only there. Each writes its screenshots to its own output folder. The
+  // 200k-triangle viewer spec measures frame times on the CPU renderer: it runs alone, after the
+  // others, so neither slows the other down on a 2-core machine.
   projects: [
-    { name: 'flows', testIgnore: /viewer-performance/ },
-    { name: 'performance', testMatch: /viewer-performance/, dependencies: ['flows'] },
+    { name: 'desktop', testIgnore: /viewer-performance/, grepInvert: /@phone-only/, use: { viewport: { width: 1440, height: 900 } } },
+    { name: 'phone', testIgnore: /viewer-performance/, grep: /@phone/, use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
+    { name: 'performance', testMatch: /viewer-performance/, dependencies: ['desktop', 'phone'] },
   ],
   webServer: {
     command: `rm -rf '${dataDir}' && node --import tsx server.ts`,

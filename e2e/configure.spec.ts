@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 import { ADMIN } from '../test/support/start-server'
-import { countModelPixels, createConfigurator, findDemo, SHELF, stlSize, waitForModelDrawn } from './fixtures'
+import { countModelPixels, createConfigurator, expectAccessible, findDemo, SHELF, stlSize, waitForModelDrawn } from './fixtures'
 
 async function configureHeight(page: Page) {
   const viewer = page.getByTestId('model-viewer')
@@ -115,8 +115,9 @@ test('dragging a slider prefetches where it may stop, and letting go sets where 
   expect(stoppedAt).toBeGreaterThan(80)
   await expect.poll(() => sets.at(-1)).toEqual({ width: { value: stoppedAt } })
   await waitForModelDrawn(viewer, first)
-  // The lid lies 10 mm beside the box, as wide as it.
+  // The lid lies 10 mm beside the box, as wide as it, and the figures say so.
   await expect(page.getByTestId('fact-width')).toHaveText(`${(2 * stoppedAt + 10).toFixed(1)} mm`)
+  await expect(page.getByText('Width, depth and height measure its 2 pieces together, as they lie on the print bed.')).toBeVisible()
 })
 
 test('the customer sees weight and price of the final model, and what would not print well', async ({ page, request }) => {
@@ -136,27 +137,42 @@ test('the customer sees weight and price of the final model, and what would not 
   await expect(page.getByTestId('print-problems')).toContainText(/Letters has walls down to 0\.4 mm, thinner than the 0\.5 mm minimum/, { timeout: 30_000 })
 })
 
-test("values the designer's assert refuses are never shown as the product: the message in words, the last model marked", async ({ page, request }) => {
+test("values the designer's assert refuses are never shown as the product: the message in words, the last model marked", { tag: '@phone' }, async ({ page, request }) => {
   const { applicationKey } = await createConfigurator(request, `Shelf ${test.info().testId}`, SHELF)
   await page.goto(`/embed/${applicationKey}`)
   const viewer = page.getByTestId('model-viewer')
   await waitForModelDrawn(viewer)
   await expect(page.getByTestId('fact-depth')).toHaveText('80.0 mm')
+  await expect(page.getByText('Width, depth and height measure the product.')).toBeVisible()
 
   const depth = page.getByRole('spinbutton', { name: 'Depth' })
+  const stored = page.waitForRequest((sent) => sent.method() === 'PUT' && sent.url().endsWith('/parameters'))
   await depth.fill('200')
   await depth.press('Enter')
+  // The customer's own credentials: the model and a snapshot of these values are refused, naming the log.
+  const { authorization, 'x-api-key': apiKey } = (await stored).headers()
+  const sessionPath = new URL((await stored).url()).pathname.replace(/\/parameters$/, '')
+  const asCustomer = { headers: { authorization: authorization!, 'x-api-key': apiKey! } }
+  await expect.poll(async () => (await page.request.get(`${sessionPath}/model`, asCustomer)).status(), { timeout: 30_000 }).toBe(409)
+  const snapshot = await page.request.post(`${sessionPath}/snapshots`, asCustomer)
+  expect(snapshot.status()).toBe(409)
+  expect(((await snapshot.json()) as { error: { message: string } }).error.message).toContain(`${sessionPath}/log`)
   await expect(page.getByTestId('build-failure')).toHaveText('These values cannot be made: The shelf must be at least as wide as it is deep')
   await expect(viewer).toHaveAttribute('data-state', 'not-built')
   await expect(page.getByTestId('viewer-problems')).toHaveText('Shown: the last model that could be made, not the values you set.')
   expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
   await expect(page.locator('body')).not.toContainText(/ERROR:|TRACE:|\/api\//)
   await expect(page.getByRole('link', { name: 'Download STL' })).toHaveCount(0)
+  await expect(page.getByTestId('fact-depth')).toHaveText('≈ 80.0 mm')
+  await expect(page.getByText('≈ the figures of the last model that could be made, not of the values you set.')).toBeVisible()
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('not-built.png') })
 })
 
-test('while a slow model builds, the figures on screen are marked as the last model’s, the time shows, and Cancel goes back', async ({ page, request }) => {
-  // About five seconds a build: 600,000 steps of a function before the cube.
-  const slow = 'size = 20; // [10:1:40]\nfunction spin(n, total = 0) = n == 0 ? total : spin(n - 1, total + size);\ncube([size, size, spin(600000) > 0 ? 10 : 1]);\n'
+test('while a slow model builds, the figures on screen are marked as the last model’s, the time shows, and Cancel goes back', { tag: '@phone' }, async ({ page, request }) => {
+  // About five seconds a build: 600,000 steps of a function before the cube. The test's own
+  // source, so no build of another run (the other screen size) is in the cache.
+  const slow = `size = 20; // [10:1:40]\nfunction spin(n, total = 0) = n == 0 ? total : spin(n - 1, total + size);\ncube([size, size, spin(600000) > 0 ? 10 : 1]); // ${test.info().testId}\n`
   const { applicationKey } = await createConfigurator(request, `Slow cube ${test.info().testId}`, slow)
   await page.goto(`/embed/${applicationKey}`)
   const viewer = page.getByTestId('model-viewer')
@@ -169,6 +185,7 @@ test('while a slow model builds, the figures on screen are marked as the last mo
   await expect(page.getByRole('status').filter({ hasText: /^Building\.\.\. \d+ s$/ })).toBeVisible()
   await expect(page.getByTestId('model-facts')).toHaveAttribute('data-stale', 'true')
   await expect(page.getByTestId('fact-width')).toHaveText('≈ 20.0 mm')
+  await page.screenshot({ path: test.info().outputPath('building.png') })
 
   await page.getByRole('button', { name: 'Cancel' }).click()
   await expect(size).toHaveValue('20')
@@ -177,7 +194,7 @@ test('while a slow model builds, the figures on screen are marked as the last mo
   await expect(page.getByTestId('model-facts')).not.toHaveAttribute('data-stale')
 })
 
-test('the conventions customers know: the slider keeps the model’s value, a length counter, the active preset, undo, reset view', async ({ page, request }) => {
+test('the conventions customers know: the slider keeps the model’s value, a length counter, the active preset, undo, reset view', { tag: '@phone' }, async ({ page, request }) => {
   const { applicationKey: boxKey } = await findDemo(request, 'Box with lid')
   await page.goto(`/embed/${boxKey}`)
   const viewer = page.getByTestId('model-viewer')
@@ -217,5 +234,5 @@ test('the conventions customers know: the slider keeps the model’s value, a le
   await expect(page.getByTestId('length-Name')).toHaveText('3/20')
   await page.getByLabel('Preset').selectOption('Keyring')
   await expect(page.getByLabel('Preset')).toHaveValue('Keyring')
-  await page.screenshot({ path: test.info().outputPath('conventions-desktop.png') })
+  await page.screenshot({ path: test.info().outputPath('conventions.png') })
 })

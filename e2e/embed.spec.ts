@@ -97,7 +97,7 @@ test("Paraform.mount resolves on any port of a domain without one, and rejects w
   }
 })
 
-test("a change the designer's assert refuses is not valid, and says why in the designer's words", async ({ page, request, baseURL }) => {
+test("a change the designer's assert refuses is not valid, and says why in the designer's words", { tag: '@phone' }, async ({ page, request, baseURL }) => {
   const shop = await servePage(
     `<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
 <script>window.configurator = Paraform.mount(document.getElementById('product'), { key: new URLSearchParams(location.search).get('key') })</script>`,
@@ -119,27 +119,29 @@ test("a change the designer's assert refuses is not valid, and says why in the d
   }
 })
 
-test('mount options fit the embed to the shop: the viewer alone, share links to the shop’s page, and options it refuses', async ({ page, request, baseURL }) => {
-  // The shop page mounts with the options its query carries as JSON.
+test('mount options fit the embed to the shop: the viewer alone, share links to the shop’s page, and options it refuses', { tag: '@phone' }, async ({ page, request, baseURL }) => {
+  const { applicationKey: key } = await findDemo(request, 'Box with lid')
+  // The shop's product page: mount options in its fragment as JSON, the values of a share link in its query.
   const shop = await servePage(
     `<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
 <script>
-  const options = JSON.parse(new URLSearchParams(location.search).get('options'))
-  window.mounted = Paraform.mount(document.getElementById('product'), { timeout: 10000, ...options })
+  const options = JSON.parse(decodeURIComponent(location.hash.slice(1)) || '{}')
+  window.mounted = Paraform.mount(document.getElementById('product'), { key: '${key}', timeout: 10000, values: location.search, ...options })
   window.outcome = window.mounted.then(() => 'ready', (error) => error.code + ': ' + error.message)
 </script>`,
   )
   const { port } = shop
   const open = async (options: Record<string, unknown>) => {
-    await page.goto(`http://localhost:${port}/?options=${encodeURIComponent(JSON.stringify(options))}`)
+    // Away first: a new fragment alone would not load the page again.
+    await page.goto('about:blank')
+    await page.goto(`http://localhost:${port}/#${encodeURIComponent(JSON.stringify(options))}`)
     return page.evaluate(() => (window as unknown as { outcome: Promise<string> }).outcome)
   }
   try {
-    const { applicationKey: key } = await findDemo(request, 'Box with lid')
     const frame = page.frameLocator('iframe')
 
     // The viewer alone, driven by the page: its set resolves with every value of the model.
-    expect(await open({ key, controls: false })).toBe('ready')
+    expect(await open({ controls: false })).toBe('ready')
     await expect(frame.getByTestId('model-viewer')).toBeVisible()
     await expect(frame.getByRole('spinbutton', { name: 'Width' })).toBeHidden()
     const change = await page.evaluate(async () => {
@@ -151,13 +153,22 @@ test('mount options fit the embed to the shop: the viewer alone, share links to 
 
     // Share links point at the shop's page, with the values in its query; price and presets can be left to the shop.
     const shareUrl = `http://localhost:${port}/product?sku=tag`
-    expect(await open({ key, shareUrl, price: false, presets: false, values: { width: 90 } })).toBe('ready')
-    await expect(frame.getByRole('textbox', { name: 'Shareable link' })).toHaveValue(`http://localhost:${port}/product?sku=tag&width=90`)
+    expect(await open({ shareUrl, price: false, presets: false, values: { width: 90 } })).toBe('ready')
+    const link = frame.getByRole('textbox', { name: 'Shareable link' })
+    await expect(link).toHaveValue(`http://localhost:${port}/product?sku=tag&width=90`)
     await expect(frame.getByTestId('fact-price')).toHaveCount(0)
 
-    expect(await open({ key, controls: 'no' })).toBe('bad_option: Paraform.mount: controls must be true or false, not "no"')
-    expect(await open({ key, shareUrl: 'ftp://localhost/product' })).toBe('bad_option: Paraform.mount: shareUrl must be an http(s) URL, not "ftp://localhost/product"')
-    expect(await open({ key, shareUrl: 'https://elsewhere.example/product' })).toBe(
+    // The link opens the shop's page, which hands its query to the embed: the values come back.
+    await page.goto(await link.inputValue())
+    expect(await page.evaluate(() => (window as unknown as { outcome: Promise<string> }).outcome)).toBe('ready')
+    await expect(frame.getByRole('spinbutton', { name: 'Width' })).toHaveValue('90')
+    await waitForModelDrawn(frame.getByTestId('model-viewer'))
+    await expect(frame.getByTestId('fact-width')).toHaveText('190.0 mm')
+    await page.screenshot({ path: test.info().outputPath('shared-link-opened.png') })
+
+    expect(await open({ controls: 'no' })).toBe('bad_option: Paraform.mount: controls must be true or false, not "no"')
+    expect(await open({ shareUrl: 'ftp://localhost/product' })).toBe('bad_option: Paraform.mount: shareUrl must be an http(s) URL, not "ftp://localhost/product"')
+    expect(await open({ shareUrl: 'https://elsewhere.example/product' })).toBe(
       "bad_option: Paraform.mount: shareUrl https://elsewhere.example/product is not a page of the application's domain localhost",
     )
   } finally {

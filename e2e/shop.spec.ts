@@ -77,7 +77,7 @@ test('the shop page sets a value and sees its price, orders a snapshot that late
   // The customer goes on configuring after ordering.
   await text.fill('Grace')
   await text.press('Enter')
-  await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Grace')
+  await expect.poll(async () => (await messages(page)).some((m) => m.type === 'change' && m.values?.name === 'Grace'), { timeout: 30_000 }).toBe(true)
 
   // The back end: the first delivery answered 500, the same message again 204, then the 3MF downloaded.
   await expect.poll(async () => (await shopState(page)).orders.map((order) => order.snapshotId), { timeout: 30_000 }).toEqual([snapshotId])
@@ -113,8 +113,13 @@ test('the shop page sets a value and sees its price, orders a snapshot that late
   await expect(delivery).toContainText('HTTP 204')
 })
 
-test("the shop page applies the model's presets from its own controls; an unknown preset is an error to its request", async ({ page }) => {
+test("the shop's own controls drive the configurator's viewer, follow its presets, and link to the page with the values; an unknown preset is an error to its request", { tag: '@phone' }, async ({ page }) => {
+  // Two presets, a text and a hole built at both qualities, then the page opened again: longer than most.
+  test.slow()
   await page.goto(SHOP)
+  // The configurator shows the product alone: the shop's page holds the controls.
+  await expect(page.frameLocator('iframe').getByTestId('model-viewer')).toBeVisible({ timeout: 60_000 })
+  await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Name', exact: true })).toBeHidden()
   await recordMessages(page)
   const text = page.getByLabel('Text on the tag')
   await expect(page.getByLabel('Price')).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
@@ -127,9 +132,25 @@ test("the shop page applies the model's presets from its own controls; an unknow
   await page.getByRole('button', { name: 'Desk sign' }).click()
   const isDeskSign = (m: Message) => m.type === 'change' && m.values?.text_size === 16 && m.values.font === 'DejaVu Serif' && m.values.with_hole === false
   await expect.poll(async () => (await messages(page)).some((m) => isDeskSign(m) && m.values?.name === 'Paraform' && m.requestIds?.length === 1), { timeout: 30_000 }).toBe(true)
-  await expect.poll(async () => (await messages(page)).findLast((m) => m.type === 'change'), { timeout: 30_000 }).toMatchObject({ values: { name: 'Grace', text_size: 16, font: 'DejaVu Serif' }, estimate: false })
+  await expect.poll(async () => (await messages(page)).findLast((m) => m.type === 'change'), { timeout: 60_000 }).toMatchObject({ values: { name: 'Grace', text_size: 16, font: 'DejaVu Serif' }, estimate: false })
   await expect(text).toHaveValue('Grace')
-  await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Grace')
+  // The shop's controls follow the preset's values.
+  await expect(page.getByLabel('Letter size')).toHaveValue('16')
+  await expect(page.getByLabel('Hole for a key ring')).not.toBeChecked()
+  await expect(page.getByRole('button', { name: 'Desk sign' })).toHaveAttribute('aria-pressed', 'true')
+  await page.screenshot({ path: test.info().outputPath('shop-desk-sign.png') })
+
+  // The shop's own controls: the hole back on, and the change follows.
+  await page.getByLabel('Hole for a key ring').check()
+  await expect.poll(async () => (await messages(page)).findLast((m) => m.type === 'change')?.values, { timeout: 30_000 }).toMatchObject({ name: 'Grace', with_hole: true })
+
+  // The page's link carries the values; opened, the configurator starts from them.
+  await page.getByRole('link', { name: 'Link to this name tag' }).click()
+  await expect(page).toHaveURL(/\?name=Grace&text_size=16&font=DejaVu\+Serif&with_hole=true$/)
+  await expect(text).toHaveValue('Grace', { timeout: 60_000 })
+  await expect(page.getByLabel('Letter size')).toHaveValue('16')
+  await expect(page.getByLabel('Price')).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
+  await recordMessages(page)
 
   // The protocol itself, as a shop without embed.js speaks it: the change names the request it completes.
   const post = (message: object) =>

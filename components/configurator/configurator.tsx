@@ -155,7 +155,10 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
           sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
         ) : parameters ? (
           <>
-            <ModelFacts info={figures} isStale={areFiguresStale} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
+            {/* Beside the product on a wide screen, the figures stay at the panel's top while its controls scroll. */}
+            <div className="lg:sticky lg:-top-5 lg:z-10 lg:-mx-5 lg:-mt-5 lg:border-b lg:border-stone-200 lg:bg-white lg:p-5 lg:pb-3">
+              <ModelFacts info={figures} isStale={areFiguresStale} isNotBuilt={notBuilt} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
+            </div>
             {failure && (
               <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
                 These values cannot be made: {failure}
@@ -208,7 +211,7 @@ function PhoneFigures({ info, isStale, showPrice }: { info: ObjectInfo | null; i
   const about = isStale || estimate ? '≈ ' : ''
   const figure = price && showPrice ? formatPrice(price) : formatWeight(weight)
   return (
-    <span data-testid="phone-figures" className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm font-semibold tabular-nums shadow-sm lg:hidden ${isStale ? 'text-stone-500' : 'text-stone-900'}`}>
+    <span data-testid="phone-figures" className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm tabular-nums shadow-sm lg:hidden ${isStale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}>
       {about}
       {figure}
     </span>

@@ -13,9 +13,10 @@ export function formatWeight(grams: number): string {
 /**
  * Outer dimensions (mm) and volume (cm³) of the built model, then its weight, price and what keeps
  * it from printing well. `isStale`: the figures are an earlier model's, while the current values'
- * are built or on their way: dimmed and marked ≈, in the same place, so nothing moves.
+ * are built or on their way (`isNotBuilt`: cannot be made): dimmed and marked ≈, in the same place,
+ * so nothing moves.
  */
-export function ModelFacts({ info, isStale, isUnavailable, showPrice }: { info: ObjectInfo | null; isStale: boolean; isUnavailable: boolean; showPrice: boolean }) {
+export function ModelFacts({ info, isStale, isNotBuilt, isUnavailable, showPrice }: { info: ObjectInfo | null; isStale: boolean; isNotBuilt: boolean; isUnavailable: boolean; showPrice: boolean }) {
   const box = info?.boundingBox
   const print = info?.print
   const stale = isStale && info !== null ? '≈ ' : ''
@@ -31,19 +32,22 @@ export function ModelFacts({ info, isStale, isUnavailable, showPrice }: { info: 
   ] as const
   return (
     <div className="flex flex-col gap-2">
-      <dl data-testid="model-facts" data-stale={stale !== '' || undefined} aria-live="polite" aria-busy={isStale} className={`grid grid-cols-4 gap-2 text-center transition-opacity ${stale ? 'opacity-50' : ''}`}>
+      <dl data-testid="model-facts" data-stale={stale !== '' || undefined} aria-live="polite" aria-busy={isStale} className="grid grid-cols-4 gap-2 text-center">
         {rows.map(([label, value]) => (
-          <div key={label} className="rounded-md bg-stone-100 px-1 py-2">
+          // Dimmed by weight, colour and a dashed frame rather than by opacity, which would leave the text too faint to read.
+          <div key={label} className={`rounded-md px-1 py-2 ${stale ? 'border border-dashed border-stone-300 bg-stone-50' : 'border border-transparent bg-stone-100'}`}>
             <dt className="text-xs text-stone-600">{label}</dt>
-            <dd data-testid={`fact-${label.split(' ')[0]?.toLowerCase()}`} className="whitespace-nowrap text-sm font-semibold tabular-nums text-stone-900">
+            <dd data-testid={`fact-${label.split(' ')[0]?.toLowerCase()}`} className={`whitespace-nowrap text-sm tabular-nums ${stale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}>
               {value ?? (isUnavailable ? 'n/a' : '...')}
             </dd>
           </div>
         ))}
       </dl>
-      <p className="text-xs text-stone-600">Width, depth and height measure everything that is printed, as it lies on the print bed.</p>
+      {print && <p className="text-xs text-stone-600">{measured(print.bodies)}</p>}
       {stale ? (
-        <p className="text-xs text-stone-600">≈ the figures of the model shown; those of the values you set are on their way.</p>
+        <p className="text-xs text-stone-600">
+          {isNotBuilt ? '≈ the figures of the last model that could be made, not of the values you set.' : '≈ the figures of the model shown; those of the values you set are on their way.'}
+        </p>
       ) : (
         print?.estimate && <p className="text-xs text-stone-600">≈ estimate from the preview; the final model is being built.</p>
       )}
@@ -56,4 +60,9 @@ export function ModelFacts({ info, isStale, isUnavailable, showPrice }: { info: 
       )}
     </div>
   )
+}
+
+/** What width, depth and height measure: a model printed as several pieces lies side by side on the bed. */
+function measured(bodies: number): string {
+  return bodies > 1 ? `Width, depth and height measure its ${bodies} pieces together, as they lie on the print bed.` : 'Width, depth and height measure the product.'
 }

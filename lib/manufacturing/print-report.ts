@@ -48,8 +48,8 @@ export function printReport(measures: PrintMeasures, naming: PartNaming, quality
   return { quality, estimate, ...whole, price: priceOf(parts, settings), minimumWallMm, buildVolumeMm, fitsBuildVolume, problems, parts }
 }
 
-function figures({ volume, area, boundingBox, closed, wall }: SolidMeasure, density: number): Figures {
-  return { volume, surfaceArea: area, boundingBox, closed, thinnestWall: wall, weight: (volume / 1000) * density }
+function figures({ volume, area, boundingBox, closed, bodies, wall }: SolidMeasure, density: number): Figures {
+  return { volume, surfaceArea: area, boundingBox, closed, bodies, thinnestWall: wall, weight: (volume / 1000) * density }
 }
 
 function thinWalls({ wall, thinnestWalls }: SolidMeasure, minimum: number, part: number | null, name: string): Problem[] {

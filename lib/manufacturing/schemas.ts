@@ -41,6 +41,7 @@ const printFigures = {
   surfaceArea: z.number().describe('mm²'),
   boundingBox: ZBoundingBox,
   closed: z.boolean().describe('every edge joins two triangles that agree on its direction: no slicer repair needed'),
+  bodies: z.number().int().describe('separate pieces: more than one when pieces are printed side by side (a box beside its lid)'),
   thinnestWall: z
     .object({ thickness: z.number().describe('mm'), at: ZPoint })
     .nullable()

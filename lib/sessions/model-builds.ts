@@ -111,9 +111,9 @@ function buildJob({ inputs, definitions }: BuildSource, values: Values, quality:
   return cadJob(inputs, 'build', key, engineValues, overrides)
 }
 
-/** Where a build's closed parts are cached; `2`: the format of the measures stored with them. */
+/** Where a build's closed parts are cached; `3`: the format of the measures stored with them (3: bodies). */
 function partsKey(buildKey: string): string {
-  return `parts:2:${buildKey}`
+  return `parts:3:${buildKey}`
 }
 
 /**

@@ -10,6 +10,7 @@ describe('measureSolid', () => {
   it('measures a closed solid: volume, area, walls straight inwards', () => {
     const measure = measureSolid(solid(FACES))
     expect(measure.closed).toBe(true)
+    expect(measure.bodies).toBe(1)
     expect(measure.volume).toBeCloseTo(36, 6)
     expect(measure.area).toBeCloseTo(3 * 18 + (Math.sqrt(3) / 4) * 72, 4)
     expect(measure.thinnestWalls.length).toBeGreaterThan(0)
@@ -19,6 +20,13 @@ describe('measureSolid', () => {
     // The wall it reports covers 1 % of the surface: thicker than the samples at the very edges.
     expect(measure.wall!.thickness).toBeGreaterThan(measure.thinnestWalls[0]!.thickness)
     expect(measure.wall).toEqual(measure.thinnestWalls[Math.floor(0.01 * 1024)])
+  })
+
+  it('counts separate pieces, not triangles', () => {
+    const apart = new Float32Array([...positions, ...Array.from(positions, (coordinate, k) => (k % 3 === 0 ? coordinate + 20 : coordinate))])
+    const twice = [...FACES, ...FACES.map((vertex) => vertex + 4)]
+    expect(measureSolid({ parts: [{ color: [1, 1, 1, 1], positions: apart, indices: Uint32Array.from(twice) }] }).bodies).toBe(2)
+    expect(measureSolid(solid([])).bodies).toBe(0)
   })
 
   it('finds an open or inconsistently oriented surface not closed', () => {

@@ -18,6 +18,8 @@ export interface SolidMeasure {
   boundingBox: BoundingBox
   /** Every edge joins exactly two triangles that agree on its direction: a slicer needs no repair. */
   closed: boolean
+  /** Separate pieces: sets of triangles that share no vertex with each other. */
+  bodies: number
   /**
    * The wall thickness over the thinnest 1 % of the surface: the 1st percentile of the samples,
    * which spread by area. An edge or a tip is thin by nature (a wedge's edge has no thickness) and
@@ -54,7 +56,7 @@ export function measureSolid(mesh: Mesh): SolidMeasure {
   const area = triangleAreas.reduce((sum, triangleArea) => sum + triangleArea, 0)
   const { samples, thinnest } = sampleWalls(part, triangleAreas, area)
   const wall = thinnest[Math.floor(WALL_SHARE * samples)] ?? thinnest.at(-1) ?? null
-  return { volume, area, boundingBox, closed: isClosed(part), wall, thinnestWalls: thinnest }
+  return { volume, area, boundingBox, closed: isClosed(part), bodies: countBodies(part), wall, thinnestWalls: thinnest }
 }
 
 /** All parts as one, vertices at the same position joined. */
@@ -93,6 +95,20 @@ function isClosed({ indices }: Omit<MeshPart, 'color'>): boolean {
     if (!directed.has(`${b} ${a}`)) return false
   }
   return true
+}
+
+function countBodies({ positions, indices }: Omit<MeshPart, 'color'>): number {
+  const parent = Array.from({ length: positions.length / 3 }, (_, vertex) => vertex)
+  const root = (vertex: number): number => {
+    while (parent[vertex] !== vertex) vertex = parent[vertex] = parent[parent[vertex]!]!
+    return vertex
+  }
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = root(indices[t]!)
+    parent[root(indices[t + 1]!)] = a
+    parent[root(indices[t + 2]!)] = a
+  }
+  return new Set(Array.from(indices, root)).size
 }
 
 function corner(positions: Float32Array, index: number): Vector3 {
