@@ -43,14 +43,15 @@ export function ModelFacts({ info, isStale, isNotBuilt, isUnavailable, showPrice
           </div>
         ))}
       </dl>
-      {print && <p className="text-xs text-stone-600">{measured(print.bodies)}</p>}
-      {stale ? (
-        <p className="text-xs text-stone-600">
-          {isNotBuilt ? '≈ the figures of the last model that could be made, not of the values you set.' : '≈ the figures of the model shown; those of the values you set are on their way.'}
-        </p>
-      ) : (
-        print?.estimate && <p className="text-xs text-stone-600">≈ estimate from the preview; the final model is being built.</p>
-      )}
+      {/* Room for both lines from the start, so that the controls below never move when they change. */}
+      <div className="flex min-h-[calc(3lh+0.25rem)] flex-col gap-1 text-xs text-stone-600">
+        {print && <p>{measured(print.bodies)}</p>}
+        {stale ? (
+          <p>{isNotBuilt ? '≈ the figures of the last model that could be made, not of the values you set.' : '≈ the figures of the model shown; those of the values you set are on their way.'}</p>
+        ) : (
+          print?.estimate && <p>≈ estimate from the preview; the final model is being built.</p>
+        )}
+      </div>
       {print && print.problems.length > 0 && (
         <ul data-testid="print-problems" className="list-disc rounded-md border border-amber-200 bg-amber-50 py-2 pl-6 pr-3 text-sm text-amber-900">
           {print.problems.map((problem) => (
