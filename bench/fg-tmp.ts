@@ -1,0 +1,4 @@
+export {}
+const { benchForeground } = await import('./foreground')
+await benchForeground()
+process.exit(0)

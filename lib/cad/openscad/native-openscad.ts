@@ -1,0 +1,209 @@
+// A native OpenSCAD as a child process per run, inside a bubblewrap sandbox (docs/native-engine.md):
+// its own user, mount, PID, network and IPC namespaces, only /usr and the run's own folders
+// mounted, as an unprivileged user, with CPU time, address space and file size limits, and its
+// process group killed on time-out or cancellation. Relative imports: worker threads load it too.
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { EngineLog, ModelFile } from '../engine'
+import { OpenscadLog, withError } from './openscad-log'
+
+/** A native OpenSCAD this machine has, and what its command line takes. */
+export interface NativeBinary {
+  file: string
+  /** As OpenSCAD names itself, e.g. `2021.01`. */
+  version: string
+  /** `--backend=manifold` (2024 and later): the fast geometry kernel. */
+  hasManifold: boolean
+  /** `--enable=textmetrics`: fontmetrics() for the font probe. */
+  hasTextmetrics: boolean
+}
+
+const BWRAP = '/usr/bin/bwrap'
+const PRLIMIT = '/usr/bin/prlimit'
+/** Where the sandbox sees the binary, whichever folder it lives in outside. */
+const ENGINE = '/engine/openscad'
+/** `nobody`: the sandbox runs as a user that owns nothing on the host. */
+const UNPRIVILEGED = 65534
+/** Most bytes a run may write to a file (the output model) unless told otherwise. */
+export const OUTPUT_LIMIT_BYTES = 512 * 1024 * 1024
+
+/**
+ * The binary's version and options, or an error of one line naming it: missing, not
+ * executable, not OpenSCAD, or no sandbox to run it in.
+ */
+export function probeBinary(file: string): NativeBinary {
+  const say = (why: string) => new Error(`OPENSCAD_BINARY=${file}: ${why}`)
+  try {
+    fs.accessSync(file, fs.constants.X_OK)
+  } catch {
+    throw say(fs.existsSync(file) ? 'not executable' : 'no such file')
+  }
+  if (!fs.existsSync(BWRAP)) throw say(`the native engine runs in a bubblewrap sandbox, and ${BWRAP} is missing (apt-get install bubblewrap)`)
+  // OpenSCAD prints its version and help on stderr.
+  const run = (args: string[]) => {
+    const { stdout = '', stderr = '' } = spawnSync(file, args, { encoding: 'utf8', timeout: 10_000 })
+    return stdout + stderr
+  }
+  const version = /^OpenSCAD version (\S+)/m.exec(run(['--version']))?.[1]
+  if (!version) throw say('not OpenSCAD (`--version` does not say "OpenSCAD version ...")')
+  const help = run(['--help'])
+  return { file: fs.realpathSync(file), version, hasManifold: help.includes('--backend'), hasTextmetrics: help.includes('--enable') }
+}
+
+export interface NativeRun {
+  files: ModelFile[]
+  mainFile: string
+  libraries: ModelFile[]
+  fonts: ModelFile[]
+  /** `name=value` assignments, passed as -D. */
+  defines: string[]
+  format: 'param' | 'off' | 'binstl' | 'csg'
+  /** Source to run instead of the main file, written beside it (a part's colour alone). */
+  input?: string
+  timeLimitMs: number
+  memoryLimitBytes: number
+  /** Most bytes of the output model; OUTPUT_LIMIT_BYTES unless given. */
+  outputLimitBytes?: number
+  /** Cores the run may use: OpenSCAD's threads (TBB) take only these. */
+  cpus?: number[]
+  signal?: AbortSignal
+}
+
+export interface NativeResult {
+  exitCode: number
+  log: EngineLog
+  /** The output file, when OpenSCAD wrote it and the log has no error. */
+  output?: Uint8Array
+}
+
+// Only the run's own folders for fonts: fontconfig finds no font of the host it was not given.
+const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
+<match target="pattern"><edit name="family" mode="append_last"><string>Liberation Sans</string><string>DejaVu Sans</string></edit></match></fontconfig>`
+
+/** One OpenSCAD run of the model in a sandbox of its own; every failure is a result, a cancellation rejects. */
+export async function runNative(binary: NativeBinary, run: NativeRun): Promise<NativeResult> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-build-'))
+  // The sandbox's user may pass through to the run's folders, not list what else is there.
+  fs.chmodSync(root, 0o711)
+  try {
+    return await runIn(root, binary, run)
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promise<NativeResult> {
+  const log = new OpenscadLog()
+  try {
+    place(path.join(root, 'model'), run.files)
+    place(path.join(root, 'libraries'), run.libraries)
+    place(path.join(root, 'fonts'), [...run.fonts, { path: 'fonts.conf', data: new TextEncoder().encode(FONTS_CONF) }])
+    if (run.input !== undefined) place(path.join(root, 'model'), [{ path: path.posix.join(path.posix.dirname(run.mainFile), '.paraform-colour.scad'), data: new TextEncoder().encode(run.input) }])
+  } catch (error) {
+    return { exitCode: 1, log: withError(log.toLog(), `ERROR: could not place the model's files: ${(error as Error).message}`) }
+  }
+  const out = path.join(root, 'out')
+  fs.mkdirSync(out, { mode: 0o777 })
+  fs.chmodSync(out, 0o777)
+  const main = `/model/${run.input === undefined ? run.mainFile : path.posix.join(path.posix.dirname(run.mainFile), '.paraform-colour.scad')}`
+  const outputFile = `/out/model.${run.format}`
+  const openscad = [
+    main,
+    '-o',
+    outputFile,
+    `--export-format=${run.format}`,
+    ...(binary.hasManifold ? ['--backend=manifold'] : []),
+    ...(binary.hasTextmetrics ? ['--enable=textmetrics'] : []),
+    ...(run.input === undefined ? run.defines : []).flatMap((define) => ['-D', define]),
+  ]
+  const cpuSeconds = Math.ceil(run.timeLimitMs / 1000) + 1
+  const outputLimitBytes = run.outputLimitBytes ?? OUTPUT_LIMIT_BYTES
+  const limits = [PRLIMIT, `--as=${run.memoryLimitBytes}`, `--cpu=${cpuSeconds}`, `--fsize=${outputLimitBytes}`, `--core=0`, '--']
+  const pinned = run.cpus?.length ? ['/usr/bin/taskset', '--cpu-list', run.cpus.join(','), '--'] : []
+  const sandbox = [
+    ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
+    ...['--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin'],
+    // The host's own OpenSCAD libraries are not the configurator's: only installed ones are found.
+    ...(fs.existsSync('/usr/share/openscad/libraries') ? ['--tmpfs', '/usr/share/openscad/libraries'] : []),
+    ...['--ro-bind', binary.file, ENGINE, '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
+    ...['--ro-bind', path.join(root, 'model'), '/model', '--ro-bind', path.join(root, 'libraries'), '/libraries', '--ro-bind', path.join(root, 'fonts'), '/fonts', '--bind', out, '/out'],
+    ...['--chdir', path.posix.dirname(main), '--clearenv', '--setenv', 'HOME', '/tmp', '--setenv', 'OPENSCADPATH', '/libraries', '--setenv', 'FONTCONFIG_FILE', '/fonts/fonts.conf'],
+    '--',
+    ...pinned,
+    ...limits,
+    ENGINE,
+    ...openscad,
+  ]
+  const ended = await spawnSandbox(sandbox, run, (line) => log.add(line.startsWith('bwrap:') ? `ERROR: the sandbox: ${line}` : line))
+  const printed = log.toLog()
+  if (ended.cancelled) throw run.signal!.reason
+  // bubblewrap ends with 128 + the signal that ended the engine.
+  if (ended.timedOut || ended.signal === 'SIGXCPU' || ended.code === 128 + 24) return { exitCode: 1, log: withError(printed, `ERROR: the build was stopped after its time limit of ${run.timeLimitMs / 1000} s`) }
+  if (ended.signal === 'SIGXFSZ' || ended.code === 128 + 25) return { exitCode: 1, log: withError(printed, `ERROR: the model's output was larger than its limit of ${Math.round(outputLimitBytes / 1048576)} MB`) }
+  if (/std::bad_alloc|out of memory/i.test(printed.error + printed.message)) return { exitCode: 1, log: withError(printed, `ERROR: the build needed more than its memory limit of ${Math.round(run.memoryLimitBytes / 1048576)} MB`) }
+  if (ended.signal || (ended.code ?? 0) > 128) return { exitCode: 1, log: withError(printed, `ERROR: the CAD engine stopped (${ended.signal ?? `signal ${ended.code! - 128}`})`) }
+  if (ended.code !== 0) return { exitCode: ended.code ?? 1, log: printed }
+  const written = path.join(out, `model.${run.format}`)
+  return { exitCode: 0, log: printed, output: fs.existsSync(written) ? new Uint8Array(fs.readFileSync(written)) : undefined }
+}
+
+/** Files under `folder` by their relative paths; a path that leaves it (absolute, `..`) is refused. */
+function place(folder: string, files: ModelFile[]): void {
+  fs.mkdirSync(folder, { recursive: true, mode: 0o755 })
+  for (const file of files) {
+    const target = path.resolve(folder, file.path)
+    if (path.isAbsolute(file.path) || !target.startsWith(folder + path.sep)) throw new Error(`${file.path} is not a path inside the model`)
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 })
+    fs.writeFileSync(target, file.data, { mode: 0o644 })
+  }
+}
+
+interface Ended {
+  code: number | null
+  signal: NodeJS.Signals | null
+  timedOut: boolean
+  cancelled: boolean
+}
+
+function spawnSandbox(args: string[], run: NativeRun, print: (line: string) => void): Promise<Ended> {
+  const asRoot = process.getuid?.() === 0
+  // A group of its own, so that a kill reaches bubblewrap and, through --die-with-parent, the engine.
+  const child = spawn(BWRAP, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot && { uid: UNPRIVILEGED, gid: UNPRIVILEGED }) })
+  let pending = ''
+  const read = (chunk: Buffer) => {
+    const lines = (pending + chunk.toString('utf8')).split('\n')
+    pending = lines.pop()!
+    lines.forEach(print)
+  }
+  child.stdout.on('data', read)
+  child.stderr.on('data', read)
+  let timedOut = false
+  let cancelled = false
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {
+      // ended already
+    }
+  }
+  const timer = setTimeout(() => {
+    timedOut = true
+    kill()
+  }, run.timeLimitMs)
+  const cancel = () => {
+    cancelled = true
+    kill()
+  }
+  run.signal?.addEventListener('abort', cancel, { once: true })
+  return new Promise((resolve) => {
+    child.on('error', (error) => print(`ERROR: the sandbox did not start: ${error.message}`))
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      run.signal?.removeEventListener('abort', cancel)
+      if (pending) print(pending)
+      resolve({ code, signal, timedOut, cancelled })
+    })
+  })
+}
