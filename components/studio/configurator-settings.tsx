@@ -23,7 +23,7 @@ export function ConfiguratorSettings({ configuratorId }: { configuratorId: strin
   return <SettingsForm configurator={configurator.data} capabilities={capabilities.data} />
 }
 
-type Engine = Capabilities['cad'][number]
+type Engine = Pick<Capabilities['cad'][number], 'type' | 'versions'>
 
 /** The server's options, plus the configurator's current value should the server no longer list it. */
 function withCurrent(engines: Engine[], type: string, version: string): Engine[] {

@@ -1,6 +1,6 @@
 import { buildStored, type CachedBuild, findBuild, remember, storeBuild } from '@/lib/builds/build-cache'
 import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
-import { getEngine } from '@/lib/cad/get-engine'
+import { getEngine } from '@/lib/cad/engine-versions'
 import { type ReadParameters, storeParameters } from '@/lib/builds/parameter-cache'
 import type { Scheduling } from '@/lib/cad/worker-pool'
 import { hostFonts } from '@/lib/cad/fonts/host-fonts'
@@ -18,6 +18,8 @@ export interface CadJob {
   /** The cache key: a hash of everything below. */
   key: string
   cadType: string
+  /** Which of the type's engines builds it (lib/cad/engines.ts). */
+  cadVersion: string
   mainFile: string
   files: StoredFile[]
   /** The installed libraries, each by version. */
@@ -49,12 +51,12 @@ export async function readSource(job: CadJob): Promise<ModelSource> {
 }
 
 export async function runBuildJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {
-  const { mesh, log } = await getEngine(job.cadType).build({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling })
+  const { mesh, log } = await getEngine(job.cadType, job.cadVersion).build({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling })
   return storeBuild(job.key, mesh, log)
 }
 
 export async function runParametersJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<ReadParameters> {
-  const { ok, parameters, log } = await getEngine(job.cadType).readParameters({ ...(await source), ...job.limits, scheduling })
+  const { ok, parameters, log } = await getEngine(job.cadType, job.cadVersion).readParameters({ ...(await source), ...job.limits, scheduling })
   return storeParameters(job.key, ok, parameters, log)
 }
 
@@ -62,7 +64,7 @@ export async function runParametersJob(job: CadJob, scheduling: Scheduling, sour
 export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {
   const union = (await findBuild(job.buildKey!))?.mesh
   if (!union) throw new Error(`the build ${job.buildKey} to close the parts of is not in the cache`)
-  const { mesh, log, print } = await getEngine(job.cadType).closeParts({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling, union })
+  const { mesh, log, print } = await getEngine(job.cadType, job.cadVersion).closeParts({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling, union })
   return storeBuild(job.key, mesh, log, print)
 }
 

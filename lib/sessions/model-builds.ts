@@ -22,8 +22,8 @@ import type { LoadedSession } from '@/lib/sessions/sessions'
 export type Quality = 'preview' | 'final'
 
 function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}): CadJob {
-  const { cadType, mainFile, files, libraries, fontsHash, fonts, limits } = inputs
-  return { kind, key, cadType, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides }
+  const { cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits } = inputs
+  return { kind, key, cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides }
 }
 
 const parameterReads = new Map<string, Promise<ReadParameters>>()

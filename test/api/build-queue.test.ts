@@ -11,6 +11,7 @@ function buildJob(name: string) {
     kind: 'build' as const,
     key: `${name}-${crypto.randomUUID()}`,
     cadType: 'openscad',
+    cadVersion: '2025.07',
     mainFile: 'main.scad',
     files: [],
     libraries: [],

