@@ -93,18 +93,20 @@ export async function runNative(binary: NativeBinary, run: NativeRun): Promise<R
 
 async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promise<Run> {
   const log = new OpenscadLog()
+  const encode = (text: string) => new TextEncoder().encode(text)
+  // A part's colour alone runs from beside the main file, so that its relative includes resolve.
+  const runFile = run.input === undefined ? run.mainFile : path.posix.join(path.posix.dirname(run.mainFile), INPUT_FILE)
   try {
-    place(path.join(root, 'model'), run.files)
+    place(path.join(root, 'model'), [...run.files, ...(run.input === undefined ? [] : [{ path: runFile, data: encode(run.input) }])])
     place(path.join(root, 'libraries'), run.libraries)
-    place(path.join(root, 'fonts'), [...run.fonts, { path: 'fonts.conf', data: new TextEncoder().encode(FONTS_CONF) }])
-    if (run.input !== undefined) place(path.join(root, 'model'), [{ path: path.posix.join(path.posix.dirname(run.mainFile), INPUT_FILE), data: new TextEncoder().encode(run.input) }])
+    place(path.join(root, 'fonts'), [...run.fonts, { path: 'fonts.conf', data: encode(FONTS_CONF) }])
   } catch (error) {
     return { exitCode: 1, log: withError(log.toLog(), `ERROR: could not place the model's files: ${(error as Error).message}`) }
   }
   const out = path.join(root, 'out')
-  fs.mkdirSync(out, { mode: 0o777 })
+  fs.mkdirSync(out)
   fs.chmodSync(out, 0o777)
-  const main = `/model/${run.input === undefined ? run.mainFile : path.posix.join(path.posix.dirname(run.mainFile), INPUT_FILE)}`
+  const main = `/model/${runFile}`
   const outputFile = `/out/model.${run.format}`
   const openscad = [
     main,
@@ -139,7 +141,7 @@ async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promis
   // bubblewrap ends with 128 + the signal that ended the engine.
   if (ended.timedOut || ended.signal === 'SIGXCPU' || ended.code === 128 + 24) return { exitCode: 1, log: withError(printed, `ERROR: the build was stopped after its time limit of ${run.timeLimitMs / 1000} s`) }
   if (ended.signal === 'SIGXFSZ' || ended.code === 128 + 25) return { exitCode: 1, log: withError(printed, `ERROR: the model's output was larger than its limit of ${Math.round(outputLimitBytes / 1048576)} MB`) }
-  if (/std::bad_alloc|out of memory/i.test(printed.error + printed.message)) return { exitCode: 1, log: withError(printed, `ERROR: the build needed more than its memory limit of ${Math.round(run.memoryLimitBytes / 1048576)} MB`) }
+  if (ended.code !== 0 && /std::bad_alloc/.test(printed.message)) return { exitCode: 1, log: withError(printed, `ERROR: the build needed more than its memory limit of ${Math.round(run.memoryLimitBytes / 1048576)} MB`) }
   if (ended.signal || (ended.code ?? 0) > 128) return { exitCode: 1, log: withError(printed, `ERROR: the CAD engine stopped (${ended.signal ?? `signal ${ended.code! - 128}`})`) }
   if (ended.code !== 0) return { exitCode: ended.code ?? 1, log: printed }
   const written = path.join(out, `model.${run.format}`)
