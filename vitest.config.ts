@@ -14,8 +14,8 @@ const apiEnv = {
   ANONYMOUS_TOKENS_PER_MINUTE_PER_ADDRESS: '100000',
   SESSION_FILE_MAX_BYTES: String(4 * 1024 * 1024),
   SESSION_FILES_MAX_BYTES: String(10 * 1024 * 1024),
-  // Debian's OpenSCAD as the native engine beside the embedded one (test/api/native-engine.test.ts).
-  OPENSCAD_BINARY: '/usr/bin/openscad',
+  // Debian's OpenSCAD (or the one OPENSCAD_BINARY names) as the native engine beside the embedded one (test/api/native-engine.test.ts).
+  OPENSCAD_BINARY: process.env.OPENSCAD_BINARY ?? '/usr/bin/openscad',
 }
 
 export default defineConfig({

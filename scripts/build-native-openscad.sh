@@ -9,11 +9,15 @@
 # `git clone --recurse-submodules https://github.com/openscad/openscad` where GitHub is reachable,
 # or each repository unpacked at its pinned commit where it is not. PREFIX (default /opt/openscad)
 # receives bin/openscad. Needs root for apt-get unless the packages are there.
+#
+# OPENSCAD_VERSION names the build (its cadVersion is `<version>-native`): by default the commit's
+# date in a git checkout, else the day of the build, as OpenSCAD names an untagged build itself.
 set -euo pipefail
 
 source_dir=$(realpath "${1:?usage: $0 SOURCE_DIR [PREFIX]}")
 prefix=${2:-/opt/openscad}
 build_dir="$source_dir/build-native"
+version=${OPENSCAD_VERSION:-$(git -C "$source_dir" log -1 --format=%cd --date=format:%Y.%m.%d 2>/dev/null || true)}
 
 for submodule in manifold Clipper2 mimalloc sanitizers-cmake; do
   [ -n "$(ls -A "$source_dir/submodules/$submodule" 2>/dev/null)" ] || { echo "$source_dir/submodules/$submodule is empty: put the pinned commit there" >&2; exit 1; }
@@ -31,7 +35,8 @@ fi
 
 # Headless, no GUI libraries, Manifold with TBB; without a release tag OpenSCAD names itself by its build date.
 cmake -S "$source_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEXPERIMENTAL=ON -DENABLE_MANIFOLD=ON \
-  -DHEADLESS=ON -DNULLGL=ON -DENABLE_TESTS=OFF -DUSE_BUILTIN_OPENCSG=OFF -DENABLE_CAIRO=OFF -DENABLE_HIDAPI=OFF -DENABLE_SPNAV=OFF
+  -DHEADLESS=ON -DNULLGL=ON -DENABLE_TESTS=OFF -DUSE_BUILTIN_OPENCSG=OFF -DENABLE_CAIRO=OFF -DENABLE_HIDAPI=OFF -DENABLE_SPNAV=OFF \
+  ${version:+-DOPENSCAD_VERSION=$version}
 ninja -C "$build_dir" openscad
 
 install -D -m 0755 "$build_dir/openscad" "$prefix/bin/openscad"

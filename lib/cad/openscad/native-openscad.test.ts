@@ -42,7 +42,7 @@ describe('the native OpenSCAD engine in its sandbox', () => {
     const { boundingBox, volume } = measureMesh(parseBinaryStl(result.output!))
     expect(boundingBox).toEqual({ minX: 0, maxX: 5, minY: 0, maxY: 2, minZ: 0, maxZ: 12 })
     expect(volume).toBeCloseTo(120, 6)
-    expect(result.log.error).toMatch(/WARNING: Ignoring unknown variable 'undefined_thing' in file main\.scad, line 5/)
+    expect(result.log.error).toMatch(/WARNING: Ignoring unknown variable ["']undefined_thing["'] in file main\.scad, line 5/)
   })
 
   it.each([
