@@ -12,7 +12,7 @@ async function main() {
   const { env } = await import('./lib/env')
   const { checkDataDir } = await import('./lib/data-dir')
   await checkDataDir(env.DATA_DIR)
-  const { checkEngines } = await import('./lib/cad/engine-versions')
+  const { checkEngines, warmUpEngines } = await import('./lib/cad/engine-versions')
   try {
     checkEngines()
   } catch (error) {
@@ -22,8 +22,7 @@ async function main() {
   const { migrations, demos } = await prepareDatabase()
   if (migrations.length > 0) console.log(`paraform: applied migrations ${migrations.join(', ')}`)
   if (demos.length > 0) console.log(`paraform: added ${demos.length} demo configurators`)
-  const { warmUpOpenscad } = await import('./lib/cad/openscad/openscad-engine')
-  if (env.BUILD_WORKERS > 0) warmUpOpenscad()
+  if (env.BUILD_WORKERS > 0) warmUpEngines()
   // With PostgreSQL builds are jobs on the queue; this process runs BUILD_WORKERS of them.
   if (env.DATABASE_URL) await (await import('./lib/queue/build-worker')).ensureBuildWorker()
 

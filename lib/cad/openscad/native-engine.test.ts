@@ -69,6 +69,8 @@ describe('the native engine behind the engine interface', () => {
     controller.abort(new Error('superseded'))
     await expect(build).rejects.toThrow('superseded')
     await expect.poll(runningEngines, { timeout: 5_000 }).toEqual([])
+    // Its run's folder went with it, although its worker thread was stopped before it could remove it.
+    expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`paraform-build-${process.pid}-`))).toEqual([])
   })
 
   it('stops a build at its time limit with a log line, and leaves no engine running', async () => {

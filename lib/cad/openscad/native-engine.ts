@@ -1,6 +1,8 @@
+import fs from 'node:fs'
 import os from 'node:os'
+import path from 'node:path'
 import type { CadEngine } from '@/lib/cad/engine'
-import type { NativeBinary } from '@/lib/cad/openscad/native-openscad'
+import { type NativeBinary, RUN_FOLDER_PREFIX } from '@/lib/cad/openscad/native-openscad'
 import type { OpenscadJob, OpenscadJobResult } from '@/lib/cad/openscad/openscad-job'
 import { openscadEngineOn, openscadPool, runOn } from '@/lib/cad/openscad/openscad-engine'
 import type { WorkerPool } from '@/lib/cad/worker-pool'
@@ -8,7 +10,12 @@ import { env } from '@/lib/env'
 
 const globalForPool = globalThis as unknown as { paraformNativePool?: WorkerPool<OpenscadJob, OpenscadJobResult> }
 
-function nativePool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
+/**
+ * Made at start-up by the custom server or the build worker (warmUpEngines), outside Next's
+ * bundle, whose copy of this module finds it on globalThis: a worker thread started from the
+ * bundle cannot load its TypeScript.
+ */
+export function nativePool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
   globalForPool.paraformNativePool ??= openscadPool('lib/cad/openscad/native-worker.ts')
   return globalForPool.paraformNativePool
 }
@@ -20,6 +27,10 @@ function nativePool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
  * its threads stay on them.
  */
 export function nativeOpenscadEngine(binary: NativeBinary): CadEngine {
+  removeRunFolders((name) => {
+    const owner = new RegExp(`^${RUN_FOLDER_PREFIX}(\\d+)-\\d+-`).exec(name)?.[1]
+    return owner !== undefined && !isRunning(Number(owner))
+  })
   const held = new Int32Array(new SharedArrayBuffer(4 * os.availableParallelism()))
   const perBuild = Math.max(1, Math.floor(held.length / Math.max(1, env.BUILD_WORKERS)))
   let claims = 0
@@ -28,13 +39,32 @@ export function nativeOpenscadEngine(binary: NativeBinary): CadEngine {
     async (job, options) => {
       claims = (claims % 0x7fffffff) + 1
       const claim = claims
+      const folderPrefix = `${RUN_FOLDER_PREFIX}${process.pid}-${claim}-`
       try {
-        return await run({ ...job, native: { timeLimitMs: options.timeLimitMs, cores: { held, claim, perBuild }, writesColours: binary.writesColours } }, options)
+        return await run({ ...job, native: { timeLimitMs: options.timeLimitMs, cores: { held, claim, perBuild }, writesColours: binary.writesColours, folderPrefix } }, options)
       } finally {
-        // A worker stopped mid-run (time limit, cancellation) cannot give its cores back itself.
+        // A worker stopped mid-run (time limit, cancellation) cannot give its cores back or remove its run's folder itself.
         for (let core = 0; core < held.length; core++) Atomics.compareExchange(held, core, claim, 0)
+        removeRunFolders((name) => name.startsWith(folderPrefix))
       }
     },
     { probesFonts: binary.hasTextmetrics },
   )
+}
+
+/** Removes the run folders left in the temporary directory that `isLeft` picks (by name). */
+function removeRunFolders(isLeft: (name: string) => boolean): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (name.startsWith(RUN_FOLDER_PREFIX) && isLeft(name)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
+  }
+}
+
+/** Whether a process of this id runs (its builds' folders are its own); folders of a process that ended are left over. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }

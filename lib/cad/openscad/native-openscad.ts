@@ -73,7 +73,12 @@ export interface NativeRun {
   /** Cores the run may use: OpenSCAD's threads (TBB) take only these. */
   cpus?: number[]
   signal?: AbortSignal
+  /** How the run's folder in the temporary directory begins, so that whoever started it can remove it (native-engine.ts). */
+  folderPrefix?: string
 }
+
+/** The run folders of this machine's native builds begin with it. */
+export const RUN_FOLDER_PREFIX = 'paraform-build-'
 
 // Only the run's own folders for fonts: fontconfig finds no font of the host it was not given.
 const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
@@ -81,7 +86,7 @@ const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/mode
 
 /** One OpenSCAD run of the model in a sandbox of its own; every failure is a result, a cancellation rejects. */
 export async function runNative(binary: NativeBinary, run: NativeRun): Promise<Run> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-build-'))
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), run.folderPrefix ?? RUN_FOLDER_PREFIX))
   // The sandbox's user may pass through to the run's folders, not list what else is there.
   fs.chmodSync(root, 0o711)
   try {

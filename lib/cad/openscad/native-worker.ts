@@ -21,11 +21,11 @@ function claimCores({ held, claim, perBuild }: CoreClaim): number[] {
 }
 
 port.on('message', async (job: OpenscadJob) => {
-  const { timeLimitMs, cores } = job.native!
+  const { timeLimitMs, cores, folderPrefix } = job.native!
   const cpus = claimCores(cores)
   try {
     const result = await runJob(job, (job, format, input) =>
-      runNative(binary, { files: job.files, mainFile: job.mainFile, libraries: job.libraries, fonts: fontFiles(job), defines: job.defines, format, input, timeLimitMs, memoryLimitBytes: job.memoryLimitBytes, cpus }),
+      runNative(binary, { files: job.files, mainFile: job.mainFile, libraries: job.libraries, fonts: fontFiles(job), defines: job.defines, format, input, timeLimitMs, memoryLimitBytes: job.memoryLimitBytes, cpus, folderPrefix }),
     )
     const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
     port.postMessage(result, buffers as ArrayBuffer[])

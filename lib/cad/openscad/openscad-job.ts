@@ -18,8 +18,8 @@ export interface OpenscadJob {
   memoryLimitBytes: number
   /** Of a `parts` job: the model as the build of the same defines made it. */
   union?: Mesh
-  /** Of a native job: the time limit its sandbox enforces, the cores it may take (native-engine.ts), and whether its OFF holds colours. */
-  native?: { timeLimitMs: number; cores: CoreClaim; writesColours: boolean }
+  /** Of a native job: the time limit its sandbox enforces, the cores it may take (native-engine.ts), whether its OFF holds colours, and how its runs' folders begin. */
+  native?: { timeLimitMs: number; cores: CoreClaim; writesColours: boolean; folderPrefix: string }
 }
 
 /**

@@ -1,4 +1,0 @@
-export {}
-const { benchForeground } = await import('./foreground')
-await benchForeground()
-process.exit(0)
