@@ -7,7 +7,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
-import { rawRequest } from '@/test/support/start-server'
+import { callServer, rawRequest } from '@/test/support/start-server'
 
 // These tests start the real server (server.ts over the production build, `npm test` builds
 // first) as a newcomer would, and talk to it over raw HTTP.
@@ -133,10 +133,27 @@ describe('embedded database', () => {
   const dataDir = tempDir()
   let server: Started
 
+  // Debian's OpenSCAD as a native engine beside the embedded one, as an operator would set it.
+  const settings = { DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000', SEED_DEMO: 'false', OPENSCAD_BINARY: '/usr/bin/openscad' }
+
   beforeAll(async () => {
-    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000', SEED_DEMO: 'false' })
+    server = await start(settings)
   })
   afterAll(() => stop(server))
+
+  it('builds a configurator on the native engine its cadVersion names, in the server as npm start runs it', async () => {
+    const token = await signIn(server.url)
+    const call = (method: string, route: string, body?: unknown) => callServer(server.url, token, method, route, body)
+    const { cad } = (await (await call('GET', '/capabilities')).json()) as { cad: { versions: string[] }[] }
+    const native = cad[0]!.versions.find((version) => version.endsWith('-native'))!
+    const { UUID } = (await (await call('POST', '/configurators', { name: 'Native', mainFile: 'main.scad', cadVersion: native })).json()) as { UUID: string }
+    const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/main.scad`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: 'size = 3; // [1:9]\ncube(size);' })
+    expect(upload.status).toBe(202)
+    const { id } = (await (await call('POST', '/configsessions', { configuratorId: UUID })).json()) as { id: string }
+    const model = await call('GET', `/configsessions/${id}/model`)
+    expect(model.status).toBe(200)
+    expect((await model.arrayBuffer()).byteLength).toBe(84 + 12 * 50)
+  })
 
   it('serves the API and keeps everything across a restart on the same DATA_DIR', async () => {
     const token = await signIn(server.url)
@@ -155,7 +172,7 @@ describe('embedded database', () => {
     expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(true)
 
     await stop(server)
-    server = await start({ DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000', SEED_DEMO: 'false' })
+    server = await start(settings)
     expect(server.output()).not.toMatch(/applied migrations|created admin/)
     const file = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/main.scad`, {
       headers: { authorization: `Bearer ${token}` },
