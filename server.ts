@@ -1,4 +1,5 @@
 // Custom server: start-up checks and migrations before Next.js serves anything.
+import './lib/node-version-guard'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import next from 'next'

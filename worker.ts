@@ -1,6 +1,7 @@
 // Build worker (`npm run worker`): runs CAD jobs and webhook deliveries from the PostgreSQL queue, serves no HTTP.
 // It runs with the react-server condition, as Next.js runs route handlers: the outbound-address
 // checks webhooks share with the image renderer are marked server-only.
+import './lib/node-version-guard'
 import { failStartUp } from './lib/start-up'
 
 async function main() {

@@ -1,6 +1,7 @@
 // npm run bench: every benchmark, each against a baseline measured in the same run.
 // It runs with the react-server condition: the benches launch Chromium as the server renderer
 // does (lib/render/server, which imports server-only).
+import '../lib/node-version-guard'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'

@@ -24,7 +24,7 @@ export const LAYERS: [name: string, members: string[]][] = [
     ),
   ],
   ['endpoints', ['lib/endpoints/']],
-  ['app', ['lib/start-up.ts', 'lib/set-up-database.ts', 'app/', 'components/']],
+  ['app', ['lib/start-up.ts', 'lib/node-version-guard.ts', 'lib/set-up-database.ts', 'app/', 'components/']],
 ]
 
 function sourceFiles(): string[] {

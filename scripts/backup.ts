@@ -3,6 +3,7 @@
 // signed in as in `npm run library`); otherwise this process does, on the database and storage
 // the settings name: pg_dump takes one snapshot while the service runs. The file appears whole
 // or not at all.
+import '../lib/node-version-guard'
 import fs from 'node:fs'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'

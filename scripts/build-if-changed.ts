@@ -2,6 +2,7 @@
 // so `npm start` reuses a build, and several instances started at once from one checkout wait
 // for one build instead of each building into the same .next folder.
 // `--force` builds whatever the stamp says (`npm test` wants a fresh build) and stamps it.
+import '../lib/node-version-guard'
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash, randomUUID } from 'node:crypto'
 import fs from 'node:fs'

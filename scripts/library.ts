@@ -3,6 +3,7 @@
 // server's API (PGlite allows one process), signed in as ADMIN_EMAIL / ADMIN_PASSWORD or with an
 // admin's PARAFORM_TOKEN; `--server URL` names a server to use anywhere. Otherwise on the
 // database and storage the settings name, as `npm start` does.
+import '../lib/node-version-guard'
 import { failStartUp } from '../lib/start-up'
 import { adminToken, okOrThrow, serverUrl } from './admin-client'
 

@@ -1,6 +1,7 @@
 // `npm run restore -- <file>`: a backup of `npm run backup` into the empty place the settings
 // name (an empty DATA_DIR; or an empty DATABASE_URL database with an empty S3_BUCKET or
 // DATA_DIR). Run it before the first `npm start` there.
+import '../lib/node-version-guard'
 import { failStartUp } from '../lib/start-up'
 
 async function main() {
