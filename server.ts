@@ -21,11 +21,15 @@ async function main() {
   }
   const { prepareDatabase } = await import('./lib/set-up-database')
   const { migrations, demos } = await prepareDatabase()
-  if (migrations.length > 0) console.log(`paraform: applied migrations ${migrations.join(', ')}`)
-  if (demos.length > 0) console.log(`paraform: added ${demos.length} demo configurators`)
+  const { logger } = await import('./lib/log')
+  if (migrations.length > 0) logger.info({ migrations }, `applied migrations ${migrations.join(', ')}`)
+  if (demos.length > 0) logger.info(`added ${demos.length} demo configurators`)
   if (env.BUILD_WORKERS > 0) warmUpEngines()
   // With PostgreSQL builds are jobs on the queue; this process runs BUILD_WORKERS of them.
-  if (env.DATABASE_URL) await (await import('./lib/queue/build-worker')).ensureBuildWorker()
+  if (env.DATABASE_URL) {
+    await (await import('./lib/queue/build-worker')).ensureBuildWorker()
+    ;(await import('./lib/queue/build-queue')).measureQueueDepth()
+  }
 
   const app = next({ dev: isDev, dir: import.meta.dirname })
   await app.prepare()
@@ -35,7 +39,11 @@ async function main() {
   const { findEmbedApplication } = await import('./lib/applications/applications')
   const { frameAncestors } = await import('./lib/applications/application-domain')
   const { CLIENT_ADDRESS_HEADER, clientAddressOf } = await import('./lib/api/client-address')
+  const { observeRequest } = await import('./lib/endpoints/request-log')
+  const { serveMetrics } = await import('./lib/metrics')
   const server = createServer(async (request, response) => {
+    observeRequest(request, response)
+    if (request.url?.split('?')[0] === '/metrics') return serveMetrics(request, response)
     // Replaces whatever a client sent under this name: route handlers cannot see the socket.
     request.headers[CLIENT_ADDRESS_HEADER] = clientAddressOf(request)
     const problem = rawPathProblem(request.url ?? '/')
@@ -64,12 +72,12 @@ async function main() {
   const { recordServerUrl } = await import('./lib/embedded-lock')
   const { registerWebInstance } = await import('./lib/webhooks/web-instances')
   server.listen(env.PORT, () => {
-    console.log(`paraform: listening on http://localhost:${env.PORT}`)
+    logger.info(`listening on http://localhost:${env.PORT}`)
     const { port } = server.address() as AddressInfo
     // `npm run library` finds the server that holds the embedded database here.
     recordServerUrl(`http://127.0.0.1:${port}`)
     // Webhooks never go to any instance of the deployment.
-    registerWebInstance(port).catch((error: unknown) => console.error('paraform: cannot register this instance:', (error as Error).message))
+    registerWebInstance(port).catch((error: unknown) => logger.error({ err: error }, 'cannot register this instance'))
   })
   if (env.DEMO_SHOP_PORT > 0) await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
 
@@ -80,9 +88,9 @@ async function main() {
   let stopping: Promise<void> | undefined
   const stop = (signal: NodeJS.Signals) => {
     stopping ??= (async () => {
-      console.log(`paraform: ${signal}, finishing requests in flight`)
+      logger.info(`${signal}, finishing requests in flight`)
       setTimeout(() => {
-        console.error(`paraform: still busy ${env.SHUTDOWN_TIMEOUT_SECONDS} s after ${signal}, cutting off`)
+        logger.error(`still busy ${env.SHUTDOWN_TIMEOUT_SECONDS} s after ${signal}, cutting off`)
         server.closeAllConnections()
         process.exit(1)
       }, env.SHUTDOWN_TIMEOUT_SECONDS * 1000)
@@ -99,7 +107,8 @@ async function main() {
 /** The demo shop (demo/shop) on its own origin, embedding the name tag; skipped without that demo. */
 async function startShop(port: number, paraformPort: number, dataDir: string, failFirstDelivery: boolean) {
   const application = await (await import('./lib/demo/demo-shop')).ensureDemoShopApplication(port)
-  if (!application) return console.log('paraform: no demo shop (the name tag demo is not there)')
+  const { logger } = await import('./lib/log')
+  if (!application) return logger.info('no demo shop (the name tag demo is not there)')
   const { startDemoShop } = await import('./demo/shop/shop')
   const shop = await startDemoShop({
     port,
@@ -112,7 +121,7 @@ async function startShop(port: number, paraformPort: number, dataDir: string, fa
   }).catch((error: Error) => fail(`cannot start the demo shop on port ${port} (${error.message}); DEMO_SHOP_PORT=0 turns it off`))
   const { onShutdown } = await import('./lib/shutdown')
   onShutdown(() => new Promise<void>((resolve) => shop.close(() => resolve())))
-  console.log(`paraform: demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, pick a style (a preset), Add to cart -> snapshot -> webhook -> 3MF)`)
+  logger.info(`demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, pick a style (a preset), Add to cart -> snapshot -> webhook -> 3MF)`)
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))

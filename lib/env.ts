@@ -56,6 +56,11 @@ const ZEnv = z.object({
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** The bearer token `GET /metrics` (and a worker's METRICS_PORT) answers; unset, metrics answer 404. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** A build worker's (`npm run worker`) metrics port; web instances serve metrics on PORT. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Demo configurators on first start; by default only on the embedded database. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** Prepare a model in the background after each change (lib/sessions/preparation.ts). */

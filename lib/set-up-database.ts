@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import { AppError } from '@/lib/api/errors'
 import { loadSigningKey } from '@/lib/auth/tokens'
 import { db, embeddedDatabaseDir, getDatabase } from '@/lib/db'
 import { seedDemoContent } from '@/lib/demo/seed-demo-content'
 import { DatabaseInUseError } from '@/lib/embedded-lock'
 import { env } from '@/lib/env'
+import { logger } from '@/lib/log'
 import { applyMigrations } from '@/lib/migrations'
 import { migrateQueue } from '@/lib/queue/build-queue'
 import { storage } from '@/lib/storage/object-storage'
@@ -64,5 +67,9 @@ async function bootstrapAdmin(): Promise<void> {
     if (error instanceof AppError && error.code === 'conflict') return
     throw error
   }
-  if (!env.ADMIN_PASSWORD) console.log(`paraform: created admin ${email} with password ${password} (shown only this once)`)
+  if (env.ADMIN_PASSWORD) return
+  // Never in the log (it may be kept and shipped): in a file only its owner can read.
+  const file = path.join(env.DATA_DIR, 'admin-password.txt')
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 })
+  logger.warn(`created admin ${email}; its generated password is in ${file}: sign in, change it, and delete the file`)
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { ERROR_STATUS, type ErrorCode, type FieldError } from '@/lib/api/schemas'
+import { logger } from '@/lib/log'
 
 export type { ErrorCode, FieldError }
 
@@ -44,13 +45,13 @@ export function zodFields(error: z.ZodError, prefix: FieldError['path'] = []): F
  * shown. Request input is validated by route() and answered 422 there, so any other ZodError
  * is a server fault.
  */
-export function toErrorResponse(error: unknown): Response {
+export function toErrorResponse(error: unknown, requestId?: string | null): Response {
   if (error instanceof AppError) return errorResponse(error.code, error.message, error.headers, error.fields)
   const prismaCode = prismaErrorCode(error)
   if (prismaCode === 'P2025') return errorResponse('not_found', 'Not found')
   if (prismaCode === 'P2002') return errorResponse('conflict', 'Already exists')
   if (prismaCode !== undefined && DATABASE_UNREACHABLE.has(prismaCode)) return errorResponse('service_unavailable', 'The database cannot be reached; try again later')
-  console.error('paraform: unexpected error:', error instanceof Error ? (error.stack ?? error.message) : error)
+  logger.error({ err: error, requestId }, 'unexpected error')
   return errorResponse('internal_error', 'Internal server error')
 }
 

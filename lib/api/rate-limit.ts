@@ -1,5 +1,6 @@
 import { RateLimiterPrisma, RateLimiterRes } from 'rate-limiter-flexible'
 import { AppError } from '@/lib/api/errors'
+import { metrics } from '@/lib/metrics'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 
@@ -17,14 +18,16 @@ function store(name: string, points: number, durationSeconds: number): RateLimit
   return limiter
 }
 
-function tooManyRequests(message: string, msBeforeNext: number): AppError {
+/** A refusal by the limit `name`, counted for operators. */
+function tooManyRequests(name: string, message: string, msBeforeNext: number): AppError {
+  metrics.rateLimitRefusals.inc({ limit: name })
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000))
   return new AppError('too_many_requests', `${message}; try again in ${seconds} s`, { 'retry-after': String(seconds) })
 }
 
 /** The limiter's refusal as a 429; a store failure stays an error. */
-function refusal(error: unknown, message: string): unknown {
-  return error instanceof RateLimiterRes ? tooManyRequests(message, error.msBeforeNext) : error
+function refusal(error: unknown, name: string, message: string): unknown {
+  return error instanceof RateLimiterRes ? tooManyRequests(name, message, error.msBeforeNext) : error
 }
 
 export interface RateLimitSettings {
@@ -51,14 +54,14 @@ export class RateLimit {
 
   /** Counts `points` against `key`; 429 with Retry-After when that goes past the limit (they stay counted). */
   async consume(key: string, points = 1): Promise<void> {
-    await this.limiter.consume(key, points).catch((error: unknown) => Promise.reject(refusal(error, this.message)))
+    await this.limiter.consume(key, points).catch((error: unknown) => Promise.reject(refusal(error, this.name, this.message)))
   }
 
   /** 429 with Retry-After when `key` has used up its points; counts nothing. */
   async check(key: string): Promise<void> {
     const limiter = this.limiter
     const used = await limiter.get(key)
-    if (used && used.consumedPoints >= limiter.points) throw tooManyRequests(this.message, used.msBeforeNext)
+    if (used && used.consumedPoints >= limiter.points) throw tooManyRequests(this.name, this.message, used.msBeforeNext)
   }
 
   /** Counts `points` against `key` without refusing; answers the points now used in this window. */
@@ -111,7 +114,7 @@ export class BackOff {
       await gate.consume(key, 1)
     } catch (error) {
       await attempts.reward(key, 1)
-      throw refusal(error, this.message)
+      throw refusal(error, this.name, this.message)
     }
   }
 

@@ -5,6 +5,8 @@ import type { PrintMeasures } from '@/lib/cad/mesh/printability'
 import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import { logger } from '@/lib/log'
+import { metrics } from '@/lib/metrics'
 import { onShutdown } from '@/lib/shutdown'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { storage } from '@/lib/storage/object-storage'
@@ -99,7 +101,7 @@ export function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print
   const written = writeBuild(key, mesh, log, objectInfo)
   writing.set(key, written)
   void written
-    .catch((error: unknown) => console.error(`paraform: could not store build ${key}: ${error instanceof Error ? error.message : String(error)}`))
+    .catch((error: unknown) => logger.error({ err: error, key }, 'could not store a build'))
     .finally(() => writing.get(key) === written && writing.delete(key))
   return { key, source: 'built', mesh, log, objectInfo }
 }
@@ -172,9 +174,12 @@ export async function getCachedBuild(key: string, produce: (signal: AbortSignal)
   const hot = memory.get(key)
   if (hot) {
     touch(key)
+    metrics.cacheAnswers.inc({ answer: 'memory' })
     return { ...remember(hot), source: 'memory' }
   }
-  const flight = inFlight.get(key) ?? startFlight(key, produce)
+  const joined = inFlight.get(key)
+  if (joined) metrics.cacheAnswers.inc({ answer: 'joined' })
+  const flight = joined ?? startFlight(key, produce)
   flight.waiters++
   if (!signal) return flight.promise
   return new Promise((resolve, reject) => {
@@ -193,7 +198,11 @@ export async function getCachedBuild(key: string, produce: (signal: AbortSignal)
 
 function startFlight(key: string, produce: (signal: AbortSignal) => Promise<CachedBuild>): Flight {
   const controller = new AbortController()
-  const promise = (async (): Promise<CachedBuild> => remember((await loadBuild(key)) ?? (await produce(controller.signal))))()
+  const promise = (async (): Promise<CachedBuild> => {
+    const stored = await loadBuild(key)
+    metrics.cacheAnswers.inc({ answer: stored ? 'stored' : 'miss' })
+    return remember(stored ?? (await produce(controller.signal)))
+  })()
   const flight: Flight = { promise, waiters: 0, controller }
   // Forgotten before any caller hears how it ended, so that one asking again starts anew. A build
   // every caller left rejects with nobody listening.

@@ -1,10 +1,12 @@
 import { buildStored, type CachedBuild, findBuild, remember, storeBuild } from '@/lib/builds/build-cache'
-import type { EngineLimits, ModelSource, ParameterValue } from '@/lib/cad/engine'
+import type { EngineLimits, EngineLog, ModelSource, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/engine-versions'
 import { type ReadParameters, storeParameters } from '@/lib/builds/parameter-cache'
-import type { Scheduling } from '@/lib/cad/worker-pool'
+import { isDropped, type Scheduling } from '@/lib/cad/worker-pool'
 import { hostFonts } from '@/lib/cad/fonts/host-fonts'
 import { type LibraryRef, readLibraryFiles } from '@/lib/builds/library-files'
+import { logger } from '@/lib/log'
+import { metrics } from '@/lib/metrics'
 import { recentReads } from '@/lib/recent-reads'
 import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
 
@@ -34,6 +36,8 @@ export interface CadJob {
   overrides: Record<string, ParameterValue>
   /** Of a `parts` job: the key of the build whose parts it closes, cached before the job starts. */
   buildKey?: string
+  /** Of a build: the quality whose overrides it has, for its metrics and log line (the overrides are in the key). */
+  quality?: 'preview' | 'final'
 }
 
 // A model's files, by content hash, as its builds read them: every slider move builds the same files.
@@ -50,21 +54,61 @@ export async function readSource(job: CadJob): Promise<ModelSource> {
   return { files, libraries, fonts, mainFile: job.mainFile }
 }
 
-export async function runBuildJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {
-  const { mesh, log } = await getEngine(job.cadType, job.cadVersion).build({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling })
+const TIME_LIMIT = /^ERROR: the build was stopped after (its|the) time limit/m
+
+/**
+ * The engine's run of a job, counted and logged with its outcome, its wait from `askedAt` (ms
+ * since the epoch: on the queue, when the job was added) to its start, and the engine's time.
+ */
+async function measured<T extends { log: EngineLog }>(job: CadJob, scheduling: Scheduling, askedAt: number, run: (scheduling: Scheduling) => Promise<T>, isBuilt: (result: T) => boolean): Promise<T> {
+  let startedAt: number | undefined
+  const onStart = () => {
+    startedAt = Date.now()
+    scheduling.onStart?.()
+  }
+  const ended = (outcome: 'built' | 'failed' | 'timed_out' | 'cancelled') => {
+    const endedAt = Date.now()
+    const quality = job.quality ?? 'none'
+    metrics.builds.inc({ engine: job.cadVersion, kind: job.kind, quality, outcome })
+    if (startedAt !== undefined) {
+      metrics.buildQueueWait.observe({ engine: job.cadVersion, kind: job.kind }, (startedAt - askedAt) / 1000)
+      metrics.buildEngineTime.observe({ engine: job.cadVersion, kind: job.kind, quality }, (endedAt - startedAt) / 1000)
+    }
+    const times = startedAt === undefined ? { queueWaitMs: endedAt - askedAt } : { queueWaitMs: startedAt - askedAt, engineMs: endedAt - startedAt }
+    logger.info({ key: job.key, engine: job.cadVersion, kind: job.kind, quality, outcome, ...times }, 'build')
+  }
+  try {
+    const result = await run({ ...scheduling, onStart })
+    ended(isBuilt(result) ? 'built' : TIME_LIMIT.test(result.log.error) ? 'timed_out' : 'failed')
+    return result
+  } catch (error) {
+    // A prefetch candidate no worker was free for never ran.
+    if (!isDropped(error)) ended(scheduling.signal?.aborted ? 'cancelled' : 'failed')
+    throw error
+  }
+}
+
+export async function runBuildJob(job: CadJob, scheduling: Scheduling, source = readSource(job), askedAt = Date.now()): Promise<CachedBuild> {
+  const engine = getEngine(job.cadType, job.cadVersion)
+  const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits }
+  const { mesh, log } = await measured(job, scheduling, askedAt, (measuring) => engine.build({ ...input, scheduling: measuring }), (built) => built.mesh !== null)
   return storeBuild(job.key, mesh, log)
 }
 
-export async function runParametersJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<ReadParameters> {
-  const { ok, parameters, log } = await getEngine(job.cadType, job.cadVersion).readParameters({ ...(await source), ...job.limits, scheduling })
+export async function runParametersJob(job: CadJob, scheduling: Scheduling, source = readSource(job), askedAt = Date.now()): Promise<ReadParameters> {
+  const engine = getEngine(job.cadType, job.cadVersion)
+  const input = { ...(await source), ...job.limits }
+  const { ok, parameters, log } = await measured(job, scheduling, askedAt, (measuring) => engine.readParameters({ ...input, scheduling: measuring }), (read) => read.ok)
   return storeParameters(job.key, ok, parameters, log)
 }
 
 /** A build's parts closed and measured for manufacturing (CadEngine.closeParts). */
-export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = readSource(job)): Promise<CachedBuild> {
+export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = readSource(job), askedAt = Date.now()): Promise<CachedBuild> {
   const union = (await findBuild(job.buildKey!))?.mesh
   if (!union) throw new Error(`the build ${job.buildKey} to close the parts of is not in the cache`)
-  const { mesh, log, print } = await getEngine(job.cadType, job.cadVersion).closeParts({ ...(await source), values: job.values, overrides: job.overrides, ...job.limits, scheduling, union })
+  const engine = getEngine(job.cadType, job.cadVersion)
+  const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits, union }
+  const { mesh, log, print } = await measured(job, scheduling, askedAt, (measuring) => engine.closeParts({ ...input, scheduling: measuring }), (closed) => closed.mesh !== null)
   return storeBuild(job.key, mesh, log, print)
 }
 
@@ -74,8 +118,8 @@ const RUN = { build: runBuildJob, parts: runPartsJob }
  * Runs the job and resolves once its result is stored: for a build worker, whose asker reads the
  * stored copy, or this process's memory when it asked itself.
  */
-export async function runCadJob(job: CadJob, scheduling: Scheduling, source?: Promise<ModelSource>): Promise<void> {
-  if (job.kind === 'parameters') return void (await runParametersJob(job, scheduling, source))
-  remember(await RUN[job.kind](job, scheduling, source))
+export async function runCadJob(job: CadJob, scheduling: Scheduling, source: Promise<ModelSource>, askedAt: number): Promise<void> {
+  if (job.kind === 'parameters') return void (await runParametersJob(job, scheduling, source, askedAt))
+  remember(await RUN[job.kind](job, scheduling, source, askedAt))
   await buildStored(job.key)
 }

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { metrics } from '@/lib/metrics'
 
 const TS_WORKER = path.join(process.cwd(), 'lib/cad/ts-worker.mjs')
 
@@ -52,6 +53,8 @@ export interface RunOptions extends Scheduling {
 
 interface Task<Job, Result> extends RunOptions {
   job: Job
+  /** A background task held back while customers' builds ran or waited (counted once). */
+  yielded?: boolean
   resolve: (result: Result) => void
   reject: (error: Error) => void
 }
@@ -132,6 +135,12 @@ export class WorkerPool<Job, Result> {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn(false))
     for (let i = 0; i < options.backgroundSize; i++) this.slots.push(this.spawn(true))
     this.spare = this.spawn(false)
+    metrics.collectors.push(() => this.collect())
+  }
+
+  private collect(): void {
+    metrics.queueDepth.inc({ queue: 'process' }, this.queue.length)
+    for (const slot of this.slots) metrics.buildSlots.inc({ kind: slot.background ? 'background' : 'customer', state: slot.task ? 'busy' : 'free' })
   }
 
   run(job: Job, options: RunOptions): Promise<Result> {
@@ -150,6 +159,7 @@ export class WorkerPool<Job, Result> {
       this.queue.push(task)
       this.dispatch()
       if (options.dropUnlessIdle && this.queue.includes(task)) {
+        metrics.backgroundWork.inc({ event: 'dropped' })
         this.queue = this.queue.filter((queued) => queued !== task)
         task.reject(new DroppedError())
       }
@@ -195,6 +205,7 @@ export class WorkerPool<Job, Result> {
       slot.startedAt = this.dispatches
       slot.timer = setTimeout(() => this.replace(slot, new TimeLimitError(task.timeLimitMs)), task.timeLimitMs)
       slot.worker.postMessage(task.job)
+      if (task.fairness.background) metrics.backgroundWork.inc({ event: 'started' })
       task.onStart?.()
     }
     this.preempt()
@@ -235,6 +246,13 @@ export class WorkerPool<Job, Result> {
     return false
   }
 
+  /** Counts a background task held back for customers, once; it may not start. */
+  private yieldTo(task: Task<Job, Result>): false {
+    if (!task.yielded) metrics.backgroundWork.inc({ event: 'yielded' })
+    task.yielded = true
+    return false
+  }
+
   /** A dispatch in `ms`, unless one comes sooner. */
   private dispatchIn(ms: number): void {
     const at = performance.now() + ms
@@ -269,7 +287,7 @@ export class WorkerPool<Job, Result> {
     const holding = (fairness: Fairness[], key: string) => fairness.filter((held) => held.exclusive.includes(key) || held.shared.includes(key)).length
     const runningHere = kind.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
     const half = Math.ceil(kind.length / 2)
-    const mayStart = (task: Task<Job, Result>) => !background || task.dropUnlessIdle || this.mayStartBackground()
+    const mayStart = (task: Task<Job, Result>) => !background || task.dropUnlessIdle || this.mayStartBackground() || this.yieldTo(task)
     const startable = this.queue.filter(
       (task) => Boolean(task.fairness.background) === background && task.fairness.exclusive.every((key) => holding(running, key) === 0) && mayStart(task),
     )

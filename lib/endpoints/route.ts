@@ -52,7 +52,7 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
       if (result === undefined) return new Response(null, { status: operation.status ?? 204, headers: responseHeaders })
       return Response.json(result, { status: operation.status ?? 200, headers: responseHeaders })
     } catch (error) {
-      return toErrorResponse(error)
+      return toErrorResponse(error, request.headers.get('x-request-id'))
     }
   }
 }

@@ -6,6 +6,7 @@ import { queueCounts } from '@/lib/queue/build-queue'
 import type { RunningBuild } from '@/lib/queue/worker-heartbeat'
 import { liveWorkers } from '@/lib/queue/worker-heartbeat'
 import { storage } from '@/lib/storage/object-storage'
+import { logger } from '@/lib/log'
 
 const PROBE_KEY = 'health-probe'
 
@@ -15,7 +16,7 @@ async function timed(part: string, probe: () => Promise<unknown>): Promise<{ ok:
     await probe()
   } catch (error) {
     // The answer names the part; its address and the driver's words stay in the log.
-    console.error(`paraform: health: the ${part} cannot be reached:`, (error as Error).message)
+    logger.error({ err: error, part }, `health: the ${part} cannot be reached`)
     throw new AppError('service_unavailable', `The ${part} cannot be reached`)
   }
   return { ok: true, latencyMs: Math.round(performance.now() - startedAt) }

@@ -6,6 +6,8 @@ import { env } from '@/lib/env'
 import { turnFlag } from '@/lib/queue/build-turns'
 import { listen, notify, onReconnect } from '@/lib/notifications'
 import { BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
+import { logger } from '@/lib/log'
+import { metrics } from '@/lib/metrics'
 
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
 // docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
@@ -42,7 +44,7 @@ export interface CadJobPayload {
 
 /** graphile-worker's log without its line per job: warnings and errors only. */
 export const queueLogger = new Logger(() => (level, message) => {
-  if (level === 'error' || level === 'warning') console.warn(`paraform: queue ${level}: ${message}`)
+  if (level === 'error' || level === 'warning') logger.warn({ queueLevel: level }, `queue: ${message}`)
 })
 
 export type JobOutcome = { key: string; outcome: 'done'; ran: boolean } | { key: string; outcome: 'cancelled' } | { key: string; outcome: 'failed'; message: string }
@@ -203,6 +205,11 @@ async function cancel(key: string): Promise<void> {
 /** Creates or updates graphile-worker's tables (its own schema, graphile_worker). */
 export function migrateQueue(): Promise<void> {
   return runMigrations({ connectionString: env.DATABASE_URL, logger: queueLogger })
+}
+
+/** The shared queue's waiting jobs as a metric, read at each scrape. */
+export function measureQueueDepth(): void {
+  metrics.collectors.push(async () => metrics.queueDepth.set({ queue: 'postgres' }, (await queueCounts()).queued))
 }
 
 /** Queued and running CAD jobs, for health. */

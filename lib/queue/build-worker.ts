@@ -49,7 +49,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     let startedAt: number | undefined
     try {
       const fairness = { turn: job.key, exclusive: [], shared: [], background: owner.background }
-      await runCadJob(job, { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) }, source)
+      await runCadJob(job, { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) }, source, helpers.job.created_at.getTime())
       return { key: job.key, outcome: 'done', ran: true }
     } catch (error) {
       if (helpers.abortSignal.aborted) throw error

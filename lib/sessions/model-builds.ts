@@ -21,9 +21,9 @@ import type { LoadedSession } from '@/lib/sessions/sessions'
 
 export type Quality = 'preview' | 'final'
 
-function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}): CadJob {
+function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}, quality?: Quality): CadJob {
   const { cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits } = inputs
-  return { kind, key, cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides }
+  return { kind, key, cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides, quality }
 }
 
 const parameterReads = new Map<string, Promise<ReadParameters>>()
@@ -108,7 +108,7 @@ function buildJob({ inputs, definitions }: BuildSource, values: Values, quality:
   // `format` changes when what a build answers does (2: a run that logged an ERROR line built nothing;
   // faces OpenSCAD colours for a cut are the uncoloured part's).
   const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits, format: 2 })
-  return cadJob(inputs, 'build', key, engineValues, overrides)
+  return cadJob(inputs, 'build', key, engineValues, overrides, quality)
 }
 
 /** Where a build's closed parts are cached; `3`: the format of the measures stored with them (3: bodies). */

@@ -7,6 +7,7 @@ import { presetsOf } from '@/lib/sessions/presets'
 import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { sampleValues } from '@/lib/configurators/test-drive'
 import type { Prisma } from '@/lib/generated/prisma/client'
+import { logger } from '@/lib/log'
 
 // After a change of a configurator's model (a file, an archive, a preset, its main file or
 // settings), its parameters are read and its defaults and every preset built in the
@@ -22,7 +23,7 @@ export function schedulePreparation(configuratorId: string): void {
   clearTimeout(timers.get(configuratorId))
   const timer = setTimeout(() => {
     timers.delete(configuratorId)
-    prepareConfigurator(configuratorId).catch((error: unknown) => console.warn(`paraform: preparing configurator ${configuratorId} failed:`, error))
+    prepareConfigurator(configuratorId).catch((error: unknown) => logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'))
   }, SETTLE_MS)
   timer.unref()
   timers.set(configuratorId, timer)

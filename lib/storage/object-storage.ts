@@ -6,6 +6,7 @@ import { Readable } from 'node:stream'
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { AppError } from '@/lib/api/errors'
 import { env } from '@/lib/env'
+import { logger } from '@/lib/log'
 
 /**
  * Where everything but database rows is kept (uploaded and session files, built meshes): a
@@ -87,7 +88,7 @@ export class DiskStorage implements ObjectStorage {
 /** A store that fails a request is out of reach for now (down, refusing, misconfigured): 503. */
 function unavailable(error: unknown): never {
   // The answer names the part; the store's address and its client's words stay in the log.
-  console.error(`paraform: the file store cannot be reached: ${(error as Error).name}: ${(error as Error).message}`)
+  logger.error({ err: error }, 'the file store cannot be reached')
   throw new AppError('service_unavailable', 'The file store cannot be reached; try again later')
 }
 

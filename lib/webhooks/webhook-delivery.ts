@@ -1,6 +1,7 @@
 import 'server-only'
 import { Webhook } from 'standardwebhooks'
 import { db } from '@/lib/db'
+import { metrics } from '@/lib/metrics'
 import { sendToPublicUrl } from '@/lib/outbound/fetch-public-url'
 import { deliveryAddressRule } from '@/lib/webhooks/webhook-address'
 
@@ -45,6 +46,7 @@ export async function attemptDelivery(deliveryId: string): Promise<number | null
   const delivered = answer.status !== null && answer.status >= 200 && answer.status < 300
   const last = delivered || attempts >= MAX_ATTEMPTS || !webhookUrl
   const retryInMs = last ? null : backOffSeconds(attempts) * 1000
+  metrics.webhookDeliveries.inc({ outcome: delivered ? 'delivered' : last ? 'failed' : 'retrying' })
   await db.webhookDelivery.update({
     where: { id: delivery.id },
     data: {

@@ -5,6 +5,7 @@ import { env } from '@/lib/env'
 import { queueLogger, workerUtils } from '@/lib/queue/build-queue'
 import { onShutdown } from '@/lib/shutdown'
 import { attemptDelivery, MAX_ATTEMPTS } from '@/lib/webhooks/webhook-delivery'
+import { logger } from '@/lib/log'
 
 // Deliveries go through the build queue's job library on PostgreSQL (graphile-worker retries a
 // job that throws, after e^attempts seconds), so they survive restarts and any instance with
@@ -55,7 +56,7 @@ function attemptLater(deliveryId: string, delayMs: number): void {
     () =>
       void attemptDelivery(deliveryId)
         .then((retryInMs) => retryInMs !== null && attemptLater(deliveryId, retryInMs))
-        .catch((error: unknown) => console.warn(`paraform: webhook delivery ${deliveryId}: ${(error as Error).message}`)),
+        .catch((error: unknown) => logger.warn({ err: error, deliveryId }, 'webhook delivery failed')),
     delayMs,
   ).unref()
 }

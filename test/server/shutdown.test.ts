@@ -72,7 +72,7 @@ describe('shutdown', () => {
     const idleClosed = new Promise((resolve) => idle.on('close', resolve))
     const { answer } = await callHeldService(server.url, token)
     server.child.kill('SIGTERM')
-    await until(() => server.output().includes('paraform: SIGTERM, finishing requests in flight'))
+    await until(() => server.output().includes('SIGTERM, finishing requests in flight'))
     await idleClosed
     await expect(connect(server.url)).rejects.toMatchObject({ code: 'ECONNREFUSED' })
     expect(server.child.exitCode).toBeNull()
@@ -96,6 +96,6 @@ describe('shutdown', () => {
     expect(await exited).toBe(1)
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(1000)
     await expect(answer).rejects.toThrow()
-    expect(server.output()).toContain('paraform: still busy 1 s after SIGTERM, cutting off')
+    expect(server.output()).toContain('still busy 1 s after SIGTERM, cutting off')
   })
 })

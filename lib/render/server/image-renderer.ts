@@ -5,6 +5,7 @@ import { env } from '@/lib/env'
 import { fetchPublicUrl, RENDERER_USER_AGENT } from '@/lib/outbound/fetch-public-url'
 import type { HeadlessRenderArgs, Timings } from '@/lib/render/headless-contract'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
+import { logger } from '@/lib/log'
 
 export interface RenderedImage {
   bytes: Buffer
@@ -53,7 +54,7 @@ export async function renderImage(args: HeadlessRenderArgs, signal: AbortSignal)
   try {
     const image = await renderOnPage(args, signal).catch((error: unknown) => {
       if (error instanceof AppError) throw error
-      console.warn(`paraform: render page failed (${(error as Error).message.split('\n')[0]}); retrying on a fresh page`)
+      logger.warn({ err: error }, 'render page failed; retrying on a fresh page')
       return renderOnPage(args, signal)
     })
     pool.averageMs = pool.averageMs * 0.8 + (performance.now() - started) * 0.2
@@ -69,7 +70,7 @@ export function isRendererRequest(headers: Headers): boolean {
 }
 
 function cancelled(when: string): AppError {
-  console.warn(`paraform: image request cancelled by its client ${when}`)
+  logger.warn(`image request cancelled by its client ${when}`)
   return new AppError('bad_request', 'The request was cancelled by its client')
 }
 
@@ -134,7 +135,7 @@ async function renderOnPage(args: HeadlessRenderArgs, signal: AbortSignal): Prom
     // for ever wedges them all, and closing its page does not stop it. Only a new browser does.
     if (error instanceof AppError && error.code === 'gateway_timeout') discardBrowser()
     else if (signal.aborted && slot && !(await answers(slot.page))) {
-      console.warn('paraform: the cancelled render does not answer; restarting Chromium')
+      logger.warn('the cancelled render does not answer; restarting Chromium')
       discardBrowser()
     }
     throw error
@@ -180,7 +181,7 @@ async function serveOwn(route: Route, slot: PageSlot): Promise<void> {
   if (isNeeded) return route.continue().catch(() => {})
   // The query is left out: it may hold a key.
   const warning = `request to this server ${url.origin}${url.pathname} refused: a render loads only its renderer files`
-  console.warn(`paraform: ${warning}`)
+  logger.warn(warning)
   slot.requestWarnings.push(warning)
   await route.abort('blockedbyclient').catch(() => {})
 }

@@ -1,0 +1,24 @@
+import pino, { type Logger } from 'pino'
+import pretty from 'pino-pretty'
+import { env } from '@/lib/env'
+
+// One JSON line per event (pino) on standard output, errors with their causes (`err`); readable
+// lines outside production. No secret is ever passed to it: requests are logged by their path,
+// never their query or headers, and these field names are censored wherever they appear.
+const SECRET_FIELDS = ['authorization', 'password', 'token', 'accessToken', 'key', 'modelKey', 'renderingKey', 'secret', 'secretKey', 'apiKey']
+
+function createLog(): Logger {
+  const options = {
+    level: env.LOG_LEVEL,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]), censor: '[secret]' },
+  }
+  if (process.env.NODE_ENV === 'production') return pino(options)
+  // Synchronous, in this thread: a transport's worker thread cannot load from Next's bundle.
+  return pino(options, pretty({ sync: true, ignore: 'pid,hostname' }))
+}
+
+// One logger per process: Next's server bundle holds its own copy of this module beside the custom server's.
+const globalForLog = globalThis as unknown as { paraformLog?: Logger }
+export const logger: Logger = (globalForLog.paraformLog ??= createLog())
