@@ -7,6 +7,8 @@ import type { ModelFile } from '@/lib/cad/engine'
 import { type NativeRun, probeBinary, runNative } from '@/lib/cad/openscad/native-openscad'
 import { parseBinaryStl } from '@/lib/cad/mesh/parse-stl'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
+import type { OpenscadJob } from '@/lib/cad/openscad/openscad-job'
+import { runJob } from '@/lib/cad/openscad/openscad-runs'
 
 // The sandboxed child-process engine with Debian's own OpenSCAD (2021.01), as CI runs it: every
 // way out of the sandbox this test knows ends as a failed build whose log holds nothing of the host.
@@ -93,6 +95,36 @@ describe('the native OpenSCAD engine in its sandbox', () => {
     const result = await model('cube(1);', { extra: [{ path: '../escape.scad', data: text('cube(1);') }] })
     expect(result.output).toBeUndefined()
     expect(result.log.error).toBe("ERROR: could not place the model's files: ../escape.scad is not a path inside the model")
+  })
+})
+
+describe('a binary that crashes or writes garbage', () => {
+  // It says it is OpenSCAD; then a model naming `crash` makes it die of a segmentation fault,
+  // and any other gets random bytes as its STL.
+  const FAKE = `#!/bin/sh
+case "$1" in --version|--help) echo "OpenSCAD version 2099.01.01" >&2; exit 0;; esac
+for arg in "$@"; do [ "$previous" = "-o" ] && out="$arg"; previous="$arg"; done
+grep -q crash "$1" && kill -SEGV $$
+head -c 1000 /dev/urandom > "$out"
+`
+
+  it.each([
+    ['crash();', /^ERROR: the CAD engine stopped \(signal 11\)$/m],
+    ['cube(1);', /^ERROR: the CAD engine wrote a model that cannot be read \(STL: 1000 bytes for \d+ triangles/m],
+  ])('%s is a failed build with a log line, never a thrown error', async (source, why) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-binary-'))
+    try {
+      // The sandbox's user must reach it.
+      fs.chmodSync(dir, 0o755)
+      fs.writeFileSync(path.join(dir, 'openscad'), FAKE, { mode: 0o755 })
+      const fake = probeBinary(path.join(dir, 'openscad'))
+      const job: OpenscadJob = { kind: 'build', files: [{ path: 'main.scad', data: text(source) }], mainFile: 'main.scad', libraries: [], fonts: [], defines: [], memoryLimitBytes: 1 << 30 }
+      const result = await runJob(job, (run, format, input) => runNative(fake, { ...run, fonts: [], format, input, timeLimitMs: 20_000 }))
+      expect(result.mesh).toBeUndefined()
+      expect(result.log.error).toMatch(why)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -87,10 +87,12 @@ export async function runJob(job: OpenscadJob, runOpenscad: RunOpenscad): Promis
   }
   // Only OFF tells the colours apart; a model that names none is read from the STL OpenSCAD writes faster.
   // Parsing here keeps megabytes off the server's event loop.
-  if (!mayColour(job)) {
-    const { output, ...result } = await runOpenscad(job, 'binstl')
-    return { ...result, mesh: output && parseBinaryStl(output) }
+  const format = mayColour(job) ? 'off' : 'binstl'
+  const { output, ...result } = await runOpenscad(job, format)
+  try {
+    return { ...result, mesh: output && (format === 'off' ? parseOff(textOf(output)) : parseBinaryStl(output)) }
+  } catch (error) {
+    // An engine that crashed half-way or is not what it claims: a failed build, not a server fault.
+    return { exitCode: 1, log: withError(result.log, `ERROR: the CAD engine wrote a model that cannot be read (${(error as Error).message})`) }
   }
-  const { output, ...result } = await runOpenscad(job, 'off')
-  return { ...result, mesh: output && parseOff(textOf(output)) }
 }
