@@ -47,6 +47,8 @@ export default defineConfig({
       // The demo shop on its own origin; its back end fails each webhook's first delivery, so the shop spec sees a retry.
       DEMO_SHOP_PORT: String(SHOP_PORT),
       DEMO_SHOP_FAIL_FIRST_WEBHOOK: 'true',
+      // A line per request would bury the specs' output; warnings and errors stay.
+      LOG_LEVEL: 'warn',
     },
   },
 })

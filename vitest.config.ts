@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config'
 
 const apiTests = ['app/**/*.test.ts', 'test/api/**/*.test.ts']
-const DEPLOY_TEST = 'test/server/multi-process.test.ts'
+const DEPLOY_TESTS = ['test/server/multi-process.test.ts', 'test/server/prometheus.test.ts']
 // Route handlers called directly see no client address ('unknown' for every test file):
 // address limits that every test shares must not trip; test/api/rate-limits.test.ts sets its own.
 // Smaller session file quotas than the defaults, so quota tests move megabytes, not hundreds.
 const apiEnv = {
   SEED_DEMO: 'false',
+  // A log line per request and build would bury the test output; warnings and errors stay.
+  LOG_LEVEL: 'warn',
   // Background preparation would build while tests count builds; test/api/preparation.test.ts turns it on.
   PREPARE_MODELS: 'false',
   SERVICE_TIMEOUT_SECONDS: '1',
@@ -31,10 +33,11 @@ export default defineConfig({
       { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/support/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'pglite', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45722' } } },
       // Unit and process-level tests bring their own databases.
       // Starting the real server takes seconds, many more on a loaded two-core machine.
-      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'], exclude: [DEPLOY_TEST], testTimeout: 180_000, hookTimeout: 180_000 } },
-      // Four server processes at once: alone, after every other project, so that the load it
-      // makes cannot push another file's timed work (a first headless render) past its limit.
-      { extends: true, test: { name: 'deploy', include: [DEPLOY_TEST], testTimeout: 300_000, hookTimeout: 180_000, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'], exclude: DEPLOY_TESTS, testTimeout: 180_000, hookTimeout: 180_000 } },
+      // Several server processes at once (the deployment, Prometheus scraping one): alone, one file
+      // at a time, after every other project, so that the load they make cannot push another
+      // file's timed work (a first headless render) past its limit.
+      { extends: true, test: { name: 'deploy', include: DEPLOY_TESTS, fileParallelism: false, testTimeout: 300_000, hookTimeout: 180_000, sequence: { groupOrder: 1 } } },
     ],
   },
 })
