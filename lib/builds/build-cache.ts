@@ -101,7 +101,7 @@ export function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print
   const written = writeBuild(key, mesh, log, objectInfo)
   writing.set(key, written)
   void written
-    .catch((error: unknown) => logger.error({ err: error, key }, 'could not store a build'))
+    .catch((error: unknown) => logger.error({ err: error, cacheKey: key }, 'could not store a build'))
     .finally(() => writing.get(key) === written && writing.delete(key))
   return { key, source: 'built', mesh, log, objectInfo }
 }

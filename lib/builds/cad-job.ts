@@ -75,7 +75,7 @@ async function measured<T extends { log: EngineLog }>(job: CadJob, scheduling: S
       metrics.buildEngineTime.observe({ engine: job.cadVersion, kind: job.kind, quality }, (endedAt - startedAt) / 1000)
     }
     const times = startedAt === undefined ? { queueWaitMs: endedAt - askedAt } : { queueWaitMs: startedAt - askedAt, engineMs: endedAt - startedAt }
-    logger.info({ key: job.key, engine: job.cadVersion, kind: job.kind, quality, outcome, ...times }, 'build')
+    logger.info({ cacheKey: job.key, engine: job.cadVersion, kind: job.kind, quality, outcome, ...times }, 'build')
   }
   try {
     const result = await run({ ...scheduling, onStart })
