@@ -1,6 +1,5 @@
 import type { z } from 'zod'
 import { ERROR_STATUS, type ErrorCode, type FieldError } from '@/lib/api/schemas'
-import { logger } from '@/lib/log'
 
 export type { ErrorCode, FieldError }
 
@@ -41,17 +40,16 @@ export function zodFields(error: z.ZodError, prefix: FieldError['path'] = []): F
 }
 
 /**
- * Maps anything thrown inside a handler to the error body; unknown errors are logged, never
- * shown. Request input is validated by route() and answered 422 there, so any other ZodError
- * is a server fault.
+ * Maps anything thrown inside a handler to the error body; an unknown error is a 500 (route()
+ * logs it), its details never shown. Request input is validated by route() and answered 422
+ * there, so any other ZodError is a server fault.
  */
-export function toErrorResponse(error: unknown, requestId?: string | null): Response {
+export function toErrorResponse(error: unknown): Response {
   if (error instanceof AppError) return errorResponse(error.code, error.message, error.headers, error.fields)
   const prismaCode = prismaErrorCode(error)
   if (prismaCode === 'P2025') return errorResponse('not_found', 'Not found')
   if (prismaCode === 'P2002') return errorResponse('conflict', 'Already exists')
   if (prismaCode !== undefined && DATABASE_UNREACHABLE.has(prismaCode)) return errorResponse('service_unavailable', 'The database cannot be reached; try again later')
-  logger.error({ err: error, requestId }, 'unexpected error')
   return errorResponse('internal_error', 'Internal server error')
 }
 

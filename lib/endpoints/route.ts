@@ -5,6 +5,7 @@ import { readLimitedText } from '@/lib/api/read-body'
 import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
 import { authenticate, requireSessionPrincipal, requireUser, type Principal } from '@/lib/auth/authenticate'
 import type { User } from '@/lib/generated/prisma/client'
+import { logger } from '@/lib/log'
 
 const JSON_BODY_LIMIT = 1024 * 1024
 
@@ -52,7 +53,10 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
       if (result === undefined) return new Response(null, { status: operation.status ?? 204, headers: responseHeaders })
       return Response.json(result, { status: operation.status ?? 200, headers: responseHeaders })
     } catch (error) {
-      return toErrorResponse(error, request.headers.get('x-request-id'))
+      const response = toErrorResponse(error)
+      // Only a fault of ours is a 500: logged with the request it met, never shown.
+      if (response.status === 500) logger.error({ err: error, requestId: request.headers.get('x-request-id') }, 'unexpected error')
+      return response
     }
   }
 }
