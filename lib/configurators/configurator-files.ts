@@ -16,6 +16,29 @@ export interface ConfiguratorFileOptions extends OwnedConfiguratorOptions {
   path: string
 }
 
+/** A save's `If-Match`: the ETags (`"<blob hash>"`) of the versions it may replace, or `*` for any. */
+export type IfMatch = string | null
+
+/** The blob hashes an If-Match allows; `*` any existing file, null: no condition. */
+function allowedVersions(ifMatch: IfMatch): Set<string> | '*' | null {
+  if (ifMatch === null) return null
+  if (ifMatch.trim() === '*') return '*'
+  return new Set([...ifMatch.matchAll(/"([^"]*)"/g)].map((match) => match[1]!))
+}
+
+/**
+ * 409 unless the file is one of the versions the save was based on: two editors saving the same
+ * file, the second loses nothing silently and is told the current version to merge with.
+ */
+async function checkVersion(configuratorId: string, path: string, ifMatch: IfMatch): Promise<void> {
+  const allowed = allowedVersions(ifMatch)
+  if (allowed === null) return
+  const current = await db.configuratorFile.findUnique({ where: { configuratorId_path: { configuratorId, path } }, select: { blobHash: true } })
+  if (current && (allowed === '*' || allowed.has(current.blobHash))) return
+  if (!current) throw new AppError('conflict', `${path} no longer exists: it was deleted after the version this save is based on`)
+  throw new AppError('conflict', `${path} changed since the version this save is based on: GET it (ETag "${current.blobHash}"), merge, and save again`, { etag: `"${current.blobHash}"` })
+}
+
 export async function listConfiguratorFiles(options: OwnedConfiguratorOptions) {
   await findOwnedConfigurator(options)
   return db.configuratorFile.findMany({ where: { configuratorId: options.configuratorId }, orderBy: { path: 'asc' } })
@@ -28,15 +51,20 @@ export async function findConfiguratorFile({ path, ...owned }: ConfiguratorFileO
   return file
 }
 
-/** Points `path` at a stored blob, replacing whatever the path held before. */
-async function putConfiguratorFile({ configuratorId, path, ...data }: Pick<ConfiguratorFile, 'configuratorId' | 'path' | 'blobHash' | 'size' | 'contentType'>) {
-  const file = await db.configuratorFile.upsert({
-    where: { configuratorId_path: { configuratorId, path } },
-    create: { configuratorId, path, ...data },
-    update: data,
-  })
+type StoredVersion = Pick<ConfiguratorFile, 'configuratorId' | 'path' | 'blobHash' | 'size' | 'contentType'>
+
+/** Points `path` at a stored blob, replacing whatever the path held before (with If-Match: only the versions it names). */
+async function putConfiguratorFile({ configuratorId, path, ...data }: StoredVersion, ifMatch: IfMatch = null) {
+  const allowed = allowedVersions(ifMatch)
+  if (allowed !== null) {
+    // Compare and set in one statement: a save between the check and this write is not overwritten.
+    const where = { configuratorId, path, ...(allowed !== '*' && { blobHash: { in: [...allowed] } }) }
+    if ((await db.configuratorFile.updateMany({ where, data })).count === 0) await checkVersion(configuratorId, path, ifMatch)
+  } else {
+    await db.configuratorFile.upsert({ where: { configuratorId_path: { configuratorId, path } }, create: { configuratorId, path, ...data }, update: data })
+  }
   await modelsChanged()
-  return file
+  return { configuratorId, path, ...data }
 }
 
 /** Stores `data` as the file at `path` (written by the server, e.g. a preset file). */
@@ -49,23 +77,27 @@ export interface UploadConfiguratorFileOptions extends ConfiguratorFileOptions {
   body: ReadableStream<Uint8Array> | null
   /** Content-Length as declared by the client, checked before any byte is read. */
   declaredSize: number
+  ifMatch?: IfMatch
 }
 
-/** Streams the body into the blob store, then points the path at it (replacing any earlier file). */
-export async function uploadConfiguratorFile({ configuratorId, userId, path, body, declaredSize }: UploadConfiguratorFileOptions) {
+/** Streams the body into the blob store, then points the path at it (replacing any earlier file, or only the versions If-Match names). */
+export async function uploadConfiguratorFile({ configuratorId, userId, path, body, declaredSize, ifMatch = null }: UploadConfiguratorFileOptions) {
   await findOwnedConfigurator({ configuratorId, userId })
   if (declaredSize > env.MAX_UPLOAD_BYTES) throw tooLarge(env.MAX_UPLOAD_BYTES)
+  // Refused before its bytes are read when it is stale already.
+  await checkVersion(configuratorId, path, ifMatch)
   const blob = await blobStore.put(body, env.MAX_UPLOAD_BYTES)
-  return putConfiguratorFile({ configuratorId, path, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(path) })
+  return putConfiguratorFile({ configuratorId, path, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(path) }, ifMatch)
 }
 
 export interface CopyConfiguratorFileOptions extends ConfiguratorFileOptions {
   /** The `service-copy-source` header: `configurators/{configuratorID}/files/{path}`. */
   source: string
+  ifMatch?: IfMatch
 }
 
 /** Copies by reference: the blob store already holds the content, so only the path is new. */
-export async function copyConfiguratorFile({ configuratorId, userId, path, source }: CopyConfiguratorFileOptions) {
+export async function copyConfiguratorFile({ configuratorId, userId, path, source, ifMatch = null }: CopyConfiguratorFileOptions) {
   const match = /^\/?configurators\/([^/]+)\/files\/(.+)$/.exec(source.trim())
   if (!match?.[1] || !match[2]) {
     throw new AppError('bad_request', 'service-copy-source must be configurators/{configuratorID}/files/{subDir}/{fileName}')
@@ -80,7 +112,7 @@ export async function copyConfiguratorFile({ configuratorId, userId, path, sourc
     : null
   if (!original) throw new AppError('not_found', `Copy source ${source} not found`)
   const { blobHash, size, contentType } = original
-  return putConfiguratorFile({ configuratorId, path, blobHash, size, contentType })
+  return putConfiguratorFile({ configuratorId, path, blobHash, size, contentType }, ifMatch)
 }
 
 /** Removes the path; the blob stays, since other paths may share the same content. */

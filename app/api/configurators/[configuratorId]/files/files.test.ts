@@ -134,4 +134,32 @@ describe('configurator files', () => {
     expect(tmpFiles()).toEqual([])
   })
 
+  it('two editors saving the same file with If-Match: the second is 409 naming the current version, and neither edit is lost silently', async () => {
+    const { owner, id, upload } = await setup()
+    const read = () => api('GET', `/configurators/${id}/files/configurator/main.scad`, { token: owner.token })
+    const created = await upload('configurator/main.scad', 'cube(10);')
+    const etag = `"${createHash('sha256').update('cube(10);').digest('hex')}"`
+    expect(created.headers.get('etag')).toBe(etag)
+    expect((await read()).headers.get('etag')).toBe(etag)
+
+    // Both tabs opened that version; the first saves over it and gets its new version's ETag.
+    const first = await upload('configurator/main.scad', 'cube(20);', { 'if-match': etag })
+    expect(first.status).toBe(202)
+    const firstTag = first.headers.get('etag')!
+    expect(firstTag).not.toBe(etag)
+    const second = await upload('configurator/main.scad', 'cube(30);', { 'if-match': etag })
+    await expectError(second, 409, 'conflict', /configurator\/main\.scad changed since the version this save is based on/)
+    expect(second.headers.get('etag')).toBe(firstTag)
+    expect(await (await read()).text()).toBe('cube(20);')
+    // Merged onto the current version, it saves; so does a save naming any of several versions, or * for any.
+    expect((await upload('configurator/main.scad', 'cube(25);', { 'if-match': `${etag}, ${firstTag}` })).status).toBe(202)
+    expect((await upload('configurator/main.scad', 'cube(26);', { 'if-match': '*' })).status).toBe(202)
+    // A copy is a save too; a file deleted since is a conflict; a save without If-Match replaces, as the interface says.
+    const copy = await upload('configurator/main.scad', '', { 'service-copy-source': `configurators/${id}/files/configurator/main.scad`, 'if-match': etag })
+    await expectError(copy, 409, 'conflict')
+    expect((await api('DELETE', `/configurators/${id}/files/configurator/main.scad`, { token: owner.token })).status).toBe(204)
+    await expectError(await upload('configurator/main.scad', 'cube(1);', { 'if-match': firstTag }), 409, 'conflict', /no longer exists/)
+    await expectError(await upload('configurator/main.scad', 'cube(1);', { 'if-match': '*' }), 409, 'conflict', /no longer exists/)
+    expect((await upload('configurator/main.scad', 'cube(1);')).status).toBe(202)
+  })
 })

@@ -14,17 +14,20 @@ function prepareAfter(configuratorId: string, path: string): void {
   if (path.startsWith('configurator/')) schedulePreparation(configuratorId)
 }
 
-// PUT /configurators/{id}/files/{subDir}/{fileName} - upload the raw body or copy service-copy-source
-export const PUT = route(operations.uploadConfiguratorFile, async ({ request, user, params, body }) => {
+// PUT /configurators/{id}/files/{subDir}/{fileName} - upload the raw body or copy service-copy-source;
+// with If-Match, only over the version it names (409 otherwise). The new version's ETag is answered.
+export const PUT = route(operations.uploadConfiguratorFile, async ({ request, user, params, body, responseHeaders }) => {
   const path = filePath(request)
   const source = request.headers.get('service-copy-source')
-  const options = { configuratorId: params.configuratorId, userId: user.id, path }
+  const options = { configuratorId: params.configuratorId, userId: user.id, path, ifMatch: request.headers.get('if-match') }
+  let stored: { blobHash: string }
   if (source !== null) {
     await body?.cancel()
-    await copyConfiguratorFile({ ...options, source })
+    stored = await copyConfiguratorFile({ ...options, source })
   } else {
-    await uploadConfiguratorFile({ ...options, body, declaredSize: Number(request.headers.get('content-length') ?? 0) })
+    stored = await uploadConfiguratorFile({ ...options, body, declaredSize: Number(request.headers.get('content-length') ?? 0) })
   }
+  responseHeaders.set('etag', `"${stored.blobHash}"`)
   prepareAfter(params.configuratorId, path)
 })
 
