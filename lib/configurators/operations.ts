@@ -92,7 +92,7 @@ export const uploadConfiguratorFile = defineOperation({
   method: 'PUT',
   path: '/configurators/{configuratorId}/files/{path}',
   summary:
-    "Upload a file as the raw body, or copy one named by the service-copy-source header (configurators/{id}/files/{path}); answers 202 with the new version's ETag. With If-Match (the ETag GET answered), it replaces only that version: a file changed or deleted since is 409 naming the current ETag",
+    "Upload a file as the raw body, or copy one named by the service-copy-source header (configurators/{id}/files/{path}); answers 202 with the new version's ETag. With If-Match (the ETag GET answered), it replaces only that version: a file changed or deleted since is 409 naming the current ETag. A path with a dot segment, a control character or outside configurator/ and renderer/ is 422. Once the configurator is published, this edits its draft",
   tag,
   auth: 'user',
   params: ZFileParams,

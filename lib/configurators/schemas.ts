@@ -96,6 +96,7 @@ export const ZPreparationFailure = z.object({
 export const ZPreparation = z
   .object({
     state: z.enum(['none', 'preparing', 'ready', 'failed']).describe('none: the model has not changed since the server prepares models'),
+    draft: z.string().describe("the version of the draft prepared; '' before the first preparation. Publishing takes only this version"),
     // To the millisecond (ISO 8601): two preparations may begin within one second.
     startedAt: z.iso.datetime().nullable(),
     durationMs: z.number().int().nullable().describe('null while preparing'),

@@ -6,6 +6,7 @@ import * as configurators from '@/lib/configurators/operations'
 import * as fonts from '@/lib/fonts/operations'
 import * as health from '@/lib/health/operations'
 import * as libraries from '@/lib/libraries/operations'
+import * as releases from '@/lib/releases/operations'
 import * as renderers from '@/lib/renderers/operations'
 import * as services from '@/lib/services/operations'
 import * as sessions from '@/lib/sessions/operations'
@@ -18,6 +19,7 @@ export const operations = {
   ...auth,
   ...users,
   ...configurators,
+  ...releases,
   ...applications,
   ...webhooks,
   ...sessions,

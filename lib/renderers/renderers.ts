@@ -4,6 +4,7 @@ import type { Prisma, RenderSession } from '@/lib/generated/prisma/client'
 import { externalUrlProblem, ownHostNames } from '@/lib/outbound/own-host'
 import { ZSceneSettings, type SceneSettings } from '@/lib/renderers/schemas'
 import { blobStore } from '@/lib/storage/blob-store'
+import { type ConfiguratorContent, findContentFile, findContentFiles } from '@/lib/releases/release-content'
 
 const RENDERER_ROOT = 'renderer/'
 const DEFAULT_SCENE_PATH = `${RENDERER_ROOT}scene.json`
@@ -16,7 +17,7 @@ export async function findRenderer(sessionId: string, rendererId: string) {
 }
 
 export interface FindRendererFileOptions {
-  session: { id: string; configuratorId: string }
+  session: { id: string; configurator: ConfiguratorContent }
   rendererId: string
   /** Checked segments relative to the renderer directory. */
   path: string
@@ -26,7 +27,7 @@ export interface FindRendererFileOptions {
 export async function findRendererFile({ session, rendererId, path }: FindRendererFileOptions) {
   await findRenderer(session.id, rendererId)
   const fullPath = RENDERER_ROOT + path
-  const file = await db.configuratorFile.findUnique({ where: { configuratorId_path: { configuratorId: session.configuratorId, path: fullPath } } })
+  const file = await findContentFile(session.configurator, fullPath)
   if (!file) throw new AppError('not_found', `File ${fullPath} not found`)
   return file
 }
@@ -36,9 +37,9 @@ export async function findRendererFile({ session, rendererId, path }: FindRender
  * reaches every renderer not yet updated. Absent, or not valid scene settings (including a
  * shader it names that is missing), it is `{materials: {}}`.
  */
-async function readDefaultSceneSettings(configuratorId: string): Promise<SceneSettings> {
+async function readDefaultSceneSettings(content: ConfiguratorContent): Promise<SceneSettings> {
   const empty: SceneSettings = { materials: {} }
-  const file = await db.configuratorFile.findUnique({ where: { configuratorId_path: { configuratorId, path: DEFAULT_SCENE_PATH } } })
+  const file = await findContentFile(content, DEFAULT_SCENE_PATH)
   if (!file) return empty
   let json: unknown
   try {
@@ -47,19 +48,20 @@ async function readDefaultSceneSettings(configuratorId: string): Promise<SceneSe
     return empty
   }
   const result = ZSceneSettings.safeParse(json)
-  if (!result.success || (await findMissingSceneFiles(configuratorId, result.data)).length > 0) return empty
+  if (!result.success || (await findMissingSceneFiles(content, result.data)).length > 0) return empty
   return result.data
 }
 
 /** The renderer's own copy once it was updated, the configurator's default before. */
-export async function readSceneSettings(renderer: RenderSession, configuratorId: string): Promise<SceneSettings> {
+export async function readSceneSettings(renderer: RenderSession, content: ConfiguratorContent): Promise<SceneSettings> {
   // Stored copies were validated by updateSceneSettings.
-  return renderer.scene !== null ? (renderer.scene as SceneSettings) : readDefaultSceneSettings(configuratorId)
+  return renderer.scene !== null ? (renderer.scene as SceneSettings) : readDefaultSceneSettings(content)
 }
 
 export interface UpdateSceneSettingsOptions {
   renderer: RenderSession
-  configuratorId: string
+  /** The files of the session's release (or draft) the scene may name. */
+  content: ConfiguratorContent
   scene: SceneSettings
   /** The Host header the update came in on: one of this server's names. */
   requestHost: string | null
@@ -69,8 +71,8 @@ export interface UpdateSceneSettingsOptions {
  * Replaces the renderer's scene settings, once every shader and texture they name exists and
  * no external texture points at this server or a private address; its render log was about the old ones.
  */
-export async function updateSceneSettings({ renderer, configuratorId, scene, requestHost }: UpdateSceneSettingsOptions): Promise<SceneSettings> {
-  const problems = [...findRefusedExternalTextures(scene, ownHostNames(requestHost)), ...(await findMissingSceneFiles(configuratorId, scene))]
+export async function updateSceneSettings({ renderer, content, scene, requestHost }: UpdateSceneSettingsOptions): Promise<SceneSettings> {
+  const problems = [...findRefusedExternalTextures(scene, ownHostNames(requestHost)), ...(await findMissingSceneFiles(content, scene))]
   if (problems.length > 0) throw new ValidationError(problems)
   await db.renderSession.update({ where: { id: renderer.id }, data: { scene: scene as Prisma.InputJsonObject, renderLog: '' } })
   return scene
@@ -88,13 +90,10 @@ function referencedFiles(scene: SceneSettings): { field: FieldError['path']; pat
 }
 
 /** One field error per shader or texture the configurator does not have; empty when all exist. */
-async function findMissingSceneFiles(configuratorId: string, scene: SceneSettings): Promise<FieldError[]> {
+async function findMissingSceneFiles(content: ConfiguratorContent, scene: SceneSettings): Promise<FieldError[]> {
   const references = referencedFiles(scene)
   if (references.length === 0) return []
-  const existing = await db.configuratorFile.findMany({
-    where: { configuratorId, path: { in: [...new Set(references.map((reference) => RENDERER_ROOT + reference.path))] } },
-    select: { path: true },
-  })
+  const existing = await findContentFiles(content, { in: [...new Set(references.map((reference) => RENDERER_ROOT + reference.path))] })
   const paths = new Set(existing.map((file) => file.path))
   return references
     .filter((reference) => !paths.has(RENDERER_ROOT + reference.path))

@@ -24,7 +24,7 @@ async function callFilesService({ request, principal, path }: CallServiceOptions
   if (!/^[0-9a-f-]{36}$/i.test(sessionId)) throw new AppError('not_found', `Session ${sessionId} not found`)
   const session = await findSession(sessionId, principal)
   const declaredSize = Number(request.headers.get('content-length') ?? 0)
-  const file = await addSessionFile({ sessionId: session.id, configuratorId: session.configuratorId, name, body: request.body, declaredSize })
+  const file = await addSessionFile({ sessionId: session.id, configurator: session.configurator, name, body: request.body, declaredSize })
   return Response.json(toSessionFileEntry(file), { status: 202 })
 }
 

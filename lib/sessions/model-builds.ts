@@ -7,6 +7,7 @@ import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { isDropped } from '@/lib/cad/worker-pool'
 import { inBackground } from '@/lib/background'
 import type { Configurator } from '@/lib/generated/prisma/client'
+import { draftOf } from '@/lib/releases/release-content'
 import { type PartNaming, partNames, printReport } from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport } from '@/lib/manufacturing/schemas'
@@ -68,10 +69,10 @@ async function customerParameters(inputs: ModelInputs, session: SessionRef): Pro
   return definitions.filter((definition) => !overridden.has(definition.key))
 }
 
-/** The configurator's model as a new session sees it, its builds the configurator's own. */
+/** The configurator's draft (what new sessions get until it is first published), its builds the configurator's own. */
 export async function readConfiguratorSource(configurator: Configurator): Promise<BuildSource> {
   const session = { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null }
-  const inputs = await describeModelInputs(configurator, null)
+  const inputs = await describeModelInputs(draftOf(configurator), null)
   return { session, inputs, definitions: await customerParameters(inputs, session), title: configurator.name }
 }
 

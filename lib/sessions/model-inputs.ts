@@ -7,7 +7,8 @@ import { modelRows } from '@/lib/configurators/model-memory'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
-import type { Configurator } from '@/lib/generated/prisma/client'
+import { Prisma } from '@/lib/generated/prisma/client'
+import type { ConfiguratorContent } from '@/lib/releases/release-content'
 import type { StoredFile } from '@/lib/storage/blob-store'
 
 // What a model is made of, by content hash: the configurator's files, the session's beside
@@ -46,22 +47,25 @@ interface InputRow {
 
 const inputRows = modelRows<InputRow[]>('model inputs')
 
-/** The configurator's files, the session's and the installed libraries (by name, as build keys list them): every request of a session reads them, remembered until one changes. */
-async function readInputRows(configuratorId: string, sessionId: string | null): Promise<InputRow[]> {
-  return (await inputRows.get(`${configuratorId}:${sessionId}`, () => queryInputRows(configuratorId, sessionId)))!
+/** The configurator's files (the release's or the draft's), the session's and the installed libraries (by name, as build keys list them): every request of a session reads them, remembered until one changes. */
+async function readInputRows(content: ConfiguratorContent, sessionId: string | null): Promise<InputRow[]> {
+  return (await inputRows.get(`${content.release?.id ?? content.id}:${sessionId}`, () => queryInputRows(content, sessionId)))!
 }
 
-function queryInputRows(configuratorId: string, sessionId: string | null): Promise<InputRow[]> {
+function queryInputRows(content: ConfiguratorContent, sessionId: string | null): Promise<InputRow[]> {
+  const files = content.release
+    ? Prisma.sql`SELECT "path", "blobHash" FROM "ReleaseFile" WHERE "releaseId" = ${content.release.id}::uuid`
+    : Prisma.sql`SELECT "path", "blobHash" FROM "ConfiguratorFile" WHERE "configuratorId" = ${content.id}::uuid`
   return db.$queryRaw<InputRow[]>`
-    SELECT 'configurator' AS kind, NULL AS id, "path" AS name, "blobHash" AS hash FROM "ConfiguratorFile"
-      WHERE "configuratorId" = ${configuratorId}::uuid AND starts_with("path", ${CONFIGURATOR_ROOT})
+    SELECT 'configurator' AS kind, NULL AS id, "path" AS name, "blobHash" AS hash FROM (${files}) AS files
+      WHERE starts_with("path", ${CONFIGURATOR_ROOT})
     UNION ALL SELECT 'session', "id", "name", "blobHash" FROM "SessionFile" WHERE "sessionId" = ${sessionId}::uuid
     UNION ALL SELECT 'library', NULL, "name", "contentHash" FROM "Library"
     ORDER BY name`
 }
 
-export async function describeModelInputs(configurator: Configurator, sessionId: string | null): Promise<ModelInputs> {
-  const rows = await readInputRows(configurator.id, sessionId)
+export async function describeModelInputs(configurator: ConfiguratorContent, sessionId: string | null): Promise<ModelInputs> {
+  const rows = await readInputRows(configurator, sessionId)
   const ofKind = (kind: InputRow['kind']) => rows.filter((row) => row.kind === kind)
   const [configuratorFiles, sessionFiles] = [ofKind('configurator'), ofKind('session')]
   const libraries: LibraryRef[] = ofKind('library').map(({ name, hash }) => ({ name, contentHash: hash }))

@@ -8,6 +8,7 @@ import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } f
 import { sampleValues } from '@/lib/configurators/test-drive'
 import type { Prisma } from '@/lib/generated/prisma/client'
 import { logger } from '@/lib/log'
+import { draftOf, readDraft } from '@/lib/releases/release-content'
 
 // After a change of a configurator's model (a file, an archive, a preset, its main file or
 // settings), its parameters are read and its defaults and every preset built in the
@@ -35,16 +36,17 @@ function updatePreparation(configuratorId: string, startedAt: Date, data: Prisma
 }
 
 export async function prepareConfigurator(configuratorId: string): Promise<void> {
-  const configurator = await db.configurator.findUnique({ where: { id: configuratorId } })
-  if (!configurator) return
+  const draft = await readDraft(configuratorId)
+  if (!draft) return
+  const { configurator } = draft
   const startedAt = new Date()
-  const reset = { state: 'preparing', startedAt, finishedAt: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: [], testDriveDone: false }
+  const reset = { state: 'preparing', startedAt, draft: draft.version, finishedAt: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: [], testDriveDone: false }
   await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
   let source: BuildSource
   try {
     source = await readConfiguratorSource(configurator)
     // A broken preset file is the presets' problem (its requests say so); the defaults still build.
-    const presets = await presetsOf(configurator, source.definitions).catch(() => [])
+    const presets = await presetsOf(draftOf(configurator), source.definitions).catch(() => [])
     const valueSets = [{ build: 'the defaults', values: {} }, ...presets.map((preset) => ({ build: `preset ${preset.name}`, values: preset.values }))]
     const failures: z.infer<typeof ZPreparationFailure>[] = []
     for (const { build, values } of valueSets) {
@@ -96,9 +98,10 @@ async function runTestDrive(source: BuildSource, startedAt: Date): Promise<void>
 export async function getPreparation(options: OwnedConfiguratorOptions) {
   await findOwnedConfigurator(options)
   const preparation = await db.preparation.findUnique({ where: { configuratorId: options.configuratorId } })
-  if (!preparation) return { state: 'none' as const, startedAt: null, durationMs: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: { done: false, samples: [] } }
-  const { state, startedAt, finishedAt, builds, failedBuilds, message, failures, testDrive, testDriveDone } = preparation
+  if (!preparation) return { state: 'none' as const, draft: '', startedAt: null, durationMs: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: { done: false, samples: [] } }
+  const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, failures, testDrive, testDriveDone } = preparation
   return {
+    draft,
     testDrive: { done: testDriveDone, samples: testDrive as z.infer<typeof ZTestDriveSample>[] },
     state: state as 'preparing' | 'ready' | 'failed',
     startedAt: startedAt.toISOString(),

@@ -5,6 +5,7 @@ import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engi
 import { writeConfiguratorFile } from '@/lib/configurators/configurator-files'
 import { db } from '@/lib/db'
 import type { Configurator } from '@/lib/generated/prisma/client'
+import { type ConfiguratorContent, draftOf, findContentFile } from '@/lib/releases/release-content'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 import { readBuildSource, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { storeValues } from '@/lib/sessions/session-model'
@@ -28,9 +29,9 @@ function presetPath(mainFile: string): string {
   return `configurator/${mainFile.replace(/\.scad$/i, '')}.json`
 }
 
-async function readPresetFile(configurator: Pick<Configurator, 'id' | 'mainFile'>): Promise<PresetFile> {
+async function readPresetFile(configurator: ConfiguratorContent): Promise<PresetFile> {
   const path = presetPath(configurator.mainFile)
-  const file = await db.configuratorFile.findUnique({ where: { configuratorId_path: { configuratorId: configurator.id, path } } })
+  const file = await findContentFile(configurator, path)
   if (!file) return { parameterSets: {} }
   try {
     return ZPresetFile.parse(parseUntrustedJson((await blobStore.readBuffer(file.blobHash)).toString('utf8')))
@@ -117,7 +118,7 @@ function applySet(definitions: ParameterDefinition[], name: string, set: PresetF
 }
 
 /** Each preset of the configurator's model, applied to `definitions`. */
-export async function presetsOf(configurator: Pick<Configurator, 'id' | 'mainFile'>, definitions: ParameterDefinition[]) {
+export async function presetsOf(configurator: ConfiguratorContent, definitions: ParameterDefinition[]) {
   const file = await readPresetFile(configurator)
   return Object.entries(file.parameterSets).map(([name, set]) => ({ name, ...applySet(definitions, name, set) }))
 }
@@ -144,7 +145,7 @@ export async function applyPreset(session: LoadedSession, name: string): Promise
 export async function savePreset(configurator: Configurator, name: string, body: Record<string, { value: unknown }>) {
   const definitions = (await readConfiguratorSource(configurator)).definitions.filter((definition) => definition.kind !== 'file')
   const given = validateValues(definitions, body, new Set())
-  const file = await readPresetFile(configurator)
+  const file = await readPresetFile(draftOf(configurator))
   const values = Object.fromEntries(definitions.map((definition) => [definition.key, given[definition.key] ?? definition.default]))
   const saved: PresetFile = { fileFormatVersion: file.fileFormatVersion ?? '1', parameterSets: { ...file.parameterSets, [name]: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, encode(value)])) } }
   await writeConfiguratorFile(configurator.id, presetPath(configurator.mainFile), new TextEncoder().encode(`${JSON.stringify(saved, null, 4)}\n`))

@@ -51,7 +51,7 @@ export async function restoreSession({ configuratorId, principal, zip }: Restore
     for (const [name, data] of entries) {
       const match = SESSION_FILE.exec(name)
       if (!match?.[1] || !match[2]) continue
-      const file = await addSessionFile({ sessionId: session.id, configuratorId, name: match[2], body: new Blob([new Uint8Array(data)]).stream(), declaredSize: data.byteLength })
+      const file = await addSessionFile({ sessionId: session.id, configurator: session.configurator, name: match[2], body: new Blob([new Uint8Array(data)]).stream(), declaredSize: data.byteLength })
       newIds.set(match[1], file.id)
     }
     const body = Object.fromEntries(

@@ -3,6 +3,7 @@ import { exportMesh } from '@/lib/cad/mesh/export-mesh'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import { readExtraSettings } from '@/lib/configurators/configurators'
+import { findContentFiles } from '@/lib/releases/release-content'
 import { readSceneSettings } from '@/lib/renderers/renderers'
 import { buildStoredModel, write3mfOf } from '@/lib/sessions/model-builds'
 import { composeSessionLog } from '@/lib/sessions/session-model'
@@ -22,7 +23,7 @@ export async function saveSession(session: LoadedSession, principal: Principal):
   const isSourceShared = principal.kind !== 'anonymous' || readExtraSettings(session.configurator).shareSourceWithCustomers === true
   const [model, configuratorFiles, sessionFiles, renderers] = await Promise.all([
     buildStoredModel(session, 'preview'),
-    isSourceShared ? db.configuratorFile.findMany({ where: { configuratorId: session.configuratorId } }) : [],
+    isSourceShared ? findContentFiles(session.configurator) : [],
     db.sessionFile.findMany({ where: { sessionId: session.id } }),
     db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } }),
   ])
@@ -35,7 +36,7 @@ export async function saveSession(session: LoadedSession, principal: Principal):
   for (const file of configuratorFiles) entries[file.path] = await blobStore.readBuffer(file.blobHash)
   for (const file of sessionFiles) entries[`files/${file.id}/${file.name}`] = await blobStore.readBuffer(file.blobHash)
   for (const renderer of renderers) {
-    const scene = await readSceneSettings(renderer, session.configuratorId)
+    const scene = await readSceneSettings(renderer, session.configurator)
     entries[`scene/${renderer.id}.json`] = encode({ ...scene, rendererType: renderer.rendererType })
   }
   if (build.mesh) {

@@ -7,7 +7,11 @@ export const ZSessionParams = z.object({ sessionId: z.uuid() })
 export const ZSessionFileParams = ZSessionParams.extend({ fileId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) })
 
 export const ZCreateSession = z
-  .object({ configuratorId: z.uuid().optional(), configuratorUUID: z.uuid().optional() })
+  .object({
+    configuratorId: z.uuid().optional(),
+    configuratorUUID: z.uuid().optional(),
+    draft: z.boolean().optional().describe("the owner's draft link: the configurator's draft instead of its current release (an addition to the interface)"),
+  })
   .refine((body) => body.configuratorId ?? body.configuratorUUID, { message: 'configuratorId is required', path: ['configuratorId'] })
 
 export const ZRestoreQuery = z.object({ configuratorId: z.uuid().optional(), configuratorUUID: z.uuid().optional() })

@@ -10,20 +10,22 @@ import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { pathProblem } from '@/lib/storage/file-path'
 import { modelsChanged } from '@/lib/configurators/model-memory'
+import { type ConfiguratorContent, findContentFiles } from '@/lib/releases/release-content'
 
 export interface AddSessionFileOptions {
   sessionId: string
-  configuratorId: string
+  /** The release (or draft) the session builds, whose names the customer's files may not take. */
+  configurator: ConfiguratorContent
   name: string
   body: ReadableStream<Uint8Array> | null
   declaredSize: number
 }
 
 /** Stores a customer's file; the model sees it under `name` beside the configurator's files. */
-export async function addSessionFile({ sessionId, configuratorId, name, body, declaredSize }: AddSessionFileOptions) {
+export async function addSessionFile({ sessionId, configurator, name, body, declaredSize }: AddSessionFileOptions) {
   const problem = pathProblem([name])
   if (problem) throw new AppError('bad_request', `Invalid file name: ${problem}`)
-  const configuratorFiles = await db.configuratorFile.findMany({ where: { configuratorId }, select: { path: true } })
+  const configuratorFiles = await findContentFiles(configurator)
   if (configuratorNames(configuratorFiles.map((file) => file.path)).has(name)) {
     throw new AppError('conflict', `${name} is a file of the configurator; choose another name`)
   }

@@ -5,15 +5,22 @@ import type { RenderSession } from '@/lib/generated/prisma/client'
 import { isValidSessionKey, type KeyPurpose, signSessionKey } from '@/lib/sessions/session-keys'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 import { findConfiguratorRow } from '@/lib/configurators/model-memory'
+import { type ConfiguratorContent, contentOf } from '@/lib/releases/release-content'
 
 /** The session with its configurator and application; the caller's application is not read again. */
 async function load(sessionId: string, principal: Principal | null = null) {
   const session = await db.configSession.findUnique({ where: { id: sessionId } })
-  const configurator = session && (await findConfiguratorRow(session.configuratorId))
-  if (!session || !configurator) return null
+  const row = session && (await findConfiguratorRow(session.configuratorId))
+  if (!session || !row) return null
+  const configurator = await contentOf(row, session.releaseId)
   const { applicationId } = session
   const known = principal && principal.kind !== 'user' && principal.application.id === applicationId ? principal.application : null
-  return { ...session, configurator, application: applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))) }
+  return { ...session, configurator, background: isDesignerDraft(configurator), application: applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))) }
+}
+
+/** The draft of a published configurator is the designer's work: its builds go behind every customer's. */
+function isDesignerDraft(configurator: ConfiguratorContent): boolean {
+  return configurator.release === null && configurator.releaseId !== null
 }
 
 export type LoadedSession = NonNullable<Awaited<ReturnType<typeof load>>>
@@ -63,6 +70,8 @@ export async function findSessionByKeyOrPrincipal(
 export interface CreateSessionOptions {
   configuratorId: string
   principal: Principal
+  /** The owner's draft link: the draft's files instead of the current release. */
+  draft?: boolean
 }
 
 /** Who may open a session: the owner, or a token of one of the configurator's applications. */
@@ -77,8 +86,14 @@ async function findConfiguratorFor(configuratorId: string, principal: Principal)
   return configurator
 }
 
-export async function createSession({ configuratorId, principal }: CreateSessionOptions): Promise<LoadedSession & { renderers: RenderSession[] }> {
-  const configurator = await findConfiguratorFor(configuratorId, principal)
+/**
+ * A new session of the configurator's current release (of its files as they are before the first
+ * publish); the owner's draft link builds the draft, behind every customer's builds.
+ */
+export async function createSession({ configuratorId, principal, draft = false }: CreateSessionOptions): Promise<LoadedSession & { renderers: RenderSession[] }> {
+  const row = await findConfiguratorFor(configuratorId, principal)
+  if (draft && principal.kind !== 'user') throw new AppError('forbidden', "Only the configurator's owner may open its draft")
+  const configurator = await contentOf(row, draft ? null : row.releaseId)
   const rendererTypes = [...new Set([configurator.rendererType, ...(readExtraSettings(configurator).renderers ?? [])])]
   const session = await db.configSession.create({
     data: {
@@ -86,11 +101,12 @@ export async function createSession({ configuratorId, principal }: CreateSession
       applicationId: principal.kind === 'user' ? null : principal.application.id,
       userId: principal.kind === 'user' ? principal.user.id : null,
       identityId: principal.kind === 'anonymous' ? principal.identityId : null,
+      releaseId: configurator.release?.id ?? null,
       renderers: { create: rendererTypes.map((rendererType) => ({ rendererType })) },
     },
     include: { renderers: { orderBy: { createdAt: 'asc' } } },
   })
-  return { ...session, configurator, application: principal.kind === 'user' ? null : principal.application }
+  return { ...session, configurator, background: isDesignerDraft(configurator), application: principal.kind === 'user' ? null : principal.application }
 }
 
 export interface SessionDetailsOptions {

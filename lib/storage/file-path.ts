@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AppError } from '@/lib/api/errors'
+import { AppError, ValidationError } from '@/lib/api/errors'
 
 export const FILE_ROOTS = ['configurator', 'renderer'] as const
 export type FileRoot = (typeof FILE_ROOTS)[number]
@@ -34,6 +34,11 @@ export const ZFilePath = z.string().superRefine((value, context) => {
   if (problem) context.addIssue({ code: 'custom', message: problem })
 })
 
+/** A well-formed path that names no file a configurator may have (a dot segment, a control character, outside its directories): 422. */
+function invalidPath(problem: string): ValidationError {
+  return new ValidationError([{ path: ['path'], message: problem }], `Invalid file path: ${problem}`)
+}
+
 /**
  * Splits the still percent-encoded path after `/files/` into checked segments. Decoding each
  * segment ourselves catches `%2F`, `%5C` and `%2e%2e`, which must never turn into separators.
@@ -47,7 +52,7 @@ export function parseEncodedPath(encoded: string): string[] {
     }
   })
   const problem = pathProblem(segments)
-  if (problem) throw new AppError('bad_request', `Invalid file path: ${problem}`)
+  if (problem) throw invalidPath(problem)
   return segments
 }
 
@@ -66,9 +71,7 @@ export function rawPathAfter(request: Request, prefix: string): string[] {
 /** `{root}/{subDir...}/{fileName}` as the upload rules require: a known root and at least one directory. */
 export function parseConfiguratorFilePath(segments: string[]): { root: FileRoot; path: string } {
   const [root] = segments
-  if (!FILE_ROOTS.includes(root as FileRoot)) {
-    throw new AppError('bad_request', `File path must start with ${FILE_ROOTS.join(' or ')}`)
-  }
-  if (segments.length < 2) throw new AppError('bad_request', 'File path needs a file name after the directory')
+  if (!FILE_ROOTS.includes(root as FileRoot)) throw invalidPath(`it must start with ${FILE_ROOTS.join(' or ')}`)
+  if (segments.length < 2) throw invalidPath('it needs a file name after the directory')
   return { root: root as FileRoot, path: segments.join('/') }
 }

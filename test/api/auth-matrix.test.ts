@@ -23,6 +23,7 @@ const BODIES: Record<string, () => unknown> = {
   installLibrary: () => zipSync({ [`${MATRIX_LIBRARY}-main`]: { 'x.scad': strToU8('x = 1;\n') } }),
   registerApplication: () => ({ name: 'Shop', domain: 'shop.example.com' }),
   setWebhook: () => ({ url: 'https://shop.example.com/hook' }),
+  publishRelease: () => ({ override: true }),
 }
 
 async function ownedResources(operation: Operation) {
@@ -31,12 +32,20 @@ async function ownedResources(operation: Operation) {
   await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: 'cube(1);' })
   const application = await registerApplication(owner.token, configuratorId)
   await installLibrary(MATRIX_LIBRARY, new Map([['x.scad', strToU8('x = 1;\n')]]))
+  if (operation.path.includes('/releases')) await publishRelease(owner.token, configuratorId)
   return { owner, configuratorId, application, snapshotId: operation.path.includes('{snapshotId}') ? await takeSnapshot(owner.token, configuratorId) : '' }
 }
 
 async function takeSnapshot(token: string, configuratorId: string): Promise<string> {
   const session = await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()
   return (await (await api('POST', `/configsessions/${session.id}/snapshots`, { token })).json()).id
+}
+
+/** Release 1 of the configurator's draft, prepared first as publishing requires. */
+async function publishRelease(token: string, configuratorId: string): Promise<void> {
+  const { prepareConfigurator } = await import('@/lib/sessions/preparation')
+  await prepareConfigurator(configuratorId)
+  expect((await api('POST', `/configurators/${configuratorId}/releases`, { token, body: { override: true } })).status).toBe(201)
 }
 
 function concretePath(operation: Operation, ids: { configuratorId: string; applicationId: string; snapshotId: string }): string {
@@ -46,6 +55,8 @@ function concretePath(operation: Operation, ids: { configuratorId: string; appli
     .replace('{applicationId}', ids.applicationId)
     .replace('{path}', 'configurator/main.scad')
     .replace('{name}', MATRIX_LIBRARY)
+    .replace('{number}', '1')
+    .replace(/\/releases\/compare$/, '/releases/compare?from=1&to=1')
 }
 
 async function expiredToken(userId: string): Promise<string> {

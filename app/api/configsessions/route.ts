@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { ValidationError } from '@/lib/api/errors'
 import { readLimitedBytes } from '@/lib/api/read-body'
 import { parseJsonBody, route } from '@/lib/endpoints/route'
@@ -17,8 +18,8 @@ export const POST = route(operations.createSession, async ({ request, query, pri
     const session = await restoreSession({ configuratorId, principal, zip })
     return getSessionDetails({ sessionId: session.id, renderers: session.renderers })
   }
-  const body = (await parseJsonBody(ZCreateSession, request)) as { configuratorId?: string; configuratorUUID?: string }
-  const session = await createSession({ configuratorId: (body.configuratorId ?? body.configuratorUUID)!, principal })
+  const body = (await parseJsonBody(ZCreateSession, request)) as z.infer<typeof ZCreateSession>
+  const session = await createSession({ configuratorId: (body.configuratorId ?? body.configuratorUUID)!, principal, draft: body.draft })
   // The first build starts now, so it is usually done by the time the viewer asks for it.
   void buildStoredModel(session, 'preview').catch(() => {})
   return getSessionDetails({ sessionId: session.id, renderers: session.renderers })

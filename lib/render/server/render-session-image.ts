@@ -41,7 +41,7 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
   const { response, warnings } = await sceneImageResponse({
     glb: model.bytes,
     files: { prefix: `/api${fillPath(getRendererFile.path, { sessionId: session.id, rendererId: renderer.id, path: '' })}`, query: `?key=${encodeURIComponent(renderingKey)}` },
-    settings: await readSceneSettings(renderer, session.configuratorId),
+    settings: await readSceneSettings(renderer, session.configurator),
     query,
     signal: request.signal,
   })

@@ -191,7 +191,7 @@ describe('session files', () => {
 
   it('refuses a hostile name through the files service too', async () => {
     const { session, token, list } = await setup()
-    await expectError(await api('PUT', `/services/files/upload/configsessions/${session.id}/..%2Fx`, { token, body: 'data' }), 400, 'bad_request')
+    await expectError(await api('PUT', `/services/files/upload/configsessions/${session.id}/..%2Fx`, { token, body: 'data' }), 422, 'unprocessable_entity')
     expect(await list()).toEqual([])
   })
 })

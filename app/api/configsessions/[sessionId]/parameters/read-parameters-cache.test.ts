@@ -5,6 +5,7 @@ import { describeModelInputs } from '@/lib/sessions/model-inputs'
 import { api } from '@/test/support/api-client'
 import { createConfigurator, openSession, signUp } from '@/test/support/fixtures'
 import { COUNT_TO_N } from '@/test/support/models'
+import { draftOf } from '@/lib/releases/release-content'
 
 // A loop OpenSCAD cannot finish within the time limit: n is 1e12 already in the source.
 const RUNAWAY = `${COUNT_TO_N.replace('n = 0;', 'n = 1e12;')}
@@ -20,7 +21,7 @@ async function runawayInputs() {
   const configuratorId = await createConfigurator(owner.token, LIMITS)
   expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: RUNAWAY })).status).toBe(202)
   const configurator = await db.configurator.findUniqueOrThrow({ where: { id: configuratorId } })
-  return { inputs: await describeModelInputs(configurator, null), reader: readerOf(configuratorId) }
+  return { inputs: await describeModelInputs(draftOf(configurator), null), reader: readerOf(configuratorId) }
 }
 
 /** Who reads, as the scheduling sees it: a session of the configurator nobody opened. */
@@ -57,6 +58,6 @@ describe('parameter reads that fail', () => {
     expect(response.status).toBe(200)
     const { readParameters } = await import('@/lib/sessions/model-builds')
     const configurator = await db.configurator.findFirstOrThrow({ where: { sessions: { some: { id: session.id } } } })
-    expect((await readParameters(await describeModelInputs(configurator, null), readerOf(configurator.id))).source).toBe('memory')
+    expect((await readParameters(await describeModelInputs(draftOf(configurator), null), readerOf(configurator.id))).source).toBe('memory')
   })
 })

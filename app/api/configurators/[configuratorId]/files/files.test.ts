@@ -82,7 +82,7 @@ describe('configurator files', () => {
     ['a file of a configurator the user may not read', (otherId: string) => `configurators/${otherId}/files/configurator/main.scad`, 404],
     ['a missing file', (_: string, id: string) => `configurators/${id}/files/configurator/missing.scad`, 404],
     ['a malformed source', () => 'somewhere/else', 400],
-    ['a source path with a dot segment', (_: string, id: string) => `configurators/${id}/files/configurator/../main.scad`, 400],
+    ['a source path with a dot segment', (_: string, id: string) => `configurators/${id}/files/configurator/../main.scad`, 422],
   ])('refuses to copy %s', async (_case, source, status) => {
     const { owner, id, upload, list } = await setup()
     await upload('configurator/main.scad', 'cube(1);')
@@ -98,20 +98,22 @@ describe('configurator files', () => {
   })
 
   it.each([
-    ['a first segment other than configurator or renderer', 'models/main.scad'],
-    ['no file name after the directory', 'configurator'],
-    ['%2e%2e', 'configurator/%2e%2e/x.scad'],
-    ['%2F inside a name', 'configurator/a%2Fb.scad'],
-    ['%5C inside a name', 'configurator/a%5Cb.scad'],
-    ['a NUL byte', 'configurator/a%00b.scad'],
-    ['an empty segment', 'configurator/%2F/x.scad'],
-    ['a name over 255 bytes', `configurator/${'n'.repeat(256)}.scad`],
-    ['a multi-byte name over 255 bytes', `configurator/${encodeURIComponent('é'.repeat(128))}`],
-    ['a broken percent-encoding', 'configurator/%E0%A4%A.scad'],
-  ])('refuses a path with %s (400) and writes nothing', async (_case, filePath) => {
+    ['a first segment other than configurator or renderer', 'models/main.scad', 422],
+    ['no file name after the directory', 'configurator', 422],
+    ['%2e%2e', 'configurator/%2e%2e/x.scad', 422],
+    ['%2F inside a name', 'configurator/a%2Fb.scad', 422],
+    ['%5C inside a name', 'configurator/a%5Cb.scad', 422],
+    ['a NUL byte', 'configurator/a%00b.scad', 422],
+    ['a control character', 'configurator/a%1Bb.scad', 422],
+    ['an empty segment', 'configurator/%2F/x.scad', 422],
+    ['a name over 255 bytes', `configurator/${'n'.repeat(256)}.scad`, 422],
+    ['a multi-byte name over 255 bytes', `configurator/${encodeURIComponent('é'.repeat(128))}`, 422],
+    ['a broken percent-encoding', 'configurator/%E0%A4%A.scad', 400],
+  ])('refuses a path with %s (%i) and writes nothing', async (_case, filePath, status) => {
     const { upload, list } = await setup()
     const blobsBefore = blobFiles().length
-    await expectError(await upload(filePath, `hostile ${Math.random()}`), 400, 'bad_request')
+    const error = await expectError(await upload(filePath, `hostile ${Math.random()}`), status, status === 400 ? 'bad_request' : 'unprocessable_entity')
+    if (status === 422) expect(error.fields).toEqual([{ path: ['path'], message: expect.any(String) }])
     expect(await list()).toEqual([])
     expect(blobFiles().length).toBe(blobsBefore)
   })

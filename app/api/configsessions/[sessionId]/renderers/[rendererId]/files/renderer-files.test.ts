@@ -84,15 +84,16 @@ describe('renderer files', () => {
   })
 
   it.each([
-    ['%2F inside a name', 'shaders%2Fwood.frag'],
-    ['an encoded dot segment inside a name', '..%2Fconfigurator%2Fmain.scad'],
-    ['%5C inside a name', 'shaders%5Cwood.frag'],
-    ['a NUL', 'shaders/wood.frag%00'],
-    ['an encoded empty segment', 'shaders/%2F/wood.frag'],
-    ['a malformed percent-encoding', 'shaders/%E0%A4'],
-    ['a name over 255 bytes', `${'a'.repeat(256)}.frag`],
-  ])('refuse a hostile path with %s (400)', async (_case, filePath) => {
-    await expectError(await api('GET', `${filesPath}/${filePath}`, { token: opened.token }), 400, 'bad_request', /path/i)
-    await expectError(await api('GET', `${filesPath}/${filePath}${key(opened.session.renderingKey)}`), 400, 'bad_request')
+    ['%2F inside a name', 'shaders%2Fwood.frag', 422],
+    ['an encoded dot segment inside a name', '..%2Fconfigurator%2Fmain.scad', 422],
+    ['%5C inside a name', 'shaders%5Cwood.frag', 422],
+    ['a NUL', 'shaders/wood.frag%00', 422],
+    ['an encoded empty segment', 'shaders/%2F/wood.frag', 422],
+    ['a malformed percent-encoding', 'shaders/%E0%A4', 400],
+    ['a name over 255 bytes', `${'a'.repeat(256)}.frag`, 422],
+  ])('refuse a hostile path with %s (%i)', async (_case, filePath, status) => {
+    const code = status === 400 ? 'bad_request' : 'unprocessable_entity'
+    await expectError(await api('GET', `${filesPath}/${filePath}`, { token: opened.token }), status, code, /path/i)
+    await expectError(await api('GET', `${filesPath}/${filePath}${key(opened.session.renderingKey)}`), status, code)
   })
 })

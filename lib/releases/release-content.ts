@@ -1,0 +1,58 @@
+import { modelRows } from '@/lib/configurators/model-memory'
+import { db } from '@/lib/db'
+import type { Configurator, Prisma, Release } from '@/lib/generated/prisma/client'
+import { hashOf } from '@/lib/sessions/model-inputs'
+
+// What a session's model is made of: the release it started with, or the configurator's draft
+// (its files as they are) for a configurator never published and for the owner's draft link.
+
+/** The configurator as one of its sessions sees it: a release's files and settings, or the draft's (`release` null). */
+export type ConfiguratorContent = Configurator & { release: { id: string; number: number } | null }
+
+export interface ContentFile {
+  path: string
+  blobHash: string
+  size: number
+  contentType: string
+}
+
+const releases = modelRows<Release>('releases')
+
+/** The configurator's files and settings as they are: what the designer edits. */
+export function draftOf(configurator: Configurator): ConfiguratorContent {
+  return { ...configurator, release: null }
+}
+
+export async function contentOf(configurator: Configurator, releaseId: string | null): Promise<ConfiguratorContent> {
+  const release = releaseId === null ? null : await releases.get(releaseId, () => db.release.findUnique({ where: { id: releaseId } }))
+  if (!release) return draftOf(configurator)
+  const { id, number, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = release
+  return { ...configurator, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings: extraSettings ?? {}, release: { id, number } }
+}
+
+const FILE_FIELDS = { path: true, blobHash: true, size: true, contentType: true } as const
+
+/** The content's files whose path passes `path`, in path order. */
+export function findContentFiles(content: ConfiguratorContent, path: Prisma.StringFilter = {}): Promise<ContentFile[]> {
+  const orderBy = { path: 'asc' } as const
+  return content.release
+    ? db.releaseFile.findMany({ where: { releaseId: content.release.id, path }, select: FILE_FIELDS, orderBy })
+    : db.configuratorFile.findMany({ where: { configuratorId: content.id, path }, select: FILE_FIELDS, orderBy })
+}
+
+export async function findContentFile(content: ConfiguratorContent, path: string): Promise<ContentFile | null> {
+  return (await findContentFiles(content, { equals: path }))[0] ?? null
+}
+
+/**
+ * The draft as it is now, with its version: a hash of its files and of the settings they build
+ * and render with. A preparation records the version it prepared; publishing takes only that one.
+ */
+export async function readDraft(configuratorId: string, client: Prisma.TransactionClient = db) {
+  const configurator = await client.configurator.findUnique({ where: { id: configuratorId } })
+  if (!configurator) return null
+  const files = await client.configuratorFile.findMany({ where: { configuratorId }, orderBy: { path: 'asc' } })
+  const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = configurator
+  const version = hashOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) })
+  return { configurator, files, version }
+}

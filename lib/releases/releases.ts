@@ -1,0 +1,198 @@
+import { createTwoFilesPatch } from 'diff'
+import { AppError, ValidationError } from '@/lib/api/errors'
+import type { ParameterDefinition } from '@/lib/cad/engine'
+import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
+import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
+import { modelsChanged } from '@/lib/configurators/model-memory'
+import type { z } from 'zod'
+import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
+import { db } from '@/lib/db'
+import { formatDateTime } from '@/lib/format-date'
+import type { Preparation, Prisma, Release } from '@/lib/generated/prisma/client'
+import { logger } from '@/lib/log'
+import { readDraft } from '@/lib/releases/release-content'
+import type { PublishReleaseInput, ReleaseComparison, ReleaseDto, ZDefaultsModel } from '@/lib/releases/schemas'
+import { buildValues, readConfiguratorSource } from '@/lib/sessions/model-builds'
+import { toParameterSet } from '@/lib/sessions/parameter-values'
+import type { ParameterSet } from '@/lib/sessions/schemas'
+import { prepareConfigurator } from '@/lib/sessions/preparation'
+import { blobStore } from '@/lib/storage/blob-store'
+
+// Publishing turns the configurator's draft into an immutable, numbered release that new
+// sessions get; a session keeps the release it started with. Before the first publish the
+// configurator has no release and its files are what sessions get, as the interface says.
+
+type Failure = z.infer<typeof ZPreparationFailure>
+type DefaultsModel = z.infer<typeof ZDefaultsModel>
+
+export interface ReleaseOptions extends OwnedConfiguratorOptions {
+  number: number
+}
+
+/** What of the draft's preparation did not build: the parameters, the defaults, a preset, a test drive sample. */
+function failuresOf(preparation: Preparation): Failure[] {
+  const failed = preparation.state === 'failed' ? [{ build: 'the parameters', message: preparation.message, log: preparation.message }] : []
+  const samples = (preparation.testDrive as z.infer<typeof ZTestDriveSample>[])
+    .filter((sample) => sample.outcome !== 'built')
+    .map((sample) => ({ build: `test drive ${JSON.stringify(sample.values)}`, message: `${sample.outcome}: ${sample.message}`, log: sample.message }))
+  return [...failed, ...(preparation.failures as Failure[]), ...samples]
+}
+
+/**
+ * The draft's preparation when it prepared exactly this version and is done; otherwise 409,
+ * having started one when none prepares this version.
+ */
+async function finishedPreparation(configuratorId: string, version: string): Promise<Preparation> {
+  const preparation = await db.preparation.findUnique({ where: { configuratorId } })
+  if (preparation?.draft !== version) {
+    prepareConfigurator(configuratorId).catch((error: unknown) => logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'))
+  } else if (preparation.state !== 'preparing' && preparation.testDriveDone) {
+    return preparation
+  }
+  throw new AppError('conflict', 'The draft is being prepared (its defaults, presets and test drive are built): publish it once GET .../preparation is ready')
+}
+
+/** The defaults' volume and bounding box, from the preparation's cached build; null when they do not build. */
+async function measureDefaults(configurator: Parameters<typeof readConfiguratorSource>[0]) {
+  const source = await readConfiguratorSource(configurator)
+  const { mesh } = await buildValues(source, {})
+  return { parameters: source.definitions, defaults: mesh ? measureMesh(mesh) : null }
+}
+
+/**
+ * Publishes the draft as the next release, which new sessions get from now on. The draft must be
+ * the one prepared (and, when `draft` names a version, the one the designer reviewed): 409
+ * otherwise. When anything of the preparation did not build, only with `override` (422 without).
+ */
+export async function publishRelease({ input, ...owned }: OwnedConfiguratorOptions & { input: PublishReleaseInput }): Promise<ReleaseDto> {
+  await findOwnedConfigurator(owned)
+  const { configuratorId } = owned
+  const draft = (await readDraft(configuratorId))!
+  if (input.draft !== undefined && input.draft !== draft.version) {
+    throw new AppError('conflict', `The draft changed since the version you reviewed (${input.draft}); it is ${draft.version} now: review it and publish again`)
+  }
+  const preparation = await finishedPreparation(configuratorId, draft.version)
+  const failures = failuresOf(preparation)
+  if (failures.length > 0 && !input.override) {
+    const builds = failures.map((failure) => `${failure.build} (${failure.message})`).join('; ')
+    throw new ValidationError([{ path: ['override'], message: `the draft does not build everywhere: ${builds}; send override: true to publish it anyway` }])
+  }
+  const { parameters, defaults } = await measureDefaults(draft.configurator)
+  const release = await db.$transaction(async (tx) => {
+    const now = (await readDraft(configuratorId, tx))!
+    if (now.version !== draft.version) throw new AppError('conflict', 'The draft changed while it was published: review it and publish again')
+    const last = await tx.release.findFirst({ where: { configuratorId }, orderBy: { number: 'desc' }, select: { number: true } })
+    const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = now.configurator
+    const created = await tx.release.create({
+      data: {
+        configuratorId,
+        number: (last?.number ?? 0) + 1,
+        note: input.note,
+        mainFile,
+        cadType,
+        cadVersion,
+        rendererType,
+        rendererVersion,
+        extraSettings: extraSettings as Prisma.InputJsonObject,
+        parameters: parameters as unknown as Prisma.InputJsonArray,
+        ...(defaults && { defaults: { volume: defaults.volume, boundingBox: { ...defaults.boundingBox } } }),
+        overridden: failures,
+        files: { createMany: { data: now.files.map(({ path, blobHash, size, contentType }) => ({ path, blobHash, size, contentType })) } },
+      },
+    })
+    await tx.configurator.update({ where: { id: configuratorId }, data: { releaseId: created.id } })
+    return created
+  })
+  await modelsChanged()
+  return toReleaseDto({ ...release, _count: { files: draft.files.length } }, release.id)
+}
+
+const WITH_FILE_COUNT = { _count: { select: { files: true } } } as const
+type CountedRelease = Release & { _count: { files: number } }
+
+/** The configurator's releases, newest first. */
+export async function listReleases(owned: OwnedConfiguratorOptions): Promise<ReleaseDto[]> {
+  const configurator = await findOwnedConfigurator(owned)
+  const releases = await db.release.findMany({ where: { configuratorId: configurator.id }, orderBy: { number: 'desc' }, include: WITH_FILE_COUNT })
+  return releases.map((release) => toReleaseDto(release, configurator.releaseId))
+}
+
+async function findRelease({ number, ...owned }: ReleaseOptions) {
+  const configurator = await findOwnedConfigurator(owned)
+  const release = await db.release.findUnique({ where: { configuratorId_number: { configuratorId: configurator.id, number } }, include: WITH_FILE_COUNT })
+  if (!release) throw new AppError('not_found', `Release ${number} not found`)
+  return { configurator, release }
+}
+
+export async function getRelease(options: ReleaseOptions): Promise<ReleaseDto> {
+  const { configurator, release } = await findRelease(options)
+  return toReleaseDto(release, configurator.releaseId)
+}
+
+/** Makes an earlier (or later) release the one new sessions get, in one step; the draft stays as it is. */
+export async function rollBackRelease(options: ReleaseOptions): Promise<ReleaseDto> {
+  const { release } = await findRelease(options)
+  await db.configurator.update({ where: { id: release.configuratorId }, data: { releaseId: release.id } })
+  await modelsChanged()
+  return toReleaseDto(release, release.id)
+}
+
+/** Larger files are compared by content hash alone. */
+const MAX_DIFF_BYTES = 256 * 1024
+
+/** The file's text, or null when it is too large to diff or not UTF-8 text. */
+async function readText(file: { blobHash: string; size: number } | undefined): Promise<string | null> {
+  if (!file) return ''
+  if (file.size > MAX_DIFF_BYTES) return null
+  const bytes = await blobStore.readBuffer(file.blobHash)
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return text.includes('\0') ? null : text
+  } catch {
+    return null
+  }
+}
+
+/** What changed from release `from` to release `to`: files (with a text diff), parameters, and the defaults' volume and bounding box. */
+export async function compareReleases({ from, to, ...owned }: OwnedConfiguratorOptions & { from: number; to: number }): Promise<ReleaseComparison> {
+  const [before, after] = await Promise.all([findRelease({ ...owned, number: from }), findRelease({ ...owned, number: to })])
+  const filesOf = async (release: Release) => new Map((await db.releaseFile.findMany({ where: { releaseId: release.id } })).map((file) => [file.path, file]))
+  const [beforeFiles, afterFiles] = await Promise.all([filesOf(before.release), filesOf(after.release)])
+  const changedPaths = [...new Set([...beforeFiles.keys(), ...afterFiles.keys()])].sort().filter((path) => beforeFiles.get(path)?.blobHash !== afterFiles.get(path)?.blobHash)
+  const files = await Promise.all(
+    changedPaths.map(async (path) => {
+      const [old, now] = [beforeFiles.get(path), afterFiles.get(path)]
+      const [oldText, newText] = await Promise.all([readText(old), readText(now)])
+      const diff = oldText === null || newText === null ? null : createTwoFilesPatch(`release ${from}/${path}`, `release ${to}/${path}`, oldText, newText)
+      return { path, change: !old ? ('added' as const) : !now ? ('removed' as const) : ('changed' as const), diff }
+    }),
+  )
+  return { from, to, files, parameters: compareParameters(before.release, after.release), defaults: { from: defaultsOf(before.release), to: defaultsOf(after.release) } }
+}
+
+function compareParameters(before: Release, after: Release): ReleaseComparison['parameters'] {
+  const [old, now] = [before, after].map((release) => toParameterSet(release.parameters as unknown as ParameterDefinition[], {})) as [ParameterSet, ParameterSet]
+  const only = (set: ParameterSet, other: ParameterSet) => Object.fromEntries(Object.entries(set).filter(([key]) => !(key in other)))
+  const changed = Object.keys(now)
+    .filter((key) => key in old && JSON.stringify(old[key]) !== JSON.stringify(now[key]))
+    .map((key) => [key, { from: old[key]!, to: now[key]! }])
+  return { added: only(now, old), removed: only(old, now), changed: Object.fromEntries(changed) }
+}
+
+function defaultsOf(release: Release): DefaultsModel | null {
+  return release.defaults as DefaultsModel | null
+}
+
+export function toReleaseDto(release: CountedRelease, currentId: string | null): ReleaseDto {
+  return {
+    number: release.number,
+    note: release.note,
+    createdAt: formatDateTime(release.createdAt),
+    current: release.id === currentId,
+    mainFile: release.mainFile,
+    cadVersion: release.cadVersion,
+    files: release._count.files,
+    defaults: defaultsOf(release),
+    overridden: release.overridden as Failure[],
+  }
+}
