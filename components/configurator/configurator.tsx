@@ -11,7 +11,7 @@ import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
 import { useEmbedLayout } from '@/components/configurator/use-embed-layout'
 import { useUndo } from '@/components/configurator/use-undo'
-import { type ObjectInfo, useConfigSession } from '@/components/configurator/use-config-session'
+import { type DraftPreview, type ObjectInfo, type SessionLog, useConfigSession } from '@/components/configurator/use-config-session'
 import { useEmbedBridge } from '@/components/configurator/use-embed-bridge'
 import { useModelDetails } from '@/components/configurator/use-model-details'
 import { modelUrl, useRendererScene } from '@/components/configurator/use-renderer-scene'
@@ -52,22 +52,29 @@ export interface ConfiguratorProps {
   canSavePresets?: boolean
   /** Embedded for this application domain: talks to the framing page when it is on it (use-embed-bridge.ts). */
   embedDomain?: string
+  /** The studio editor's preview of the draft. */
+  preview?: DraftPreview
+  /** Told each model's log once it is read (the editor marks its lines). */
+  onLog?: (log: SessionLog) => void
 }
 
 /** The live configurator: the product in 3D beside its controls, what it measures and its downloads. */
-export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel, canSavePresets = false, embedDomain }: ConfiguratorProps) {
+export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel, canSavePresets = false, embedDomain, preview, onLog }: ConfiguratorProps) {
   const { credentials, error: credentialsError } = useApiCredentials(auth)
   const [sharedQuery] = useState(initialQuery)
   const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
   const [shownVersion, setShownVersion] = useState(0)
   /** The version of the model on screen: the last that was drawn. */
   const [drawnVersion, setDrawnVersion] = useState(0)
-  const configSession = useConfigSession(configuratorId, credentials, sharedQuery)
+  const configSession = useConfigSession(configuratorId, credentials, sharedQuery, preview)
   const { session, parameters, draft, modelVersion } = configSession
   const scene = useRendererScene(session, credentials)
   const settings = sceneOverride ?? scene.settings
   const isModelShown = scene.rendererId === null || scene.error !== null || shownVersion >= modelVersion
   const details = useModelDetails(session?.id ?? null, modelVersion, isModelShown && !configSession.isUpdating, credentials)
+  useEffect(() => {
+    if (details.log) onLog?.(details.log)
+  }, [details.log, onLog])
   const [parts, setParts] = useState<ModelPart[]>([])
   const showViewerStatus = useCallback((status: ViewerStatus) => {
     setViewerStatus(status)
@@ -131,75 +138,78 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   }
 
   return (
-    <div className={`grid min-h-0 flex-1 grid-cols-1 ${layout.controls ? 'lg:grid-cols-[minmax(0,1fr)_24rem] lg:grid-rows-[minmax(0,1fr)]' : ''}`}>
-      {/* On a phone the product stays at the top while the controls scroll under it; alone (the shop's controls drive it) it fills the frame. */}
-      <div
-        data-testid="product-view"
-        className={`bg-gradient-to-b from-stone-100 to-stone-200 ${layout.controls ? 'sticky top-0 z-10 h-[42vh] shadow-sm lg:relative lg:h-auto lg:min-h-[32rem] lg:shadow-none' : 'relative h-screen'}`}>
-        {session && modelVersion > 0 && settings && scene.files ? (
-          <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={showViewerStatus} />
-        ) : (
-          <div className="flex h-full items-center justify-center">
-            <Spinner label="Opening the configurator" />
+    // Laid out by its own width, not the screen's: the studio editor's preview is a phone's width on a desktop.
+    <div className="@container flex min-h-0 flex-1 flex-col">
+      <div className={`grid min-h-0 flex-1 grid-cols-1 ${layout.controls ? '@5xl:grid-cols-[minmax(0,1fr)_24rem] @5xl:grid-rows-[minmax(0,1fr)]' : ''}`}>
+        {/* On a phone the product stays at the top while the controls scroll under it; alone (the shop's controls drive it) it fills the frame. */}
+        <div
+          data-testid="product-view"
+          className={`bg-gradient-to-b from-stone-100 to-stone-200 ${layout.controls ? 'sticky top-0 z-10 h-[42vh] shadow-sm @5xl:relative @5xl:h-auto @5xl:min-h-[32rem] @5xl:shadow-none' : 'relative h-screen'}`}>
+          {session && modelVersion > 0 && settings && scene.files ? (
+            <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={showViewerStatus} />
+          ) : (
+            <div className="flex h-full items-center justify-center">
+              <Spinner label="Opening the configurator" />
+            </div>
+          )}
+          <div className="pointer-events-none absolute left-3 top-3 flex flex-col gap-2" aria-live="polite">
+            {buildingSince !== null && <BuildingIndicator since={buildingSince} onCancel={cancelBuild} />}
           </div>
-        )}
-        <div className="pointer-events-none absolute left-3 top-3 flex flex-col gap-2" aria-live="polite">
-          {buildingSince !== null && <BuildingIndicator since={buildingSince} onCancel={cancelBuild} />}
+          <PhoneFigures info={figures} isStale={areFiguresStale} showPrice={layout.price} />
+          <ViewerProblems status={viewerStatus} sceneError={scene.error} />
         </div>
-        <PhoneFigures info={figures} isStale={areFiguresStale} showPrice={layout.price} />
-        <ViewerProblems status={viewerStatus} sceneError={scene.error} />
-      </div>
-      <aside hidden={!layout.controls} className="flex flex-col gap-5 border-stone-200 bg-white p-5 lg:overflow-y-auto lg:border-l">
-        {header}
-        {sidePanel && session ? (
-          sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
-        ) : parameters ? (
-          <>
-            {/* Beside the product on a wide screen, the figures stay at the panel's top while its controls scroll. */}
-            <div className="lg:sticky lg:-top-5 lg:z-10 lg:-mx-5 lg:-mt-5 lg:border-b lg:border-stone-200 lg:bg-white lg:p-5 lg:pb-3">
-              <ModelFacts info={figures} isStale={areFiguresStale} isNotBuilt={notBuilt} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
-            </div>
-            {failure && (
-              <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-                These values cannot be made: {failure}
-              </p>
-            )}
-            <ErrorMessage error={configSession.requestError} />
-            {session && layout.presets && (
-              <Presets
-                configuratorId={configuratorId}
-                sessionId={session.id}
-                credentials={credentials}
-                parameters={parameters}
-                values={draft}
-                onApply={configSession.setValues}
-                canSave={canSavePresets}
-              />
-            )}
-            <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onCommit={configSession.commit} onUpload={upload} />
-            <div className="flex flex-col gap-3 border-t border-stone-200 pt-4">
-              <div className="flex gap-2">
-                <Button variant="ghost" onClick={configSession.resetToDefaults}>
-                  Reset to defaults
-                </Button>
-                <Button variant="ghost" onClick={undo} disabled={!canUndo} aria-keyshortcuts="Control+Z Meta+Z">
-                  Undo
-                </Button>
+        <aside hidden={!layout.controls} className="flex flex-col gap-5 border-stone-200 bg-white p-5 @5xl:overflow-y-auto @5xl:border-l">
+          {header}
+          {sidePanel && session ? (
+            sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
+          ) : parameters ? (
+            <>
+              {/* Beside the product on a wide screen, the figures stay at the panel's top while its controls scroll. */}
+              <div className="@5xl:sticky @5xl:-top-5 @5xl:z-10 @5xl:-mx-5 @5xl:-mt-5 @5xl:border-b @5xl:border-stone-200 @5xl:bg-white @5xl:p-5 @5xl:pb-3">
+                <ModelFacts info={figures} isStale={areFiguresStale} isNotBuilt={notBuilt} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
               </div>
-              {session && !notBuilt && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
-              <ShareLink query={shareQuery} shareUrl={layout.shareUrl} />
-              {details.log?.message.trim() && (
-                <details className="text-xs text-stone-600">
-                  <summary className="cursor-pointer">Build messages</summary>
-                  <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2">{details.log.message}</pre>
-                </details>
+              {failure && (
+                <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+                  These values cannot be made: {failure}
+                </p>
               )}
-            </div>
-          </>
-        ) : (
-          <Spinner label="Reading the model's parameters" />
-        )}
-      </aside>
+              <ErrorMessage error={configSession.requestError} />
+              {session && layout.presets && (
+                <Presets
+                  configuratorId={configuratorId}
+                  sessionId={session.id}
+                  credentials={credentials}
+                  parameters={parameters}
+                  values={draft}
+                  onApply={configSession.setValues}
+                  canSave={canSavePresets}
+                />
+              )}
+              <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onCommit={configSession.commit} onUpload={upload} />
+              <div className="flex flex-col gap-3 border-t border-stone-200 pt-4">
+                <div className="flex gap-2">
+                  <Button variant="ghost" onClick={configSession.resetToDefaults}>
+                    Reset to defaults
+                  </Button>
+                  <Button variant="ghost" onClick={undo} disabled={!canUndo} aria-keyshortcuts="Control+Z Meta+Z">
+                    Undo
+                  </Button>
+                </div>
+                {session && !notBuilt && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
+                <ShareLink query={shareQuery} shareUrl={layout.shareUrl} />
+                {details.log?.message.trim() && (
+                  <details className="text-xs text-stone-600">
+                    <summary className="cursor-pointer">Build messages</summary>
+                    <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2">{details.log.message}</pre>
+                  </details>
+                )}
+              </div>
+            </>
+          ) : (
+            <Spinner label="Reading the model's parameters" />
+          )}
+        </aside>
+      </div>
     </div>
   )
 }
@@ -211,7 +221,7 @@ function PhoneFigures({ info, isStale, showPrice }: { info: ObjectInfo | null; i
   const about = isStale || estimate ? '≈ ' : ''
   const figure = price && showPrice ? formatPrice(price) : formatWeight(weight)
   return (
-    <span data-testid="phone-figures" className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm tabular-nums shadow-sm lg:hidden ${isStale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}>
+    <span data-testid="phone-figures" className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm tabular-nums shadow-sm @5xl:hidden ${isStale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}>
       {about}
       {figure}
     </span>

@@ -22,7 +22,14 @@ export type SessionLog = OperationResult<'getLog'>
  * moves, it sends candidates of where it will stop every PREFETCH_INTERVAL_MS, so that the model
  * of the value let go on is built already.
  */
-export function useConfigSession(configuratorId: string, credentials: ApiCredentials | undefined, sharedQuery: string) {
+export interface DraftPreview {
+  /** The owner's draft link: a session of the configurator's draft, not of its current release. */
+  draft?: boolean
+  /** The draft's version: when it changes, the parameters are read again and the model built anew. */
+  sourceVersion?: string
+}
+
+export function useConfigSession(configuratorId: string, credentials: ApiCredentials | undefined, sharedQuery: string, { draft: isDraft = false, sourceVersion }: DraftPreview = {}) {
   const credentialsRef = useRef(credentials)
   credentialsRef.current = credentials
   const [parameters, setParameters] = useState<ParameterSet | null>(null)
@@ -38,7 +45,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   const candidateTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const slid = useRef<{ key: string; value: number } | null>(null)
 
-  const session = useApiQuery('createSession', { json: { configuratorId }, credentials }, {
+  const session = useApiQuery('createSession', { json: { configuratorId, ...(isDraft && { draft: true }) }, credentials }, {
     enabled: credentials !== undefined,
     staleTime: Infinity,
     gcTime: Infinity,
@@ -112,7 +119,7 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     return () => {
       isCurrent = false
     }
-  }, [sessionId, sharedQuery, applyValues, showResult])
+  }, [sessionId, sharedQuery, applyValues, showResult, sourceVersion])
 
   const flush = useCallback(async () => {
     timer.current = null

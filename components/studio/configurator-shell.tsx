@@ -9,6 +9,8 @@ import { useApiQuery } from '@/components/use-api-query'
 
 const TABS = [
   { label: 'Settings', segment: '' },
+  { label: 'Editor', segment: '/editor' },
+  { label: 'Releases', segment: '/releases' },
   { label: 'Files', segment: '/files' },
   { label: 'Parameters', segment: '/parameters' },
   { label: 'Scene', segment: '/scene' },

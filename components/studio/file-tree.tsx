@@ -40,17 +40,25 @@ interface FileTreeProps {
   onView: (file: ConfiguratorFile) => void
   onDelete: (file: ConfiguratorFile) => void
   emptyHint: string
+  /** What opening a text file does: View (the Files page), Edit (the editor). */
+  viewLabel?: string
+  onRename?: (file: ConfiguratorFile) => void
+  /** The file open beside the tree. */
+  openPath?: string | null
 }
 
-export function FileTree({ root, files, onView, onDelete, emptyHint }: FileTreeProps) {
+type ItemActions = Pick<FileTreeProps, 'onView' | 'onDelete' | 'viewLabel' | 'onRename' | 'openPath'>
+
+export function FileTree({ root, files, emptyHint, ...actions }: FileTreeProps) {
   const tree = buildTree(files, root)
   if (tree.files.length === 0 && tree.folders.size === 0) {
     return <p className="rounded-md border border-dashed border-stone-300 px-4 py-6 text-center text-sm text-stone-600">{emptyHint}</p>
   }
-  return <FolderList folder={tree} onView={onView} onDelete={onDelete} />
+  return <FolderList folder={tree} {...actions} />
 }
 
-function FolderList({ folder, onView, onDelete }: { folder: Folder } & Pick<FileTreeProps, 'onView' | 'onDelete'>) {
+function FolderList({ folder, ...actions }: { folder: Folder } & ItemActions) {
+  const { onView, onDelete, viewLabel = 'View', onRename, openPath } = actions
   const folders = [...folder.folders].sort(([a], [b]) => a.localeCompare(b))
   const files = [...folder.files].sort((a, b) => a.name.localeCompare(b.name))
   return (
@@ -62,20 +70,25 @@ function FolderList({ folder, onView, onDelete }: { folder: Folder } & Pick<File
             <span>{name}/</span>
           </span>
           <div className="border-l border-stone-200 pl-4">
-            <FolderList folder={child} onView={onView} onDelete={onDelete} />
+            <FolderList folder={child} {...actions} />
           </div>
         </li>
       ))}
       {files.map(({ name, file }) => (
-        <li key={file.path} className="flex flex-wrap items-center gap-3 rounded-md px-2 py-1 hover:bg-stone-50">
+        <li key={file.path} aria-current={file.path === openPath ? 'true' : undefined} className="flex flex-wrap items-center gap-3 rounded-md px-2 py-1 hover:bg-stone-50 aria-[current=true]:bg-stone-100">
           <span className="font-mono text-sm text-stone-900">{name}</span>
           <span className="text-xs text-stone-600">
             {formatSize(file.size)} · {file.updatedAt}
           </span>
           <span className="ml-auto flex items-center gap-2">
             {isTextFile(file.contentType) && (
-              <Button variant="ghost" aria-label={`View ${file.path}`} onClick={() => onView(file)}>
-                View
+              <Button variant="ghost" aria-label={`${viewLabel} ${file.path}`} onClick={() => onView(file)}>
+                {viewLabel}
+              </Button>
+            )}
+            {onRename && (
+              <Button variant="ghost" aria-label={`Rename ${file.path}`} onClick={() => onRename(file)}>
+                Rename
               </Button>
             )}
             <ConfirmButton label="Delete" accessibleLabel={`Delete ${file.path}`} question={`Delete ${file.path}?`} onConfirm={() => onDelete(file)} />

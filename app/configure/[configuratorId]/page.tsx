@@ -12,10 +12,13 @@ interface ConfigurePageProps {
   searchParams: Promise<PageSearchParams>
 }
 
-// GET /configure/{configuratorId} - the owner tries the live configurator as customers see it
+// GET /configure/{configuratorId} - the owner tries the live configurator as customers see it;
+// with ?draft=1 (the draft link), the draft as customers will see it once published
 export default async function ConfigurePage({ params, searchParams }: ConfigurePageProps) {
   const { configuratorId } = await params
-  const initialQuery = toQueryString(await searchParams)
+  const { draft, ...shared } = await searchParams
+  const isDraft = draft !== undefined
+  const initialQuery = toQueryString(shared)
   const user = await requirePageUser()
   const configurator = await findPageConfigurator({ configuratorId, userId: user.id })
   return (
@@ -26,12 +29,16 @@ export default async function ConfigurePage({ params, searchParams }: ConfigureP
         initialQuery={initialQuery}
         canDownloadFinal
         productName={configurator.name}
+        preview={isDraft ? { draft: true } : undefined}
         header={
           <div className="flex flex-col gap-1">
             <Link href={`/studio/configurators/${configurator.id}`} className="text-xs text-stone-600 underline-offset-2 hover:underline">
               Back to the studio
             </Link>
-            <h1 className="text-lg font-semibold tracking-tight">{configurator.name}</h1>
+            <h1 className="text-lg font-semibold tracking-tight">
+              {configurator.name}
+              {isDraft && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 align-middle text-xs font-medium text-amber-950">Draft</span>}
+            </h1>
             {configurator.description && <p className="text-sm text-stone-600">{configurator.description}</p>}
           </div>
         }

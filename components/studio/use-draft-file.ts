@@ -1,0 +1,116 @@
+'use client'
+
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { ApiError } from '@/lib/client/api-client'
+import { callApi } from '@/lib/endpoints/client'
+
+/** A pause in typing this long saves the file, and so builds the draft. */
+export const AUTOSAVE_MS = 800
+
+export type SaveState =
+  | { state: 'saved' | 'unsaved' | 'saving' }
+  /** Another tab or person saved the file since it was loaded: `theirs` is their version. */
+  | { state: 'conflict'; theirs: LoadedFile }
+  | { state: 'failed'; error: unknown }
+
+interface LoadedFile {
+  text: string
+  /** The ETag of the version, which a save names in If-Match. */
+  etag: string
+}
+
+async function readFile(configuratorId: string, path: string): Promise<LoadedFile> {
+  const response = await callApi('getConfiguratorFile', { params: { configuratorId, path: path.split('/') } })
+  return { text: await response.text(), etag: response.headers.get('etag') ?? '' }
+}
+
+/**
+ * One file of the configurator's draft in the editor: loaded with its version, saved after a pause
+ * in typing and at once on `saveNow`, each save only over the version it was based on. A save
+ * that finds a newer version saves nothing and offers it (`conflict`): neither edit is lost.
+ */
+export function useDraftFile(configuratorId: string, path: string | null, onSaved: () => void) {
+  const [loaded, setLoaded] = useState<(LoadedFile & { path: string }) | null>(null)
+  const [text, setText] = useState('')
+  const [saveState, setSaveState] = useState<SaveState>({ state: 'saved' })
+  const [loadError, setLoadError] = useState<unknown>(null)
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const latest = useRef({ text, loaded, onSaved, saveState })
+  latest.current = { text, loaded, onSaved, saveState }
+
+  useEffect(() => {
+    setLoaded(null)
+    setLoadError(null)
+    if (path === null) return
+    let isCurrent = true
+    readFile(configuratorId, path).then(
+      (file) => {
+        if (!isCurrent) return
+        setLoaded({ ...file, path })
+        setText(file.text)
+        setSaveState({ state: 'saved' })
+      },
+      (error: unknown) => isCurrent && setLoadError(error),
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [configuratorId, path])
+
+  /** Saves the editor's text over `base` (the version loaded, or theirs when the designer keeps their own edit over it). */
+  const save = useCallback(
+    async (base?: LoadedFile) => {
+      if (timer.current) clearTimeout(timer.current)
+      timer.current = null
+      const { text: sent, loaded: file } = latest.current
+      if (!file) return
+      const etag = (base ?? file).etag
+      if (!base && sent === file.text) return setSaveState({ state: 'saved' })
+      setSaveState({ state: 'saving' })
+      try {
+        const response = await callApi('uploadConfiguratorFile', { params: { configuratorId, path: file.path.split('/') }, body: sent, headers: { 'if-match': etag } })
+        setLoaded({ path: file.path, text: sent, etag: response.headers.get('etag') ?? '' })
+        setSaveState({ state: latest.current.text === sent ? 'saved' : 'unsaved' })
+        latest.current.onSaved()
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) setSaveState({ state: 'conflict', theirs: await readFile(configuratorId, file.path).catch(() => ({ text: '', etag: '*' })) })
+        else setSaveState({ state: 'failed', error })
+      }
+    },
+    [configuratorId],
+  )
+
+  const edit = useCallback(
+    (next: string) => {
+      setText(next)
+      setSaveState((current) => (current.state === 'conflict' ? current : { state: 'unsaved' }))
+      if (timer.current) clearTimeout(timer.current)
+      // A conflict waits for the designer's choice.
+      timer.current = setTimeout(() => latest.current.saveState.state !== 'conflict' && void save(), AUTOSAVE_MS)
+    },
+    [save],
+  )
+
+  /** Takes their version into the editor, dropping the unsaved edit. */
+  const takeTheirs = useCallback(() => {
+    if (saveState.state !== 'conflict' || !loaded) return
+    setLoaded({ path: loaded.path, ...saveState.theirs })
+    setText(saveState.theirs.text)
+    setSaveState({ state: 'saved' })
+    onSaved()
+  }, [saveState, loaded, onSaved])
+
+  /** Saves the editor's text over their version, on purpose. */
+  const keepMine = useCallback(() => {
+    if (saveState.state === 'conflict') void save(saveState.theirs)
+  }, [saveState, save])
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current)
+    },
+    [],
+  )
+
+  return { loaded, text, saveState, loadError, edit, saveNow: () => void save(), takeTheirs, keepMine }
+}
