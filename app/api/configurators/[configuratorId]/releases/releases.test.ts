@@ -4,6 +4,7 @@ import * as configurators from '@/lib/configurators/operations'
 import * as releases from '@/lib/releases/operations'
 import * as sessions from '@/lib/sessions/operations'
 import * as snapshots from '@/lib/snapshots/operations'
+import { db } from '@/lib/db'
 import { api, readBody } from '@/test/support/api-client'
 import { createConfigurator, expectError, registerApplication, signUp } from '@/test/support/fixtures'
 
@@ -48,7 +49,7 @@ async function setUp() {
 
 describe('releases', () => {
   it('publish a prepared draft, keep each session on its release, compare and roll back', { timeout: PREPARATIONS_MS }, async () => {
-    const { base, token, save, publishPrepared, openSession, parametersOf, publish, prepared } = await setUp()
+    const { owner, base, token, save, publishPrepared, openSession, parametersOf, publish, prepared } = await setUp()
     await save(FIRST)
     // Never published: sessions build the files as they are, as the interface says.
     const early = await openSession()
@@ -64,7 +65,14 @@ describe('releases', () => {
     await save(SECOND)
     expect(await parametersOf(customer.id)).toEqual(['size'])
     expect(await parametersOf((await openSession()).id)).toEqual(['size'])
-    expect(await parametersOf((await openSession({ draft: true })).id)).toEqual(['size', 'height'])
+    const draftSession = await openSession({ draft: true })
+    expect(await parametersOf(draftSession.id)).toEqual(['size', 'height'])
+    // The draft's builds go behind every customer's (the background workers and lane); the release's do not.
+    const { findSession } = await import('@/lib/sessions/sessions')
+    const { schedulingOf } = await import('@/lib/sessions/session-scheduling')
+    const principal = { kind: 'user' as const, tokenId: 'test', user: await db.user.findUniqueOrThrow({ where: { id: owner.UUID } }) }
+    expect(schedulingOf(await findSession(draftSession.id, principal)).fairness.background).toBe(true)
+    expect(schedulingOf(await findSession(customer.id, principal)).fairness.background).toBeFalsy()
 
     // A draft that changed since the version reviewed is not published.
     const stale = (await prepared()).draft
