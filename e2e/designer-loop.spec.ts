@@ -27,6 +27,12 @@ async function copyNameTag(request: APIRequestContext) {
   return { configuratorId, applicationKey: key }
 }
 
+async function signIn(page: Page) {
+  await page.getByLabel('Email').fill(ADMIN.email)
+  await page.getByLabel('Password').fill(ADMIN.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
 /** The customer page of the shop, its model drawn. */
 async function openShopPage(page: Page, applicationKey: string) {
   await page.goto(`/embed/${applicationKey}`)
@@ -49,9 +55,7 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
   await expect(customer.getByRole('spinbutton', { name: 'Text size' })).toHaveValue('10')
 
   await page.goto(`/studio/configurators/${configuratorId}/editor`)
-  await page.getByLabel('Email').fill(ADMIN.email)
-  await page.getByLabel('Password').fill(ADMIN.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await signIn(page)
   const preview = page.getByRole('region', { name: 'Preview of the draft' })
   const viewer = preview.getByTestId('model-viewer')
   let drawn = await waitForModelDrawn(viewer)
@@ -59,6 +63,8 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
 
   await test.step('a changed default rebuilds the preview, and the Customizer follows', async () => {
     await replaceSource(page, NAME_TAG.replace('text_size = 10;', 'text_size = 14;'))
+    // Saved at once, without waiting for the pause in typing.
+    await page.keyboard.press('ControlOrMeta+s')
     await expect(page.getByRole('status', { name: 'Save state' })).toHaveText('Saved')
     drawn = await waitForModelDrawn(viewer, drawn, 60_000)
     await expect(preview.getByRole('spinbutton', { name: 'Text size' })).toHaveValue('14')
@@ -121,4 +127,37 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
     await openShopPage(fresh, applicationKey)
     await expect(fresh.getByRole('spinbutton', { name: 'Text size' })).toHaveValue('10')
   })
+
+  await test.step('two tabs saving the same file: the second is told, and offered the newer version', async () => {
+    await page.getByRole('link', { name: 'Editor' }).click()
+    await expect(page.getByLabel('Source of configurator/main.scad')).toContainText('text_size = 14;')
+    const other = await page.context().newPage()
+    await other.goto(`/studio/configurators/${configuratorId}/editor`)
+    await replaceSource(other, NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('margin = 4;', 'margin = 5;'))
+    await expect(other.getByRole('status', { name: 'Save state' })).toHaveText('Saved')
+
+    await replaceSource(page, NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('relief = 1;', 'relief = 1.2;'))
+    const conflict = page.getByRole('alert').filter({ hasText: 'This file was saved elsewhere' })
+    await expect(conflict).toBeVisible()
+    await expect(conflict).toContainText('margin = 5;')
+    await conflict.getByRole('button', { name: 'Load the newer version' }).click()
+    await expect(page.getByLabel('Source of configurator/main.scad')).toContainText('margin = 5;')
+    await expect(page.getByLabel('Source of configurator/main.scad')).not.toContainText('relief = 1.2;')
+    await expect(page.getByRole('status', { name: 'Save state' })).toHaveText('Saved')
+  })
+})
+
+test('the editor and the releases page on a phone @phone-only', async ({ page, request }) => {
+  test.setTimeout(180_000)
+  const { configuratorId } = await copyNameTag(request)
+  await page.goto(`/studio/configurators/${configuratorId}/editor`)
+  await signIn(page)
+  await expect(page.getByLabel('Source of configurator/main.scad')).toContainText('text_size = 10;')
+  await waitForModelDrawn(page.getByRole('region', { name: 'Preview of the draft' }).getByTestId('model-viewer'))
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('editor-phone.png'), fullPage: true })
+  await page.getByRole('link', { name: 'Releases' }).click()
+  await expect(page.getByRole('listitem', { name: 'Release 1' })).toContainText('Customers get this')
+  await expectAccessible(page)
+  await page.screenshot({ path: test.info().outputPath('releases-phone.png'), fullPage: true })
 })

@@ -20,7 +20,7 @@ export const LAYERS: [name: string, members: string[]][] = [
   [
     'domain',
     ['lib/auth/', 'lib/users/', 'lib/applications/', 'lib/configurators/', 'lib/libraries/', 'lib/fonts/', 'lib/sessions/', 'lib/renderers/', 'lib/render/'].concat(
-      ['lib/snapshots/', 'lib/webhooks/', 'lib/services/', 'lib/capabilities/', 'lib/health/', 'lib/backup/', 'lib/embed/', 'lib/demo/'],
+      ['lib/releases/', 'lib/publishing/', 'lib/snapshots/', 'lib/webhooks/', 'lib/services/', 'lib/capabilities/', 'lib/health/', 'lib/backup/', 'lib/embed/', 'lib/demo/'],
     ),
   ],
   ['endpoints', ['lib/endpoints/']],

@@ -24,6 +24,10 @@ const CodeEditor = dynamic(() => import('@/components/studio/code-editor/code-ed
 })
 
 const ROOT = 'configurator/'
+const TREES = [
+  { root: 'configurator', emptyHint: 'No model files yet.' },
+  { root: 'renderer', emptyHint: 'No renderer files.' },
+] as const
 
 /**
  * The designer's loop: the draft's files in a code editor, saved after a pause in typing, and the
@@ -95,21 +99,25 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
           </p>
         )}
         <ErrorMessage error={files.error ?? treeError} />
-        {files.data && (
-          <FileTree
-            root="configurator"
-            files={files.data}
-            emptyHint="No model files yet."
-            viewLabel="Edit"
-            openPath={path}
-            onView={(opened) => setChosenPath(opened.path)}
-            onDelete={(deleted) => void deleteFile(deleted)}
-            onRename={(renamed) => {
-              const to = window.prompt(`Rename ${renamed.path} to`, renamed.path)
-              if (to && to !== renamed.path) void renameFile(renamed, to)
-            }}
-          />
-        )}
+        {files.data &&
+          TREES.map(({ root, emptyHint }) => (
+            <section key={root} aria-label={`${root}/`} className="flex flex-col gap-1">
+              <h3 className="font-mono text-xs text-stone-600">{root}/</h3>
+              <FileTree
+                root={root}
+                files={files.data}
+                emptyHint={emptyHint}
+                viewLabel="Edit"
+                openPath={path}
+                onView={(opened) => setChosenPath(opened.path)}
+                onDelete={(deleted) => void deleteFile(deleted)}
+                onRename={(renamed) => {
+                  const to = window.prompt(`Rename ${renamed.path} to`, renamed.path)
+                  if (to && to !== renamed.path) void renameFile(renamed, to)
+                }}
+              />
+            </section>
+          ))}
         <NewFileForm onCreate={(newPath) => void createFile(newPath)} />
       </Card>
       <section aria-label="Editor" className="flex min-h-[36rem] flex-col gap-2">

@@ -1,7 +1,7 @@
-import { modelRows } from '@/lib/configurators/model-memory'
+import { createHash } from 'node:crypto'
 import { db } from '@/lib/db'
+import { rememberedRows } from '@/lib/remembered-rows'
 import type { Configurator, Prisma, Release } from '@/lib/generated/prisma/client'
-import { hashOf } from '@/lib/sessions/model-inputs'
 
 // What a session's model is made of: the release it started with, or the configurator's draft
 // (its files as they are) for a configurator never published and for the owner's draft link.
@@ -16,7 +16,8 @@ export interface ContentFile {
   contentType: string
 }
 
-const releases = modelRows<Release>('releases')
+// Releases never change: remembered until the memory's limits drop them.
+const releases = rememberedRows<Release>('releases', 'paraform_releases', { entries: 10_000, maxAgeMs: 60 * 60_000 })
 
 /** The configurator's files and settings as they are: what the designer edits. */
 export function draftOf(configurator: Configurator): ConfiguratorContent {
@@ -53,6 +54,7 @@ export async function readDraft(configuratorId: string, client: Prisma.Transacti
   if (!configurator) return null
   const files = await client.configuratorFile.findMany({ where: { configuratorId }, orderBy: { path: 'asc' } })
   const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = configurator
-  const version = hashOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) })
+  const draft = { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) }
+  const version = createHash('sha256').update(JSON.stringify(draft)).digest('hex')
   return { configurator, files, version }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as auth from '@/lib/auth/operations'
 import * as configurators from '@/lib/configurators/operations'
-import * as releases from '@/lib/releases/operations'
+import * as releases from '@/lib/publishing/operations'
 import * as sessions from '@/lib/sessions/operations'
 import * as snapshots from '@/lib/snapshots/operations'
 import { db } from '@/lib/db'

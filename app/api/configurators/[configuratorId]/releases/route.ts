@@ -1,6 +1,6 @@
 import { route } from '@/lib/endpoints/route'
-import * as operations from '@/lib/releases/operations'
-import { listReleases, publishRelease } from '@/lib/releases/releases'
+import * as operations from '@/lib/publishing/operations'
+import { listReleases, publishRelease } from '@/lib/publishing/releases'
 
 // GET /configurators/{id}/releases - the configurator's releases, newest first
 export const GET = route(operations.listReleases, ({ user, params }) => listReleases({ configuratorId: params.configuratorId, userId: user.id }))

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineOperation } from '@/lib/api/operation'
 import { ZConfiguratorParams } from '@/lib/configurators/schemas'
-import { ZCompareQuery, ZPublishRelease, ZRelease, ZReleaseComparison, ZReleaseParams } from '@/lib/releases/schemas'
+import { ZCompareQuery, ZPublishRelease, ZRelease, ZReleaseComparison, ZReleaseParams } from '@/lib/publishing/schemas'
 
 const tag = 'Releases'
 
