@@ -26,6 +26,7 @@ const { benchRender } = await import('./render')
 const { benchCustomer } = await import('./customer')
 const { benchFirstOpen } = await import('./first-open')
 const { benchGrowth } = await import('./growth')
+const { benchReleases } = await import('./releases')
 
 await prepareDatabase()
 const { accessToken } = (await login({ email: 'bench@example.test', password: 'bench password', clientAddress: 'bench' })).grant
@@ -45,6 +46,7 @@ await benchRender()
 await benchCustomer()
 await benchFirstOpen(accessToken)
 await benchGrowth(accessToken)
+await benchReleases(ids.get('name-tag')!, accessToken)
 await benchQueue()
 process.exit(0)
 

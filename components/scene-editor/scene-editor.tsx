@@ -35,6 +35,8 @@ export function SceneEditor({ configuratorId, productName }: { configuratorId: s
       canDownloadFinal
       productName={productName}
       sceneOverride={preview}
+      // The scene is saved into the draft: it previews on the draft's files (its shaders and textures).
+      preview={{ draft: true }}
       sidePanel={(context) => <SceneEditorPanel configuratorId={configuratorId} context={context} draft={draft} onChange={setDraft} />}
     />
   )
