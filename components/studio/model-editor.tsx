@@ -88,7 +88,7 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
     })
 
   return (
-    <div className="grid gap-4 xl:grid-cols-[16rem_minmax(0,1fr)_minmax(0,1fr)]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 xl:grid-cols-[16rem_minmax(0,1fr)_minmax(0,1fr)]">
       <Card aria-labelledby="draft-files" className="flex flex-col gap-3 self-start">
         <h2 id="draft-files" className="text-base font-semibold">
           Draft files
@@ -120,7 +120,7 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
           ))}
         <NewFileForm onCreate={(newPath) => void createFile(newPath)} />
       </Card>
-      <section aria-label="Editor" className="flex min-h-[36rem] flex-col gap-2">
+      <section aria-label="Editor" className="flex min-h-[36rem] min-w-0 flex-col gap-2">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 className="font-mono text-sm font-semibold">{path}</h2>
           <SaveStatus saveState={file.saveState} onTakeTheirs={file.takeTheirs} onKeepMine={file.keepMine} />

@@ -162,5 +162,9 @@ describe('releases', () => {
     expect((await api('POST', '/configsessions', { token: customer, headers, body: { configuratorId } })).status).toBe(200)
     await expectError(await api('POST', '/configsessions', { token: customer, headers, body: { configuratorId, draft: true } }), 403, 'forbidden', /owner/)
     await expectError(await api('POST', '/configsessions', { token: stranger.token, body: { configuratorId, draft: true } }), 404, 'not_found')
+
+    // A published configurator goes with its releases and their sessions.
+    expect((await api('DELETE', base, { token })).status).toBe(204)
+    expect(await db.release.count({ where: { configuratorId } })).toBe(0)
   })
 })
