@@ -41,7 +41,11 @@ async function openShopPage(page: Page, applicationKey: string) {
 
 /** Replaces the editor's whole text, as a paste would. */
 async function replaceSource(page: Page, source: string) {
-  const editor = page.getByLabel('Source of configurator/main.scad')
+  await replaceSourceOf(page, 'configurator/main.scad', source)
+}
+
+async function replaceSourceOf(page: Page, path: string, source: string) {
+  const editor = page.getByLabel(`Source of ${path}`)
   await editor.click()
   await page.keyboard.press('ControlOrMeta+a')
   await page.keyboard.insertText(source)
@@ -144,6 +148,30 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
     await expect(page.getByLabel('Source of configurator/main.scad')).toContainText('margin = 5;')
     await expect(page.getByLabel('Source of configurator/main.scad')).not.toContainText('relief = 1.2;')
     await expect(page.getByRole('status', { name: 'Save state' })).toHaveText('Saved')
+  })
+
+  await test.step('new, rename and delete files from the tree', async () => {
+    await page.getByLabel('New file name').fill('parts/ring.scad')
+    await page.getByRole('button', { name: 'New', exact: true }).click()
+    await expect(page.getByRole('heading', { name: 'configurator/parts/ring.scad' })).toBeVisible()
+    await replaceSourceOf(page, 'configurator/parts/ring.scad', 'module ring() cylinder(d = 5, h = 2);\n')
+    await expect(page.getByRole('status', { name: 'Save state' })).toHaveText('Saved')
+
+    page.once('dialog', (dialog) => void dialog.accept('configurator/parts/loop.scad'))
+    await page.getByRole('button', { name: 'Rename configurator/parts/ring.scad' }).click()
+    await expect(page.getByRole('heading', { name: 'configurator/parts/loop.scad' })).toBeVisible()
+    await expect(page.getByLabel('Source of configurator/parts/loop.scad')).toContainText('module ring()')
+    await expect(page.getByRole('button', { name: 'Edit configurator/parts/ring.scad' })).toHaveCount(0)
+
+    await page.getByRole('button', { name: 'Delete configurator/parts/loop.scad' }).click()
+    await page.getByRole('group', { name: 'Delete configurator/parts/loop.scad?' }).getByRole('button', { name: 'Delete' }).click()
+    await expect(page.getByRole('button', { name: 'Edit configurator/parts/loop.scad' })).toHaveCount(0)
+    await expect(page.getByRole('heading', { name: 'configurator/main.scad' })).toBeVisible()
+
+    // A name that climbs out of the configurator is refused, and said why.
+    await page.getByLabel('New file name').fill('../outside.scad')
+    await page.getByRole('button', { name: 'New', exact: true }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid file path' })).toBeVisible()
   })
 })
 

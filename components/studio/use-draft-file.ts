@@ -35,27 +35,8 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
   const [saveState, setSaveState] = useState<SaveState>({ state: 'saved' })
   const [loadError, setLoadError] = useState<unknown>(null)
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
-  const latest = useRef({ text, loaded, onSaved, saveState })
-  latest.current = { text, loaded, onSaved, saveState }
-
-  useEffect(() => {
-    setLoaded(null)
-    setLoadError(null)
-    if (path === null) return
-    let isCurrent = true
-    readFile(configuratorId, path).then(
-      (file) => {
-        if (!isCurrent) return
-        setLoaded({ ...file, path })
-        setText(file.text)
-        setSaveState({ state: 'saved' })
-      },
-      (error: unknown) => isCurrent && setLoadError(error),
-    )
-    return () => {
-      isCurrent = false
-    }
-  }, [configuratorId, path])
+  const latest = useRef({ path, text, loaded, onSaved, saveState })
+  latest.current = { path, text, loaded, onSaved, saveState }
 
   /** Saves the editor's text over `base` (the version loaded, or theirs when the designer keeps their own edit over it). */
   const save = useCallback(
@@ -67,14 +48,22 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
       const etag = (base ?? file).etag
       if (!base && sent === file.text) return setSaveState({ state: 'saved' })
       setSaveState({ state: 'saving' })
+      // The file may be left while its save travels: its answer then changes nothing shown.
+      const isShown = () => latest.current.path === file.path
       try {
         const response = await callApi('uploadConfiguratorFile', { params: { configuratorId, path: file.path.split('/') }, body: sent, headers: { 'if-match': etag } })
+        latest.current.onSaved()
+        if (!isShown()) return
         setLoaded({ path: file.path, text: sent, etag: response.headers.get('etag') ?? '' })
         setSaveState({ state: latest.current.text === sent ? 'saved' : 'unsaved' })
-        latest.current.onSaved()
       } catch (error) {
-        if (error instanceof ApiError && error.status === 409) setSaveState({ state: 'conflict', theirs: await readFile(configuratorId, file.path).catch(() => ({ text: '', etag: '*' })) })
-        else setSaveState({ state: 'failed', error })
+        const isConflict = error instanceof ApiError && error.status === 409
+        if (!isShown()) {
+          const why = isConflict ? 'it was saved elsewhere since you opened it' : (error as Error).message
+          return setSaveState({ state: 'failed', error: new Error(`Your last edit of ${file.path} was not saved: ${why}. Open it again to redo it.`) })
+        }
+        const theirs = isConflict ? await readFile(configuratorId, file.path).catch(() => null) : null
+        setSaveState(theirs ? { state: 'conflict', theirs } : { state: 'failed', error })
       }
     },
     [configuratorId],
@@ -105,9 +94,33 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
     if (saveState.state === 'conflict') void save(saveState.theirs)
   }, [saveState, save])
 
+  // Leaving a file (opening another) saves its pending edit first.
+  useEffect(() => {
+    if (timer.current) void save()
+    setLoaded(null)
+    setLoadError(null)
+    if (path === null) return
+    let isCurrent = true
+    readFile(configuratorId, path).then(
+      (file) => {
+        if (!isCurrent) return
+        setLoaded({ ...file, path })
+        setText(file.text)
+        setSaveState({ state: 'saved' })
+      },
+      (error: unknown) => isCurrent && setLoadError(error),
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [configuratorId, path, save])
+
+  // Closing the page saves a pending edit too.
+  const saveRef = useRef(save)
+  saveRef.current = save
   useEffect(
     () => () => {
-      if (timer.current) clearTimeout(timer.current)
+      if (timer.current) void saveRef.current()
     },
     [],
   )

@@ -199,11 +199,12 @@ describe('extra services', () => {
     expect(received).toEqual([])
   })
 
-  it('refuses hostile path segments with 400, forwarding nothing', async () => {
+  it('refuses hostile path segments (422, a malformed percent-encoding 400), forwarding nothing', async () => {
     const { owner } = await shop()
     for (const path of ['..%2F..%2Fadmin', 'a%5Cb', 'a//b', 'a/%00']) {
-      await expectError(await api('GET', `/services/echo/${path}`, { token: owner.token }), 400, 'bad_request')
+      await expectError(await api('GET', `/services/echo/${path}`, { token: owner.token }), 422, 'unprocessable_entity', /Invalid file path/)
     }
+    await expectError(await api('GET', '/services/echo/a%E0%A4', { token: owner.token }), 400, 'bad_request')
     expect(received).toEqual([])
   })
 })
