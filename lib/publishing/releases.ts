@@ -9,13 +9,12 @@ import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Preparation, Prisma, Release } from '@/lib/generated/prisma/client'
-import { logger } from '@/lib/log'
 import { readDraft } from '@/lib/releases/release-content'
 import type { PublishReleaseInput, ReleaseComparison, ReleaseDto, ZDefaultsModel } from '@/lib/publishing/schemas'
 import { buildValues, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
 import type { ParameterSet } from '@/lib/sessions/schemas'
-import { prepareConfigurator } from '@/lib/sessions/preparation'
+import { startPreparation } from '@/lib/sessions/preparation'
 import { blobStore } from '@/lib/storage/blob-store'
 
 // Publishing turns the configurator's draft into an immutable, numbered release that new
@@ -38,17 +37,19 @@ function failuresOf(preparation: Preparation): Failure[] {
   return [...failed, ...(preparation.failures as Failure[]), ...samples]
 }
 
+/** A preparation still running after this long was cut off (its process stopped): it is started again. */
+const ABANDONED_AFTER_MS = 15 * 60_000
+
 /**
  * The draft's preparation when it prepared exactly this version and is done; otherwise 409,
  * having started one when none prepares this version.
  */
 async function finishedPreparation(configuratorId: string, version: string): Promise<Preparation> {
   const preparation = await db.preparation.findUnique({ where: { configuratorId } })
-  if (preparation?.draft !== version) {
-    prepareConfigurator(configuratorId).catch((error: unknown) => logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'))
-  } else if (preparation.state !== 'preparing' && preparation.testDriveDone) {
-    return preparation
-  }
+  const isDone = preparation?.state !== 'preparing' && preparation?.testDriveDone
+  const isAbandoned = !isDone && preparation !== null && Date.now() - preparation.startedAt.getTime() > ABANDONED_AFTER_MS
+  if (preparation?.draft === version && isDone) return preparation
+  if (preparation?.draft !== version || isAbandoned) startPreparation(configuratorId)
   throw new AppError('conflict', 'The draft is being prepared (its defaults, presets and test drive are built): publish it once GET .../preparation is ready')
 }
 

@@ -24,10 +24,15 @@ export function schedulePreparation(configuratorId: string): void {
   clearTimeout(timers.get(configuratorId))
   const timer = setTimeout(() => {
     timers.delete(configuratorId)
-    prepareConfigurator(configuratorId).catch((error: unknown) => logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'))
+    startPreparation(configuratorId)
   }, SETTLE_MS)
   timer.unref()
   timers.set(configuratorId, timer)
+}
+
+/** Prepares the configurator now, in the background; a failure is logged. */
+export function startPreparation(configuratorId: string): void {
+  prepareConfigurator(configuratorId).catch((error: unknown) => logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'))
 }
 
 /** Updates the preparation that began at `startedAt`: a newer one that began meanwhile owns the row. */

@@ -133,6 +133,18 @@ describe('releases', () => {
     expect((await readBody(await api('POST', `/configsessions/${session.id}/snapshots`, { token }), snapshots.createSnapshot)).release).toBe(1)
   })
 
+  it('starts the preparation again when one was cut off (its process stopped while it ran)', { timeout: PREPARATIONS_MS }, async () => {
+    const { configuratorId, save, publish, prepared } = await setUp()
+    await save(FIRST)
+    await expectError(await publish({}), 409, 'conflict', /being prepared/)
+    const { draft } = await prepared(null)
+    const cutOff = new Date(Date.now() - 60 * 60_000)
+    await db.preparation.update({ where: { configuratorId }, data: { state: 'preparing', startedAt: cutOff, testDriveDone: false } })
+    await expectError(await publish({ draft }), 409, 'conflict', /being prepared/)
+    expect((await prepared(cutOff.toISOString())).draft).toBe(draft)
+    expect((await publish({ draft })).status).toBe(201)
+  })
+
   it('answers the usual errors', { timeout: PREPARATIONS_MS }, async () => {
     const { owner, configuratorId, base, token, save, publish, publishPrepared } = await setUp()
     await save(FIRST)
