@@ -12,7 +12,7 @@ const SOURCES = ['lib', 'app', 'components']
 
 /** The layers from the bottom up, each by the folders and files it holds. */
 export const LAYERS: [name: string, members: string[]][] = [
-  ['base', ['lib/env.ts', 'lib/log.ts', 'lib/metrics.ts', 'lib/email.ts', 'lib/data-dir.ts', 'lib/format-date.ts', 'lib/shutdown.ts', 'lib/background.ts']],
+  ['base', ['lib/env.ts', 'lib/log.ts', 'lib/metrics.ts', 'lib/email.ts', 'lib/data-dir.ts', 'lib/format-date.ts', 'lib/hash-of.ts', 'lib/shutdown.ts', 'lib/background.ts']],
   ['database', ['lib/db.ts', 'lib/embedded-lock.ts', 'lib/migrations.ts', 'lib/notifications.ts', 'lib/recent-reads.ts', 'lib/remembered-rows.ts']],
   ['primitives', ['lib/api/', 'lib/storage/', 'lib/outbound/', 'lib/client/']],
   ['engine', ['lib/cad/', 'lib/manufacturing/']],

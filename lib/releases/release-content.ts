@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
 import { db } from '@/lib/db'
+import { hashOf } from '@/lib/hash-of'
 import { rememberedRows } from '@/lib/remembered-rows'
 import type { Configurator, Prisma, Release } from '@/lib/generated/prisma/client'
 
@@ -28,7 +28,7 @@ export async function contentOf(configurator: Configurator, releaseId: string | 
   const release = releaseId === null ? null : await releases.get(releaseId, () => db.release.findUnique({ where: { id: releaseId } }))
   if (!release) return draftOf(configurator)
   const { id, number, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = release
-  return { ...configurator, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings: extraSettings ?? {}, release: { id, number } }
+  return { ...configurator, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, release: { id, number } }
 }
 
 const FILE_FIELDS = { path: true, blobHash: true, size: true, contentType: true } as const
@@ -54,7 +54,6 @@ export async function readDraft(configuratorId: string, client: Prisma.Transacti
   if (!configurator) return null
   const files = await client.configuratorFile.findMany({ where: { configuratorId }, orderBy: { path: 'asc' } })
   const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = configurator
-  const draft = { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) }
-  const version = createHash('sha256').update(JSON.stringify(draft)).digest('hex')
+  const version = hashOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) })
   return { configurator, files, version }
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { LibraryRef } from '@/lib/builds/library-files'
 import type { EngineLimits } from '@/lib/cad/engine'
 import { hostFonts } from '@/lib/cad/fonts/host-fonts'
@@ -7,6 +6,7 @@ import { modelRows } from '@/lib/configurators/model-memory'
 import type { ExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import { hashOf } from '@/lib/hash-of'
 import { Prisma } from '@/lib/generated/prisma/client'
 import type { ConfiguratorContent } from '@/lib/releases/release-content'
 import type { StoredFile } from '@/lib/storage/blob-store'
@@ -95,8 +95,4 @@ export async function describeModelInputs(configurator: ConfiguratorContent, ses
 /** Every top-level name (file or folder) the configurator directory uses. */
 export function configuratorNames(paths: string[]): Set<string> {
   return new Set(paths.filter((path) => path.startsWith(CONFIGURATOR_ROOT)).map((path) => path.slice(CONFIGURATOR_ROOT.length).split('/')[0]!))
-}
-
-export function hashOf(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex')
 }
