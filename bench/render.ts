@@ -85,7 +85,7 @@ export async function benchRender(): Promise<void> {
       await bare.evaluate((base64) => (window as unknown as { setGlb: (b: string) => void }).setGlb(base64), Buffer.from(glb).toString('base64'))
 
       for (const [w, h] of SIZES) {
-        const url = `${server.url}/api${operationPath('getRendererImage', { params: { sessionId: session.id, rendererId: renderer }, query: { w, h, key: session.renderingKey } })}`
+        const url = `${server.url}/api${operationPath('getRendererImage', { params: { sessionId: session.id, rendererId: renderer }, query: { w: String(w), h: String(h), key: session.renderingKey } })}`
         const stages: Record<string, number[]> = {}
         const service = describe(
           await timeRuns(async () => {

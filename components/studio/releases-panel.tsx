@@ -24,7 +24,7 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
   const releases = useApiQuery('listReleases', { params })
   const refresh = () => queryClient.invalidateQueries({ queryKey: operationKey('listReleases', { params }) })
   const rollBack = useMutation({
-    mutationFn: (number: number) => callApiJson('rollBackRelease', { params: { configuratorId, number } }),
+    mutationFn: (number: number) => callApiJson('rollBackRelease', { params: { configuratorId, number: String(number) } }),
     onSettled: refresh,
   })
   return (
@@ -125,7 +125,7 @@ function PublishForm({ configuratorId, onPublished }: { configuratorId: string; 
 function CompareReleases({ configuratorId, releases }: { configuratorId: string; releases: Release[] }) {
   const [from, setFrom] = useState(releases[1]!.number)
   const [to, setTo] = useState(releases[0]!.number)
-  const comparison = useApiQuery('compareReleases', { params: { configuratorId }, query: { from, to } })
+  const comparison = useApiQuery('compareReleases', { params: { configuratorId }, query: { from: String(from), to: String(to) } })
   const numbers = releases.map((release) => release.number)
   return (
     <Card aria-labelledby="compare-heading" className="flex flex-col gap-3">
@@ -183,7 +183,7 @@ function ComparisonView({ comparison }: { comparison: Comparison }) {
               {file.path} ({file.change})
             </summary>
             {file.diff === null ? (
-              <p className="text-stone-600">Binary or larger than 256 KB: not shown.</p>
+              <p className="text-stone-600">Not shown: {file.noDiff}.</p>
             ) : (
               // Focusable so keyboard users can scroll it.
               <pre tabIndex={0} aria-label={`Diff of ${file.path}`} className="mt-1 max-h-80 overflow-auto rounded bg-stone-50 p-2 font-mono text-xs">

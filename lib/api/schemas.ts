@@ -7,6 +7,27 @@ export const ZDateTime = z
 
 export const ZUuidResponse = z.object({ UUID: z.uuid() })
 
+/** The largest value of a PostgreSQL `integer` column. */
+export const MAX_INT4 = 2 ** 31 - 1
+
+/**
+ * An integer in a path or query: decimal digits only (no sign, space, hex or exponent, which
+ * `Number()` would read), from `min` to `max`. Documented as an integer with its range.
+ */
+export function ZIntegerParam(min: number, max: number) {
+  const message = `must be an integer from ${min} to ${max}`
+  return z
+    .string()
+    .refine((text) => /^[0-9]{1,16}$/.test(text) && Number(text) >= min && Number(text) <= max, message)
+    .transform(Number)
+    .meta({ type: 'integer', minimum: min, maximum: max })
+}
+
+/** Whether a path or query field is a ZIntegerParam: a bad one is 422, not an unknown resource's 404. */
+export function isIntegerParam(schema: z.ZodType | undefined): boolean {
+  return schema?.meta()?.type === 'integer'
+}
+
 export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
@@ -14,6 +35,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable_entity: 422,

@@ -19,11 +19,20 @@ export interface ConfiguratorFileOptions extends OwnedConfiguratorOptions {
 /** A save's `If-Match`: the ETags (`"<blob hash>"`) of the versions it may replace, or `*` for any. */
 export type IfMatch = string | null
 
-/** The blob hashes an If-Match allows; `*` any existing file, null: no condition. */
+/**
+ * The blob hashes an If-Match allows; `*` any existing file, null: no condition. If-Match
+ * compares strongly (RFC 9110 13.1.1): a weak tag (`W/"..."`) never matches, so a header of weak
+ * tags only is 412.
+ */
 function allowedVersions(ifMatch: IfMatch): Set<string> | '*' | null {
   if (ifMatch === null) return null
   if (ifMatch.trim() === '*') return '*'
-  return new Set([...ifMatch.matchAll(/"([^"]*)"/g)].map((match) => match[1]!))
+  const tags = [...ifMatch.matchAll(/(W\/)?"([^"]*)"/g)]
+  const strong = tags.filter(([, weak]) => !weak).map((match) => match[2]!)
+  if (tags.length > 0 && strong.length === 0) {
+    throw new AppError('precondition_failed', 'If-Match holds only weak tags (W/"..."), which never match: send the ETag as GET answered it')
+  }
+  return new Set(strong)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ZErrorBody } from '@/lib/api/schemas'
+import { isIntegerParam, ZErrorBody } from '@/lib/api/schemas'
 import type { Operation } from '@/lib/api/operation'
 import { operations } from '@/lib/endpoints/operations'
 
@@ -25,12 +25,18 @@ const SECURITY = {
   'session-or-key': [{ bearer: [] }, { bearer: [], apiKey: [] }, { sessionKey: [] }],
 }
 
+/** A path parameter's schema: a string (ids, file paths), or an integer with its range. */
+function paramSchema(operation: Operation, name: string): JsonSchema {
+  const schema = operation.params?.shape[name] as z.ZodType | undefined
+  return schema && isIntegerParam(schema) ? jsonSchema(schema, 'input') : { type: 'string' }
+}
+
 function describeOperation(operation: Operation) {
   const pathParams = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
-    schema: { type: 'string' },
+    schema: paramSchema(operation, name!),
   }))
   const queryParams = operation.query
     ? Object.entries(operation.query.shape).map(([name, schema]) => ({

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AppError, toErrorResponse, ValidationError, zodFields } from '@/lib/api/errors'
 import type { Operation } from '@/lib/api/operation'
+import { isIntegerParam } from '@/lib/api/schemas'
 import { readLimitedText } from '@/lib/api/read-body'
 import { assertNoNul, parseUntrustedJson } from '@/lib/api/untrusted-json'
 import { authenticate, requireSessionPrincipal, requireUser, type Principal } from '@/lib/auth/authenticate'
@@ -82,12 +83,14 @@ async function authorize(operation: Operation, request: Request): Promise<Princi
   }
 }
 
-// A malformed id can never name an existing resource, so it is answered like an unknown one.
+// A malformed id can never name an existing resource, so it is answered like an unknown one; a
+// number out of its range is a wrong value (422 naming it), as in a query.
 function parseParams(operation: Operation, raw: Record<string, string | string[]>) {
   if (!operation.params) return raw
   const result = operation.params.safeParse(raw)
   if (result.success) return result.data
   const field = result.error.issues[0]?.path[0]
+  if (isIntegerParam(operation.params.shape[String(field)] as z.ZodType | undefined)) throw new ValidationError(zodFields(result.error))
   throw new AppError('not_found', `No resource with ${String(field)} '${String(raw[String(field)])}'`)
 }
 

@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from 'diff'
 import { AppError, ValidationError } from '@/lib/api/errors'
 import type { ParameterDefinition } from '@/lib/cad/engine'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
@@ -9,7 +8,8 @@ import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Preparation, Prisma, Release } from '@/lib/generated/prisma/client'
-import { readDraft } from '@/lib/releases/release-content'
+import { DIFF_BUDGET_MS, diffTexts } from '@/lib/publishing/text-diff'
+import { readDraft, versionOf } from '@/lib/releases/release-content'
 import type { PublishReleaseInput, ReleaseComparison, ReleaseDto, ZDefaultsModel } from '@/lib/publishing/schemas'
 import { buildValues, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
@@ -80,9 +80,15 @@ export async function publishRelease({ input, ...owned }: OwnedConfiguratorOptio
   }
   const { parameters, defaults } = await measureDefaults(draft.configurator)
   const release = await db.$transaction(async (tx) => {
+    // One publish at a time per configurator: a second one waits here, then finds the first's release.
+    await tx.$executeRaw`SELECT 1 FROM "Configurator" WHERE id = ${configuratorId}::uuid FOR UPDATE`
     const now = (await readDraft(configuratorId, tx))!
     if (now.version !== draft.version) throw new AppError('conflict', 'The draft changed while it was published: review it and publish again')
-    const last = await tx.release.findFirst({ where: { configuratorId }, orderBy: { number: 'desc' }, select: { number: true } })
+    const last = await tx.release.findFirst({ where: { configuratorId }, orderBy: { number: 'desc' }, include: { files: { orderBy: { path: 'asc' } } } })
+    if (last && versionOf(last, last.files) === now.version) {
+      const current = now.configurator.releaseId === last.id ? ' and new sessions get it' : `: roll back to release ${last.number} to give it to new sessions`
+      throw new AppError('conflict', `The draft is published already as release ${last.number}${current}`)
+    }
     const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = now.configurator
     const created = await tx.release.create({
       data: {
@@ -141,16 +147,16 @@ export async function rollBackRelease(options: ReleaseOptions): Promise<ReleaseD
 /** Larger files are compared by content hash alone. */
 const MAX_DIFF_BYTES = 256 * 1024
 
-/** The file's text, or null when it is too large to diff or not UTF-8 text. */
-async function readText(file: { blobHash: string; size: number } | undefined): Promise<string | null> {
+/** The file's text, or why it is not diffed (too large, not UTF-8 text). */
+async function readText(file: { blobHash: string; size: number } | undefined): Promise<string | { reason: string }> {
   if (!file) return ''
-  if (file.size > MAX_DIFF_BYTES) return null
+  if (file.size > MAX_DIFF_BYTES) return { reason: `larger than ${MAX_DIFF_BYTES / 1024} KB` }
   const bytes = await blobStore.readBuffer(file.blobHash)
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-    return text.includes('\0') ? null : text
+    return text.includes('\0') ? { reason: 'binary' } : text
   } catch {
-    return null
+    return { reason: 'binary' }
   }
 }
 
@@ -160,14 +166,24 @@ export async function compareReleases({ from, to, ...owned }: OwnedConfiguratorO
   const filesOf = async (release: Release) => new Map((await db.releaseFile.findMany({ where: { releaseId: release.id } })).map((file) => [file.path, file]))
   const [beforeFiles, afterFiles] = await Promise.all([filesOf(before.release), filesOf(after.release)])
   const changedPaths = [...new Set([...beforeFiles.keys(), ...afterFiles.keys()])].sort().filter((path) => beforeFiles.get(path)?.blobHash !== afterFiles.get(path)?.blobHash)
-  const files = await Promise.all(
+  const changes = await Promise.all(
     changedPaths.map(async (path) => {
       const [old, now] = [beforeFiles.get(path), afterFiles.get(path)]
-      const [oldText, newText] = await Promise.all([readText(old), readText(now)])
-      const diff = oldText === null || newText === null ? null : createTwoFilesPatch(`release ${from}/${path}`, `release ${to}/${path}`, oldText, newText)
-      return { path, change: !old ? ('added' as const) : !now ? ('removed' as const) : ('changed' as const), diff }
+      const texts = await Promise.all([readText(old), readText(now)])
+      return { path, change: !old ? ('added' as const) : !now ? ('removed' as const) : ('changed' as const), texts }
     }),
   )
+  const textual = changes.flatMap(({ path, texts: [oldText, newText] }) =>
+    typeof oldText === 'string' && typeof newText === 'string' ? [{ oldName: `release ${from}/${path}`, newName: `release ${to}/${path}`, oldText, newText, path }] : [],
+  )
+  const diffs = await diffTexts(textual)
+  const diffOf = new Map(textual.map(({ path }, index) => [path, diffs[index] ?? null]))
+  const files = changes.map(({ path, change, texts }) => {
+    const diff = diffOf.get(path) ?? null
+    const unreadable = texts.find((text) => typeof text !== 'string')
+    const noDiff = unreadable ? unreadable.reason : diff === null ? `too many changes to diff within ${DIFF_BUDGET_MS / 1000} s` : null
+    return { path, change, diff, noDiff }
+  })
   return { from, to, files, parameters: compareParameters(before.release, after.release), defaults: { from: defaultsOf(before.release), to: defaultsOf(after.release) } }
 }
 

@@ -1,10 +1,10 @@
 import { z } from 'zod'
-import { ZDateTime } from '@/lib/api/schemas'
+import { MAX_INT4, ZDateTime, ZIntegerParam } from '@/lib/api/schemas'
 import { ZConfiguratorParams, ZPreparationFailure } from '@/lib/configurators/schemas'
 import { ZBoundingBox } from '@/lib/manufacturing/schemas'
 import { ZParameter } from '@/lib/sessions/schemas'
 
-const ZReleaseNumber = z.coerce.number().int().min(1)
+const ZReleaseNumber = ZIntegerParam(1, MAX_INT4)
 
 export const ZReleaseParams = ZConfiguratorParams.extend({ number: ZReleaseNumber.describe("the release's number: 1 for the first publish") })
 
@@ -39,7 +39,8 @@ export const ZCompareQuery = z.object({ from: ZReleaseNumber, to: ZReleaseNumber
 const ZFileChange = z.object({
   path: z.string(),
   change: z.enum(['added', 'removed', 'changed']),
-  diff: z.string().nullable().describe('a unified diff of the text; null for binary files and files over 256 KB'),
+  diff: z.string().nullable().describe('a unified diff of the text; null for binary files, files over 256 KB and changes too large to diff in time'),
+  noDiff: z.string().nullable().describe('why diff is null ("binary", "larger than 256 KB", "too many changes to diff within 3 s"); null when there is a diff'),
 })
 
 export const ZReleaseComparison = z.object({

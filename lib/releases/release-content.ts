@@ -45,15 +45,20 @@ export async function findContentFile(content: ConfiguratorContent, path: string
   return (await findContentFiles(content, { equals: path }))[0] ?? null
 }
 
+type Settings = Pick<Configurator, 'mainFile' | 'cadType' | 'cadVersion' | 'rendererType' | 'rendererVersion' | 'extraSettings'>
+
+/** A hash of files (in path order) and of the settings they build and render with: a draft's or a release's. */
+export function versionOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings }: Settings, files: Pick<ContentFile, 'path' | 'blobHash'>[]): string {
+  return hashOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) })
+}
+
 /**
- * The draft as it is now, with its version: a hash of its files and of the settings they build
- * and render with. A preparation records the version it prepared; publishing takes only that one.
+ * The draft as it is now, with its version. A preparation records the version it prepared;
+ * publishing takes only that one.
  */
 export async function readDraft(configuratorId: string, client: Prisma.TransactionClient = db) {
   const configurator = await client.configurator.findUnique({ where: { id: configuratorId } })
   if (!configurator) return null
   const files = await client.configuratorFile.findMany({ where: { configuratorId }, orderBy: { path: 'asc' } })
-  const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = configurator
-  const version = hashOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) })
-  return { configurator, files, version }
+  return { configurator, files, version: versionOf(configurator, files) }
 }

@@ -1,13 +1,10 @@
 import { z } from 'zod'
+import { ZIntegerParam } from '@/lib/api/schemas'
 
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
 export type ImageType = (typeof IMAGE_TYPES)[number]
 
-const size = z.coerce
-  .number({ error: 'must be an integer from 1 to 4096' })
-  .int('must be an integer from 1 to 4096')
-  .min(1, 'must be an integer from 1 to 4096')
-  .max(4096, 'must be an integer from 1 to 4096')
+const size = ZIntegerParam(1, 4096)
 const coordinate = z.coerce.number({ error: 'must be a number' }).refine(Number.isFinite, 'must be a finite number').optional()
 
 // Camera vectors come in three query parameters each; half a vector is an error, not a guess.

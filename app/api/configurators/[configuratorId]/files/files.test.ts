@@ -156,6 +156,11 @@ describe('configurator files', () => {
     // Merged onto the current version, it saves; so does a save naming any of several versions, or * for any.
     expect((await upload('configurator/main.scad', 'cube(25);', { 'if-match': `${etag}, ${firstTag}` })).status).toBe(202)
     expect((await upload('configurator/main.scad', 'cube(26);', { 'if-match': '*' })).status).toBe(202)
+    // If-Match compares strongly (RFC 9110): the current version as a weak tag never matches, and changes nothing.
+    const current = `"${createHash('sha256').update('cube(26);').digest('hex')}"`
+    await expectError(await upload('configurator/main.scad', 'cube(27);', { 'if-match': `W/${current}` }), 412, 'precondition_failed', /weak tags/)
+    expect(await (await read()).text()).toBe('cube(26);')
+    expect((await upload('configurator/main.scad', 'cube(27);', { 'if-match': `W/${current}, ${current}` })).status).toBe(202)
     // A copy is a save too; a file deleted since is a conflict; a save without If-Match replaces, as the interface says.
     const copy = await upload('configurator/main.scad', '', { 'service-copy-source': `configurators/${id}/files/configurator/main.scad`, 'if-match': etag })
     await expectError(copy, 409, 'conflict')

@@ -88,7 +88,7 @@ describe('releases', () => {
     expect(await parametersOf((await openSession()).id)).toEqual(['size', 'height'])
 
     const comparison = await readBody(await api('GET', `${base}/releases/compare?from=1&to=2`, { token }), releases.compareReleases)
-    expect(comparison.files).toEqual([{ path: 'configurator/main.scad', change: 'changed', diff: expect.stringContaining('@@ -1,2 +1,3 @@\n-size = 10; // [5:20]\n-cube(size);\n+size = 12; // [5:20]\n+height = 5; // [1:10]\n+cube([size, size, height]);\n') }])
+    expect(comparison.files).toEqual([{ path: 'configurator/main.scad', change: 'changed', diff: expect.stringContaining('@@ -1,2 +1,3 @@\n-size = 10; // [5:20]\n-cube(size);\n+size = 12; // [5:20]\n+height = 5; // [1:10]\n+cube([size, size, height]);\n'), noDiff: null }])
     expect(Object.keys(comparison.parameters.added)).toEqual(['height'])
     expect(comparison.parameters.removed).toEqual({})
     expect(comparison.parameters.changed.size).toMatchObject({ from: { default: 10 }, to: { default: 12 } })
@@ -145,6 +145,58 @@ describe('releases', () => {
     expect((await publish({ draft })).status).toBe(201)
   })
 
+  it('publishes one draft version once, however many publish it at once', { timeout: PREPARATIONS_MS }, async () => {
+    const { configuratorId, base, token, save, publish, prepared, publishPrepared } = await setUp()
+    await save(FIRST)
+    await expectError(await publish({}), 409, 'conflict', /being prepared/)
+    const { draft } = await prepared(null)
+    const answers = await Promise.all([1, 2, 3, 4].map(() => publish({ draft })))
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409])
+    for (const answer of answers.filter((answer) => answer.status === 409)) await expectError(answer, 409, 'conflict', /published already as release 1 and new sessions get it/)
+    expect(await db.release.count({ where: { configuratorId } })).toBe(1)
+
+    // Rolled back past it, the same version is still release 1's: the designer is told to roll forward.
+    await save(SECOND)
+    expect((await publishPrepared()).number).toBe(2)
+    await save(FIRST)
+    expect((await publishPrepared()).number).toBe(3)
+    expect((await api('POST', `${base}/releases/2/rollback`, { token })).status).toBe(200)
+    await expectError(await publish({}), 409, 'conflict', /published already as release 3: roll back to release 3/)
+  })
+
+  it('compares releases whose text differs in 12,000 lines within its budget, while other requests answer at once', { timeout: PREPARATIONS_MS }, async () => {
+    const { base, token, save, publishPrepared } = await setUp()
+    const lines = (prefix: string) => Array.from({ length: 12_000 }, (_, index) => `${prefix} ${index}`).join('\n')
+    const upload = async (path: string, text: string) => expect((await api('PUT', `${base}/files/${path}`, { token, body: text })).status).toBe(202)
+    await save(FIRST)
+    await upload('configurator/data.txt', lines('before'))
+    await publishPrepared()
+    await save(FIRST.replace('cube(size)', 'sphere(size)'))
+    await upload('configurator/data.txt', lines('after'))
+    await publishPrepared()
+
+    const started = performance.now()
+    let compared = false
+    const comparison = api('GET', `${base}/releases/compare?from=1&to=2`, { token }).finally(() => (compared = true))
+    const healthLatencies: number[] = []
+    while (!compared) {
+      const sent = performance.now()
+      expect((await api('GET', '/health')).status).toBe(200)
+      healthLatencies.push(performance.now() - sent)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const answer = await readBody(await comparison, releases.compareReleases)
+    const seconds = (performance.now() - started) / 1000
+    console.log(`compare of 12,000 changed lines: ${seconds.toFixed(2)} s; health beside it: max ${Math.max(...healthLatencies).toFixed(0)} ms over ${healthLatencies.length} requests`)
+    expect(seconds).toBeLessThan(10)
+    expect(Math.max(...healthLatencies)).toBeLessThan(500)
+    // The large change is named with no diff and why; the small one beside it is diffed.
+    expect(answer.files).toEqual([
+      { path: 'configurator/data.txt', change: 'changed', diff: null, noDiff: 'too many changes to diff within 3 s' },
+      { path: 'configurator/main.scad', change: 'changed', diff: expect.stringContaining('+sphere(size);'), noDiff: null },
+    ])
+  })
+
   it('answers the usual errors', { timeout: PREPARATIONS_MS }, async () => {
     const { owner, configuratorId, base, token, save, publish, publishPrepared } = await setUp()
     await save(FIRST)
@@ -163,6 +215,16 @@ describe('releases', () => {
     await expectError(await api('POST', `${base}/releases/7/rollback`, { token }), 404, 'not_found')
     await expectError(await api('GET', `${base}/releases/compare?from=1&to=9`, { token }), 404, 'not_found')
     expect((await expectError(await api('GET', `${base}/releases/compare?from=one&to=1`, { token }), 422, 'unprocessable_entity')).fields?.[0]?.path).toEqual(['query', 'from'])
+    // A release number is a decimal integer from 1 to 2^31-1: anything else is 422 naming it, never a 500.
+    for (const number of ['0', '-1', '+1', '0x1', '%201', '1%20', '1e3', '1.0', '2147483648', '9007199254740991', '99999999999999999999']) {
+      const paths = [`${base}/releases/${number}`, `${base}/releases/${number}/rollback`, `${base}/releases/compare?from=${number}&to=1`, `${base}/releases/compare?from=1&to=${number}`]
+      const [get, rollback, from, to] = await Promise.all(paths.map((path, index) => api(index === 1 ? 'POST' : 'GET', path, { token })))
+      expect((await expectError(get!, 422, 'unprocessable_entity', /number: must be an integer from 1 to 2147483647/)).fields).toEqual([{ path: ['number'], message: 'must be an integer from 1 to 2147483647' }])
+      await expectError(rollback!, 422, 'unprocessable_entity', /number: must be an integer from 1 to 2147483647/)
+      expect((await expectError(from!, 422, 'unprocessable_entity')).fields?.[0]?.path).toEqual(['query', 'from'])
+      expect((await expectError(to!, 422, 'unprocessable_entity')).fields?.[0]?.path).toEqual(['query', 'to'])
+    }
+    await expectError(await api('GET', `${base}/releases/2147483647`, { token }), 404, 'not_found', /Release 2147483647 not found/)
     expect((await expectError(await publish({ override: 'yes' }), 422, 'unprocessable_entity')).fields?.[0]?.path).toEqual(['override'])
     expect((await expectError(await publish({ note: 'x'.repeat(2001) }), 422, 'unprocessable_entity')).fields?.[0]?.path).toEqual(['note'])
 
