@@ -159,18 +159,25 @@ interface Flight {
   /** Callers waiting for it; when the last one gives up, the build is stopped. */
   waiters: number
   controller: AbortController
+  /** Resolved once a caller that is no background work waits for it: a background build becomes theirs. */
+  foreground: Promise<void>
+  promote: () => void
 }
 
 const inFlight = new Map<string, Flight>()
 
+/** Makes the build of `key`: builds it, and stores it. */
+export type ProduceBuild = (signal: AbortSignal, foreground: Promise<void>) => Promise<CachedBuild>
+
 /**
  * The build for `key` (a hash of everything that determines it): from memory, from the
  * stored cache, or by calling `produce` (which builds and stores it) once however many callers
- * in this process ask at the same time.
+ * in this process ask at the same time. A caller shares the build and its time limit, whoever
+ * started it: a customer (`isBackground` false) joining a background build makes it theirs.
  * A caller whose `signal` aborts stops waiting (rejected with its reason); the build itself
  * stops only when no caller is left, so a build another session waits for goes on.
  */
-export async function getCachedBuild(key: string, produce: (signal: AbortSignal) => Promise<CachedBuild>, signal?: AbortSignal): Promise<CachedBuild> {
+export async function getCachedBuild(key: string, produce: ProduceBuild, signal?: AbortSignal, isBackground = false): Promise<CachedBuild> {
   const hot = memory.get(key)
   if (hot) {
     touch(key)
@@ -181,6 +188,7 @@ export async function getCachedBuild(key: string, produce: (signal: AbortSignal)
   if (joined) metrics.cacheAnswers.inc({ answer: 'joined' })
   const flight = joined ?? startFlight(key, produce)
   flight.waiters++
+  if (!isBackground) flight.promote()
   if (!signal) return flight.promise
   return new Promise((resolve, reject) => {
     const leave = () => {
@@ -196,14 +204,16 @@ export async function getCachedBuild(key: string, produce: (signal: AbortSignal)
   })
 }
 
-function startFlight(key: string, produce: (signal: AbortSignal) => Promise<CachedBuild>): Flight {
+function startFlight(key: string, produce: ProduceBuild): Flight {
   const controller = new AbortController()
+  let promote!: () => void
+  const foreground = new Promise<void>((resolve) => (promote = resolve))
   const promise = (async (): Promise<CachedBuild> => {
     const stored = await loadBuild(key)
     metrics.cacheAnswers.inc({ answer: stored ? 'stored' : 'miss' })
-    return remember(stored ?? (await produce(controller.signal)))
+    return remember(stored ?? (await produce(controller.signal, foreground)))
   })()
-  const flight: Flight = { promise, waiters: 0, controller }
+  const flight: Flight = { promise, waiters: 0, controller, foreground, promote }
   // Forgotten before any caller hears how it ended, so that one asking again starts anew. A build
   // every caller left rejects with nobody listening.
   const forget = () => void (inFlight.get(key) === flight && inFlight.delete(key))

@@ -56,6 +56,11 @@ export async function readSource(job: CadJob): Promise<ModelSource> {
 
 const TIME_LIMIT = /^ERROR: the build was stopped after (its|the) time limit/m
 
+/** Whether the engine's run was stopped by its time limit. */
+export function isTimedOut(log: EngineLog): boolean {
+  return TIME_LIMIT.test(log.error)
+}
+
 /**
  * The engine's run of a job, counted and logged with its outcome, its wait from `askedAt` (ms
  * since the epoch: on the queue, when the job was added) to its start, and the engine's time.
@@ -79,7 +84,7 @@ async function measured<T extends { log: EngineLog }>(job: CadJob, scheduling: S
   }
   try {
     const result = await run({ ...scheduling, onStart })
-    ended(isBuilt(result) ? 'built' : TIME_LIMIT.test(result.log.error) ? 'timed_out' : 'failed')
+    ended(isBuilt(result) ? 'built' : isTimedOut(result.log) ? 'timed_out' : 'failed')
     return result
   } catch (error) {
     // A prefetch candidate no worker was free for never ran.

@@ -45,6 +45,8 @@ export interface Scheduling {
   onStart?: () => void
   /** Work that is worth doing only now (a prefetch candidate ahead of the customer): rejected with DroppedError unless a worker starts on it at once. */
   dropUnlessIdle?: boolean
+  /** Resolves when a customer starts waiting for this background task: still queued, it becomes theirs (lib/builds/build-cache.ts). */
+  foreground?: Promise<void>
 }
 
 export interface RunOptions extends Scheduling {
@@ -156,6 +158,7 @@ export class WorkerPool<Job, Result> {
         reject: (error) => (settled(), reject(error)),
       }
       signal?.addEventListener('abort', onAbort, { once: true })
+      void options.foreground?.then(() => this.promote(task))
       this.queue.push(task)
       this.dispatch()
       if (options.dropUnlessIdle && this.queue.includes(task)) {
@@ -233,6 +236,13 @@ export class WorkerPool<Job, Result> {
     victim.task = undefined
     this.queue.unshift(task)
     this.swapOut(victim)
+    this.dispatch()
+  }
+
+  /** A queued background task someone now waits for: it goes to the customers' workers, without waiting for them to be idle. */
+  private promote(task: Task<Job, Result>): void {
+    if (!task.fairness.background || !this.queue.includes(task)) return
+    task.fairness = { ...task.fairness, background: false }
     this.dispatch()
   }
 

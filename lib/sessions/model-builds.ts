@@ -1,8 +1,8 @@
 import { AppError } from '@/lib/api/errors'
-import { type CachedBuild, findBuild, getCachedBuild } from '@/lib/builds/build-cache'
-import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/builds/cad-job'
+import { type CachedBuild, findBuild, getCachedBuild, type ProduceBuild } from '@/lib/builds/build-cache'
+import { type CadJob, isTimedOut, runBuildJob, runParametersJob, runPartsJob } from '@/lib/builds/cad-job'
 import { loadParameters, type ReadParameters } from '@/lib/builds/parameter-cache'
-import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
+import type { EngineLog, ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { isDropped } from '@/lib/cad/worker-pool'
 import { inBackground } from '@/lib/background'
@@ -14,7 +14,7 @@ import type { PrintReport } from '@/lib/manufacturing/schemas'
 import { hashOf } from '@/lib/hash-of'
 import { describeModelInputs, type ModelInputs } from '@/lib/sessions/model-inputs'
 import { effectiveValues, storedValuesOf } from '@/lib/sessions/parameter-values'
-import { mayStop, runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
+import { isBackgroundWork, mayStop, runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
 // A session's model builds: the parameters read from its inputs, the model of a set of values
@@ -28,7 +28,8 @@ function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: 
   return { kind, key, cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides, quality }
 }
 
-const parameterReads = new Map<string, Promise<ReadParameters>>()
+/** Reads under way or done here; `promote` makes a background read (a preparation's) a customer's. */
+const parameterReads = new Map<string, { result: Promise<ReadParameters>; promote: () => void }>()
 
 /**
  * The model's parameters, read by the engine once per distinct source and limits, and cached
@@ -39,11 +40,14 @@ export async function readParameters(inputs: ModelInputs, session: SessionRef): 
   // `format` changes when the definitions read from the engine do (2: vectors, 3: special variables).
   const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 3 })}`
   const known = parameterReads.get(key)
-  if (known) return { ...(await known), source: 'memory' }
+  if (!isBackgroundWork(session)) known?.promote()
+  if (known) return { ...(await known.result), source: 'memory' }
   const job = cadJob(inputs, 'parameters', key)
-  const result = (async () => (await loadParameters(key)) ?? runSessionJob(session, { job, ranSource: 'read', run: runParametersJob, load: loadParameters }))()
+  let promote!: () => void
+  const foreground = new Promise<void>((resolve) => (promote = resolve))
+  const result = (async () => (await loadParameters(key)) ?? runSessionJob(session, { job, ranSource: 'read', run: runParametersJob, load: loadParameters }, undefined, foreground))()
   result.catch(() => parameterReads.delete(key))
-  parameterReads.set(key, result)
+  parameterReads.set(key, { result, promote })
   return result
 }
 
@@ -55,26 +59,32 @@ export interface BuildSource {
   definitions: ParameterDefinition[]
   /** The product's name: the 3MF's title, and the name of the part of a model the designer did not colour. */
   title: string
+  /**
+   * The log of a parameter read the time limit stopped. Reading the parameters evaluates the model
+   * at its defaults, and with none read the defaults are all a build can have: it would be stopped
+   * too, so none runs, and a request never waits for two time limits.
+   */
+  stoppedRead?: EngineLog
 }
 
 export async function readBuildSource(session: LoadedSession): Promise<BuildSource> {
   const inputs = await describeModelInputs(session.configurator, session.id)
-  return { session, inputs, definitions: await customerParameters(inputs, session), title: session.configurator.name }
+  return { session, inputs, ...(await customerParameters(inputs, session)), title: session.configurator.name }
 }
 
 /** The parameters customers set: the model's, less those the quality settings set (`$fn`), which are the configurator's. */
-async function customerParameters(inputs: ModelInputs, session: SessionRef): Promise<ParameterDefinition[]> {
-  const { definitions } = await readParameters(inputs, session)
+async function customerParameters(inputs: ModelInputs, session: SessionRef): Promise<Pick<BuildSource, 'definitions' | 'stoppedRead'>> {
+  const { definitions, log } = await readParameters(inputs, session)
   const { preview, final } = inputs.settings.quality ?? {}
   const overridden = new Set([...Object.keys(preview ?? {}), ...Object.keys(final ?? {})])
-  return definitions.filter((definition) => !overridden.has(definition.key))
+  return { definitions: definitions.filter((definition) => !overridden.has(definition.key)), ...(isTimedOut(log) && { stoppedRead: log }) }
 }
 
 /** The configurator's draft (what new sessions get until it is first published), its builds the configurator's own. */
 export async function readConfiguratorSource(configurator: Configurator): Promise<BuildSource> {
   const session = { id: configurator.id, identityId: null, configuratorId: configurator.id, applicationId: null }
   const inputs = await describeModelInputs(draftOf(configurator), null)
-  return { session, inputs, definitions: await customerParameters(inputs, session), title: configurator.name }
+  return { session, inputs, ...(await customerParameters(inputs, session)), title: configurator.name }
 }
 
 /** The preview model of `values` (stored values, or changes over them) over the defaults, built or from the cache. */
@@ -89,8 +99,10 @@ export function buildValues(source: BuildSource, values: Readonly<Record<string,
  */
 export async function buildModel(source: BuildSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
   const job = buildJob(source, values, quality)
+  if (source.stoppedRead) return { key: job.key, source: 'memory', mesh: null, log: source.stoppedRead, objectInfo: null }
   const { session } = source
-  const build = () => getCachedBuild(job.key, (buildSignal) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal), mayStop(session) ? signal : undefined)
+  const produce: ProduceBuild = (buildSignal, foreground) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal, foreground)
+  const build = () => getCachedBuild(job.key, produce, mayStop(session) ? signal : undefined, isBackgroundWork(session))
   // Joined a prefetch candidate of the same values that no worker took: this one is no prefetch.
   return build().catch((error: unknown) => (isDropped(error) && !session.prefetch ? build() : Promise.reject(error)))
 }
@@ -126,7 +138,8 @@ async function buildPrintModel(source: BuildSource, values: Values, quality: Qua
   const built = await buildModel(source, values, quality)
   if (!built.mesh) return built
   const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: partsKey(built.key), buildKey: built.key }
-  return getCachedBuild(job.key, (signal) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: findBuild }, signal))
+  const produce: ProduceBuild = (signal, foreground) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: findBuild }, signal, foreground)
+  return getCachedBuild(job.key, produce, undefined, isBackgroundWork(source.session))
 }
 
 /** Builds what the print report of these values over the defaults needs (getObjectInfo): the closed parts of both qualities. */

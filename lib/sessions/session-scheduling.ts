@@ -61,13 +61,18 @@ export function mayStop(session: SessionRef): boolean {
   return !session.prefetch || Boolean(env.DATABASE_URL)
 }
 
+/** Whether the session's CAD runs are work nobody waits for (a test drive, a candidate, print figures). */
+export function isBackgroundWork(session: SessionRef): boolean {
+  return Boolean(session.background || laneOf(session))
+}
+
 function sharedKeys(session: SessionRef): string[] {
   return [`configurator:${session.configuratorId}`, ...(session.applicationId ? [`application:${session.applicationId}`] : [])]
 }
 
 function ownerOf(session: SessionRef): JobOwner {
   const { id: sessionId, identityId: customerId, configuratorId, applicationId, prefetch, print } = session
-  return { sessionId, customerId, configuratorId, applicationId, background: session.background || Boolean(laneOf(session)), prefetch, print }
+  return { sessionId, customerId, configuratorId, applicationId, background: isBackgroundWork(session), prefetch, print }
 }
 
 export interface SessionJob<T extends { source: string }> {
@@ -87,7 +92,7 @@ export interface SessionJob<T extends { source: string }> {
  * until the window ends. Cancelled and timed-out builds count for the time they ran; candidates
  * (prefetch) do not count.
  */
-export async function runSessionJob<T extends { source: string }>(session: SessionRef, { job, ranSource, run, load }: SessionJob<T>, signal?: AbortSignal): Promise<T> {
+export async function runSessionJob<T extends { source: string }>(session: SessionRef, { job, ranSource, run, load }: SessionJob<T>, signal?: AbortSignal, foreground?: Promise<void>): Promise<T> {
   const customer = session.identityId
   if (customer) await limits.customerBuildTime.check(customer)
   if (env.DATABASE_URL) {
@@ -99,7 +104,7 @@ export async function runSessionJob<T extends { source: string }>(session: Sessi
   }
   let startedAt: number | undefined
   try {
-    return await run(job, { ...schedulingOf(session, signal), onStart: () => (startedAt = performance.now()) })
+    return await run(job, { ...schedulingOf(session, signal), foreground, onStart: () => (startedAt = performance.now()) })
   } finally {
     // Counted after the answer: the model does not wait for its bill. The embedded database runs
     // its queries in order, so the customer's next check sees it.

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import * as capabilities from '@/lib/capabilities/operations'
+import { env } from '@/lib/env'
 import * as sessions from '@/lib/sessions/operations'
 import { api, readBody } from '@/test/support/api-client'
-import { expectError, openSession, registerApplication } from '@/test/support/fixtures'
+import { createConfigurator, expectError, openSession, registerApplication, signUp } from '@/test/support/fixtures'
 import { COUNT_TO_N } from '@/test/support/models'
 
 const LOOP = `${COUNT_TO_N}
@@ -139,4 +141,43 @@ describe('builds are shared fairly between customers', () => {
       env.CUSTOMER_BUILD_SECONDS = budget
     }
   }, 60_000)
+})
+
+describe('a time limit is kept for everyone who waits', () => {
+  const LIMIT_SECONDS = 4
+  const RUNAWAY_SOURCE = `${COUNT_TO_N.replace('n = 0;', `n = ${RUNAWAY};`)}cube(1);\n`
+
+  async function engineVersions(token: string): Promise<string[]> {
+    const { cad } = await readBody(await api('GET', '/capabilities', { token }), capabilities.getCapabilities)
+    const versions = cad.find((engine) => engine.type === 'openscad')!.versions
+    return [versions[0]!, ...versions.filter((version) => version.endsWith('-native'))]
+  }
+
+  // Reading the parameters runs the model too: a request once waited for that read's limit and
+  // then for the build's (twice the limit), behind a preparation that had started first.
+  it('answers a runaway model within its limit, sharing the preparation that started it, on every engine', { timeout: 120_000 }, async () => {
+    env.PREPARE_MODELS = true
+    try {
+      const owner = await signUp()
+      for (const cadVersion of await engineVersions(owner.token)) {
+        const configuratorId = await createConfigurator(owner.token, { cadVersion, extraSettings: { limits: { buildSeconds: LIMIT_SECONDS } } })
+        const saved = await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: `${RUNAWAY_SOURCE}// ${cadVersion}\n` })
+        expect(saved.status).toBe(202)
+        await settle(1000)
+        const started = performance.now()
+        const answers = await Promise.all(
+          [1, 2, 3].map(async () => {
+            const session = await readBody(await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } }), sessions.createSession)
+            return api('GET', `/configsessions/${session.id}/model`, { token: owner.token })
+          }),
+        )
+        const seconds = (performance.now() - started) / 1000
+        for (const answer of answers) await expectError(answer, 409, 'conflict', /did not build/)
+        console.log(`${cadVersion}: three customers beside the preparation got the time limit's answer after ${seconds.toFixed(1)} s (limit ${LIMIT_SECONDS} s)`)
+        expect(seconds).toBeLessThan(LIMIT_SECONDS * 1.6)
+      }
+    } finally {
+      env.PREPARE_MODELS = false
+    }
+  })
 })
