@@ -16,4 +16,5 @@ async function main() {
   process.exit(0)
 }
 
-main().catch((error: unknown) => failStartUp(error instanceof Error ? error.message : String(error)))
+// An error without a message (a failed allocation) still says what it was.
+main().catch((error: unknown) => failStartUp(error instanceof Error ? error.message || String(error) : String(error)))

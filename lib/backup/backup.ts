@@ -1,4 +1,5 @@
 import { Zip, ZipPassThrough } from 'fflate'
+import { z } from 'zod'
 import { getDatabase } from '@/lib/db'
 import { env } from '@/lib/env'
 import { MissingObjectError, storage } from '@/lib/storage/object-storage'
@@ -14,13 +15,13 @@ import { MARKER_KEY } from '@/lib/storage/storage-place'
 export const MANIFEST = 'paraform-backup.json'
 export const BACKUP_FORMAT = 1
 
-export type DatabaseKind = 'embedded' | 'postgresql'
-
-export interface Manifest {
-  format: typeof BACKUP_FORMAT
-  createdAt: string
-  database: DatabaseKind
-}
+export const ZManifest = z.strictObject({
+  format: z.literal(BACKUP_FORMAT),
+  createdAt: z.iso.datetime(),
+  database: z.enum(['embedded', 'postgresql']),
+})
+export type Manifest = z.infer<typeof ZManifest>
+export type DatabaseKind = Manifest['database']
 
 export function databaseEntry(kind: DatabaseKind): string {
   return kind === 'embedded' ? 'database/pglite.tar.gz' : 'database/postgresql.dump'

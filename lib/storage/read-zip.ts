@@ -1,4 +1,6 @@
-import { crc32, inflateRawSync } from 'node:zlib'
+import type { FileHandle } from 'node:fs/promises'
+import { Readable } from 'node:stream'
+import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib'
 import { AppError } from '@/lib/api/errors'
 import { pathProblem } from '@/lib/storage/file-path'
 
@@ -35,7 +37,7 @@ const DEFLATED = 8
 const FILE_TYPE_MASK = 0o170000
 const SYMLINK_TYPE = 0o120000
 
-interface Entry {
+export interface ZipEntry {
   name: string
   method: number
   crc: number
@@ -46,8 +48,8 @@ interface Entry {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-function notZip(): AppError {
-  return new AppError('bad_request', 'Upload is not a valid zip archive')
+function notZip(what = 'Upload', why?: string): AppError {
+  return new AppError('bad_request', `${what} is not a valid zip archive${why ? `: ${why}` : ''}`)
 }
 
 function entryError(name: string, problem: string): AppError {
@@ -59,33 +61,39 @@ function nameProblem(name: string): string | null {
   return pathProblem(name.replace(/\/$/, '').split('/'))
 }
 
-function findEndRecord(view: DataView): number {
+function findEndRecord(view: DataView, what?: string, why?: string): number {
   const last = view.byteLength - END_SIZE
   for (let at = last; at >= Math.max(0, last - MAX_COMMENT); at--) {
     if (view.getUint32(at, true) === END_SIGNATURE) return at
   }
-  throw notZip()
+  throw notZip(what, why)
 }
 
-/** Checks every entry the central directory lists, before anything is inflated. */
-function readCentralDirectory(data: Uint8Array, view: DataView, maxEntries: number): Entry[] {
-  const end = findEndRecord(view)
+/**
+ * Checks every entry the central directory lists, before anything is inflated. `data` holds the
+ * archive from offset `base` to its end (all of it for an upload; the central directory and the
+ * end record of a file read by range).
+ */
+function readCentralDirectory(data: Uint8Array, maxEntries: number, base = 0, what?: string): ZipEntry[] {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
+  const end = findEndRecord(view, what)
   const count = view.getUint16(end + 10, true)
   if (count > maxEntries) throw new AppError('bad_request', `Zip archive has more than ${maxEntries} entries`)
-  const entries: Entry[] = []
-  let at = view.getUint32(end + 16, true)
+  const entries: ZipEntry[] = []
+  let at = view.getUint32(end + 16, true) - base
+  if (at < 0) throw notZip(what)
   for (let index = 0; index < count; index++) {
-    if (at + CENTRAL_SIZE > end || view.getUint32(at, true) !== CENTRAL_SIGNATURE) throw notZip()
+    if (at + CENTRAL_SIZE > end || view.getUint32(at, true) !== CENTRAL_SIGNATURE) throw notZip(what)
     const nameEnd = at + CENTRAL_SIZE + view.getUint16(at + 28, true)
     const next = nameEnd + view.getUint16(at + 30, true) + view.getUint16(at + 32, true)
-    if (next > end) throw notZip()
+    if (next > end) throw notZip(what)
     let name: string
     try {
       name = utf8.decode(data.subarray(at + CENTRAL_SIZE, nameEnd))
     } catch {
       throw new AppError('bad_request', `Zip entry ${index + 1} has a name that is not valid UTF-8`)
     }
-    const entry: Entry = {
+    const entry: ZipEntry = {
       name,
       method: view.getUint16(at + 10, true),
       crc: view.getUint32(at + 16, true),
@@ -117,7 +125,7 @@ function hasZip64Extra(view: DataView, start: number, length: number): boolean {
   return false
 }
 
-function inflate(compressed: Uint8Array, entry: Entry): Uint8Array {
+function inflate(compressed: Uint8Array, entry: ZipEntry): Uint8Array {
   try {
     // Stops as soon as the output passes the declared size, so a lying header cannot make us inflate more.
     return inflateRawSync(compressed, { maxOutputLength: Math.max(entry.size, 1) })
@@ -127,18 +135,27 @@ function inflate(compressed: Uint8Array, entry: Entry): Uint8Array {
   }
 }
 
-function readEntry(data: Uint8Array, view: DataView, entry: Entry): Uint8Array {
-  const at = entry.localOffset
-  if (at + LOCAL_SIZE > data.length || view.getUint32(at, true) !== LOCAL_SIGNATURE) throw entryError(entry.name, 'local header is missing')
-  const extraStart = at + LOCAL_SIZE + view.getUint16(at + 26, true)
-  const start = extraStart + view.getUint16(at + 28, true)
-  if (start > data.length) throw entryError(entry.name, 'local header runs past the end of the archive')
+/**
+ * Where the entry's data starts, from its local header (`header`: the archive's bytes from the
+ * entry's local offset on, at least the header's own); `archiveSize` bounds the data.
+ */
+function dataStart(header: Uint8Array, entry: ZipEntry, archiveSize: number): number {
+  const view = new DataView(header.buffer, header.byteOffset, header.byteLength)
+  if (LOCAL_SIZE > header.length || view.getUint32(0, true) !== LOCAL_SIGNATURE) throw entryError(entry.name, 'local header is missing')
+  const extraStart = LOCAL_SIZE + view.getUint16(26, true)
+  const start = extraStart + view.getUint16(28, true)
+  if (start > header.length) throw entryError(entry.name, 'local header runs past the end of the archive')
   // Another reader could take the local header's sizes: they must be the central directory's.
-  const local = { compressedSize: view.getUint32(at + 18, true), size: view.getUint32(at + 22, true) }
+  const local = { compressedSize: view.getUint32(18, true), size: view.getUint32(22, true) }
   if ([local.compressedSize, local.size].includes(ZIP64_MARKER) || hasZip64Extra(view, extraStart, start - extraStart)) throw entryError(entry.name, 'ZIP64 entries are not supported')
-  const isDescribedAfter = (view.getUint16(at + 6, true) & DATA_DESCRIPTOR) !== 0
+  const isDescribedAfter = (view.getUint16(6, true) & DATA_DESCRIPTOR) !== 0
   if (!isDescribedAfter && (local.compressedSize !== entry.compressedSize || local.size !== entry.size)) throw entryError(entry.name, 'local header and central directory disagree on its size')
-  if (start + entry.compressedSize > data.length) throw entryError(entry.name, 'data runs past the end of the archive')
+  if (entry.localOffset + start + entry.compressedSize > archiveSize) throw entryError(entry.name, 'data runs past the end of the archive')
+  return entry.localOffset + start
+}
+
+function readEntry(data: Uint8Array, entry: ZipEntry): Uint8Array {
+  const start = dataStart(data.subarray(entry.localOffset), entry, data.length)
   const raw = data.subarray(start, start + entry.compressedSize)
   const content = entry.method === STORED ? raw : inflate(raw, entry)
   if (content.length !== entry.size) throw entryError(entry.name, `declares ${entry.size} bytes but holds ${content.length}`)
@@ -153,8 +170,15 @@ function readEntry(data: Uint8Array, view: DataView, entry: Entry): Uint8Array {
  */
 export function readZip(data: Uint8Array, { include = () => true, check, ...limits }: ReadZipOptions = {}): Map<string, Uint8Array> {
   const { maxEntries, maxTotalBytes, maxRatio } = { ...DEFAULT_LIMITS, ...limits }
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
-  const entries = readCentralDirectory(data, view, maxEntries)
+  const entries = readCentralDirectory(data, maxEntries)
+  checkSizes(entries, { maxTotalBytes, maxRatio })
+  const files = entries.filter((entry) => !entry.name.endsWith('/') && include(entry.name))
+  check?.(files)
+  return new Map(files.map((entry) => [entry.name, readEntry(data, entry)]))
+}
+
+/** Refuses duplicate names, an entry over the ratio, and a total over the limit, by the declared sizes. */
+function checkSizes(entries: ZipEntry[], { maxTotalBytes, maxRatio }: Pick<ZipLimits, 'maxTotalBytes' | 'maxRatio'>): void {
   const names = new Set<string>()
   let totalBytes = 0
   for (const { name, size, compressedSize } of entries) {
@@ -163,10 +187,86 @@ export function readZip(data: Uint8Array, { include = () => true, check, ...limi
     if (size > maxRatio * compressedSize) throw entryError(name, `compression ratio is above ${maxRatio}`)
     totalBytes += size
   }
-  if (totalBytes > maxTotalBytes) {
-    throw new AppError('payload_too_large', `Zip archive unpacks to more than ${maxTotalBytes} bytes`)
+  if (totalBytes > maxTotalBytes) throw new AppError('payload_too_large', `Zip archive unpacks to more than ${maxTotalBytes} bytes`)
+}
+
+/** A zip archive in a file, read by range: its entries checked as an upload's, their data not yet read. */
+export interface ZipFile {
+  file: FileHandle
+  size: number
+  /** In the order of the central directory. */
+  entries: ZipEntry[]
+  /** Where each entry's data starts, checked against its local header and the others' data. */
+  starts: Map<ZipEntry, number>
+}
+
+/**
+ * Opens a zip archive in a file too large to hold in memory (a backup): reads its end record and
+ * central directory, checks every entry as readZip does (names, methods, limits by the declared
+ * sizes) and every local header, and that no entry's data overlaps another's or the central
+ * directory. A file cut short has no end record (or a central directory past its end): refused.
+ */
+export async function openZipFile(file: FileHandle, limits: ZipLimits, what: string): Promise<ZipFile> {
+  const { size } = await file.stat()
+  const tailStart = Math.max(0, size - END_SIZE - MAX_COMMENT)
+  const tail = await readRange(file, tailStart, size - tailStart)
+  const tailView = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
+  const end = tailStart + findEndRecord(tailView, what, `no end record in its last ${size - tailStart} bytes (cut short, or no zip at all)`)
+  const directoryOffset = tailView.getUint32(end - tailStart + 16, true)
+  if (directoryOffset > end || directoryOffset + tailView.getUint32(end - tailStart + 12, true) !== end) {
+    throw notZip(what, `its central directory is not where its end record (at byte ${end}) says`)
   }
-  const files = entries.filter((entry) => !entry.name.endsWith('/') && include(entry.name))
-  check?.(files)
-  return new Map(files.map((entry) => [entry.name, readEntry(data, view, entry)]))
+  const entries = readCentralDirectory(await readRange(file, directoryOffset, size - directoryOffset), limits.maxEntries, directoryOffset, what)
+  checkSizes(entries, limits)
+  const starts = new Map<ZipEntry, number>()
+  for (const entry of entries) {
+    if (entry.localOffset >= directoryOffset) throw entryError(entry.name, 'local header is missing')
+    const header = await readRange(file, entry.localOffset, Math.min(LOCAL_SIZE + 2 * 0xffff, directoryOffset - entry.localOffset))
+    starts.set(entry, dataStart(header, entry, directoryOffset))
+  }
+  const byOffset = [...entries].sort((a, b) => a.localOffset - b.localOffset)
+  byOffset.forEach((entry, index) => {
+    const next = byOffset[index + 1]
+    if (next && starts.get(entry)! + entry.compressedSize > next.localOffset) throw entryError(entry.name, 'its data overlaps the next entry')
+  })
+  return { file, size, entries, starts }
+}
+
+const CHUNK_BYTES = 1024 * 1024
+
+async function* readChunks(file: FileHandle, start: number, length: number): AsyncIterable<Uint8Array> {
+  for (let at = 0; at < length; at += CHUNK_BYTES) yield await readRange(file, start + at, Math.min(CHUNK_BYTES, length - at))
+}
+
+async function readRange(file: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const buffer = new Uint8Array(length)
+  const { bytesRead } = await file.read(buffer, 0, length, position)
+  return buffer.subarray(0, bytesRead)
+}
+
+/**
+ * The entry's content, chunk by chunk as it inflates: never more than its declared size; throws
+ * after the last chunk when it is short of that size or its checksum differs.
+ */
+export async function* readZipFileEntry({ file, starts }: ZipFile, entry: ZipEntry): AsyncIterable<Uint8Array> {
+  const raw = Readable.from(readChunks(file, starts.get(entry)!, entry.compressedSize))
+  const content = entry.method === STORED ? raw : raw.pipe(createInflateRaw())
+  raw.on('error', (error) => content.destroy(error))
+  let size = 0
+  let crc = 0
+  try {
+    for await (const chunk of content as AsyncIterable<Uint8Array>) {
+      size += chunk.length
+      if (size > entry.size) throw entryError(entry.name, `unpacks to more than the declared ${entry.size} bytes`)
+      crc = crc32(chunk, crc)
+      yield chunk
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error
+    throw entryError(entry.name, 'compressed data is corrupt')
+  } finally {
+    raw.destroy()
+  }
+  if (size !== entry.size) throw entryError(entry.name, `declares ${entry.size} bytes but holds ${size}`)
+  if (crc !== entry.crc) throw entryError(entry.name, 'checksum does not match')
 }
