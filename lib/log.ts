@@ -19,6 +19,13 @@ function createLog(): Logger {
   return pino(options, pretty({ sync: true, ignore: 'pid,hostname' }))
 }
 
+/** Node's warnings (a dependency's deprecation) as log lines: Node would print them as free text. */
+function logWarnings(logger: Logger): Logger {
+  process.removeAllListeners('warning')
+  process.on('warning', (warning) => logger.warn({ warning: { name: warning.name, code: (warning as NodeJS.ErrnoException).code } }, warning.message))
+  return logger
+}
+
 // One logger per process: Next's server bundle holds its own copy of this module beside the custom server's.
 const globalForLog = globalThis as unknown as { paraformLog?: Logger }
-export const logger: Logger = (globalForLog.paraformLog ??= createLog())
+export const logger: Logger = (globalForLog.paraformLog ??= logWarnings(createLog()))

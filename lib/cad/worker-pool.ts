@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
 
 const TS_WORKER = path.join(process.cwd(), 'lib/cad/ts-worker.mjs')
@@ -174,6 +175,11 @@ export class WorkerPool<Job, Result> {
     const worker = new Worker(/* turbopackIgnore: true */ TS_WORKER, {
       workerData: { script: pathToFileURL(this.options.script).href, niceness: background ? BACKGROUND_NICENESS : 0 },
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
+      // What a thread prints (a dependency's warning) reaches the log as its lines, never as free text.
+      stderr: true,
+    })
+    worker.stderr.setEncoding('utf8').on('data', (text: string) => {
+      for (const line of text.split('\n')) if (line.trim()) logger.warn({ thread: 'build worker' }, line)
     })
     const slot: Slot<Job, Result> = { worker, background, isReady: false }
     worker.on('message', (message: Result | typeof WORKER_READY) => {

@@ -26,7 +26,7 @@ interface LogLine {
   durationMs?: number
 }
 
-/** Our lines (Next.js and Node print a few of their own at start-up: a line of Next's, deprecation warnings). */
+/** Our lines (Next.js prints a few of its own before the server listens). */
 function logLines(): LogLine[] {
   return server
     .output()
@@ -36,6 +36,25 @@ function logLines(): LogLine[] {
 }
 
 describe('the log', () => {
+  it('is nothing but JSON lines once the server listens, also while models build and are measured for printing', async () => {
+    const token = await signIn(server.url)
+    const json = async (method: string, route: string, body?: unknown) => {
+      const response = await callServer(server.url, token, method, route, body)
+      expect(response.ok, `${method} ${route}: ${response.status}`).toBe(true)
+      return response.json() as Promise<Record<string, unknown>>
+    }
+    const { UUID } = await json('POST', '/configurators', { name: 'Logged', mainFile: 'main.scad' })
+    await callServer(server.url, token, 'PUT', `/configurators/${String(UUID)}/files/configurator/main.scad`, 'width = 10; // [1:50]\ncolor("red") cube([width, 4, 2]);\n')
+    const { id } = await json('POST', '/configsessions', { configuratorId: UUID })
+    // The print report closes the parts and samples walls (three.js and three-mesh-bvh in the build worker threads).
+    expect((await json('GET', `/configsessions/${String(id)}/objectinfo`)).print).toBeDefined()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const output = server.output()
+    const afterStart = output.slice(output.indexOf('\n', output.indexOf('listening on')) + 1).split('\n').filter((line) => line !== '')
+    expect(afterStart.length).toBeGreaterThan(3)
+    for (const line of afterStart) expect(() => JSON.parse(line) as unknown, line).not.toThrow()
+  })
+
   it('is one JSON line per request with its id, operation, status and duration, the id answered in X-Request-Id', async () => {
     const sane = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'shop-backend.4711' } })
     expect(sane.headers.get('x-request-id')).toBe('shop-backend.4711')

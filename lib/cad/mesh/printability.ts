@@ -1,6 +1,8 @@
 // Relative imports: the build worker threads load this module too.
 import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three'
-import { MeshBVH } from 'three-mesh-bvh'
+// The package's ES module: its `main` is a CommonJS build whose require('three') makes Node print
+// a deprecation warning in every thread that loads it.
+import { MeshBVH } from 'three-mesh-bvh/build/index.module.js'
 import { measureMesh } from './measure-mesh'
 import type { BoundingBox, Mesh, MeshPart } from './mesh'
 
