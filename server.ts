@@ -1,6 +1,6 @@
 // Custom server: start-up checks and migrations before Next.js serves anything.
 import './lib/node-version-guard'
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import next from 'next'
 import { failStartUp as fail } from './lib/start-up'
@@ -41,7 +41,7 @@ async function main() {
   const { CLIENT_ADDRESS_HEADER, clientAddressOf } = await import('./lib/api/client-address')
   const { observeRequest } = await import('./lib/endpoints/request-log')
   const { serveMetrics } = await import('./lib/metrics')
-  const server = createServer(async (request, response) => {
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     observeRequest(request, response)
     if (request.url?.split('?')[0] === '/metrics') return serveMetrics(request, response)
     // Replaces whatever a client sent under this name: route handlers cannot see the socket.
@@ -67,7 +67,8 @@ async function main() {
       response.setHeader('content-security-policy', "frame-ancestors 'self'")
     }
     void handle(request, response)
-  })
+  }
+  const server = createServer((request, response) => void serve(request, response))
   server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
   const { recordServerUrl } = await import('./lib/embedded-lock')
   const { registerWebInstance } = await import('./lib/webhooks/web-instances')

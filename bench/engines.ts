@@ -27,7 +27,7 @@ function bareNative(binary: ReturnType<typeof probeBinary>, model: Model): numbe
       const started = performance.now()
       const run = spawnSync(binary.file, [path.join(dir, 'main.scad'), '-o', path.join(dir, 'out.stl'), '--export-format=binstl', ...(binary.hasManifold ? ['--backend=manifold'] : []), ...defines])
       times.push(performance.now() - started)
-      if (run.status !== 0) throw new Error(`${model.slug}: ${binary.file} failed: ${run.stderr}`)
+      if (run.status !== 0) throw new Error(`${model.slug}: ${binary.file} failed: ${run.stderr.toString()}`)
     }
     return describe(times).p50
   } finally {

@@ -27,14 +27,16 @@ export function inBackground(key: string, id: string, work: () => Promise<unknow
 
 function settle(key: string, slot: Slot): void {
   clearTimeout(slot.timer)
-  slot.timer = setTimeout(async () => {
-    const { id, work } = slot.next!
-    slot.next = undefined
-    slot.runningId = id
-    await work().catch(() => {})
-    slot.runningId = undefined
-    if (slot.next) settle(key, slot)
-    else slots.delete(key)
-  }, SETTLE_MS)
+  slot.timer = setTimeout(() => void runNext(key, slot), SETTLE_MS)
   slot.timer.unref()
+}
+
+async function runNext(key: string, slot: Slot): Promise<void> {
+  const { id, work } = slot.next!
+  slot.next = undefined
+  slot.runningId = id
+  await work().catch(() => {})
+  slot.runningId = undefined
+  if (slot.next) settle(key, slot)
+  else slots.delete(key)
 }

@@ -45,7 +45,7 @@ export function openPostgres(url: string): Database {
 async function* pgDump(url: string): AsyncIterable<Uint8Array> {
   const child = spawn('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--dbname=${url}`], { stdio: ['ignore', 'pipe', 'pipe'] })
   let errors = ''
-  child.stderr.on('data', (chunk: Buffer) => (errors += chunk))
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
   const exited = new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve))
   for await (const chunk of child.stdout) yield chunk as Uint8Array
   const code = await exited.catch((error: Error) => Promise.reject(new Error(`cannot run pg_dump (${error.message}); install PostgreSQL's client tools`)))
@@ -95,6 +95,6 @@ export const db = new Proxy({} as PrismaClient, {
   get(_target, property) {
     const prisma = getDatabase().prisma
     const value: unknown = Reflect.get(prisma, property)
-    return typeof value === 'function' ? value.bind(prisma) : value
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(prisma) : value
   },
 })

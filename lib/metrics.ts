@@ -41,7 +41,7 @@ async function scrape(): Promise<string> {
   // Each collector adds its own part (every worker pool its slots and waiting runs).
   metrics.buildSlots.reset()
   metrics.queueDepth.reset()
-  await Promise.allSettled(metrics.collectors.map((collect) => collect()))
+  await Promise.allSettled(metrics.collectors.map(async (collect) => collect()))
   return metrics.registry.metrics()
 }
 

@@ -82,6 +82,6 @@ async function applyMigration(sql: SqlConnection, migration: Migration): Promise
     await sql.exec('COMMIT')
   } catch (error) {
     await sql.exec('ROLLBACK')
-    throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`)
+    throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`, { cause: error })
   }
 }

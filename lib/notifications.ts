@@ -43,12 +43,12 @@ function reconnect(lost: pg.Client): void {
   if (hub.client !== lost) return
   hub.client = null
   hub.connecting = null
-  const retry = () =>
+  const retry = (): Promise<void> =>
     connect().then(
       () => hub.onReconnect.forEach((handler) => handler()),
-      () => setTimeout(retry, RECONNECT_MS).unref(),
+      () => void setTimeout(() => void retry(), RECONNECT_MS).unref(),
     )
-  retry()
+  void retry()
 }
 
 function dispatch(channel: string, payload: string): void {

@@ -36,10 +36,11 @@ export async function migrateDatabase(): Promise<string[]> {
     }
   } catch (error) {
     const why = `cannot prepare ${describeDatabase()}: ${(error as Error).message}`
-    if (env.DATABASE_URL || error instanceof DatabaseInUseError) throw new Error(why)
+    if (env.DATABASE_URL || error instanceof DatabaseInUseError) throw new Error(why, { cause: error })
     throw new Error(
       `${why}. Its files in ${embeddedDatabaseDir()} could not be opened (damaged, or written by another program). ` +
         'To go back to your last backup, move DATA_DIR aside and run `npm run restore -- <backup.zip>` with an empty DATA_DIR, then start again',
+      { cause: error },
     )
   }
   if (env.DATABASE_URL) await claimStoragePlace(db, storage)

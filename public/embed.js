@@ -27,10 +27,10 @@
       layout.set(flags[i], String(value))
     }
     if (options.shareUrl !== undefined) {
-      var url = null
+      var url
       try {
         url = new URL(options.shareUrl)
-      } catch (error) {
+      } catch {
         url = null
       }
       if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { error: 'shareUrl must be an http(s) URL, not ' + JSON.stringify(options.shareUrl) }

@@ -42,19 +42,20 @@ async function onDatabase(): Promise<Libraries> {
 
 async function throughServer(url: string): Promise<Libraries> {
   const { libraryArchiveFrom } = await import('../lib/libraries/libraries')
+  const operations = await import('../lib/libraries/operations')
   const token = await adminToken(url)
   const call = async (method: string, path: string, body?: Uint8Array<ArrayBuffer>) => {
     const response = await fetch(`${url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/zip' }) }, body })
     const text = await (await okOrThrow(url, response)).text()
-    return text ? JSON.parse(text) : undefined
+    return text ? (JSON.parse(text) as unknown) : undefined
   }
   return {
     async add(source, name) {
       const archive = await libraryArchiveFrom(source, name)
-      return call('POST', `/libraries${archive.name ? `?name=${encodeURIComponent(archive.name)}` : ''}`, archive.zip)
+      return operations.installLibrary.response.parse(await call('POST', `/libraries${archive.name ? `?name=${encodeURIComponent(archive.name)}` : ''}`, archive.zip))
     },
-    list: () => call('GET', '/libraries'),
-    remove: (name) => call('DELETE', `/libraries/${encodeURIComponent(name)}`),
+    list: async () => operations.listLibraries.response.parse(await call('GET', '/libraries')),
+    remove: async (name) => void (await call('DELETE', `/libraries/${encodeURIComponent(name)}`)),
     // The server prepares them itself.
     usedBy: async () => undefined,
   }

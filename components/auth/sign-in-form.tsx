@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
 import { callApiJson, type OperationBody } from '@/lib/endpoints/client'
+import { formText } from '@/lib/client/form-text'
 
 export function SignInForm({ next }: { next: string }) {
   const router = useRouter()
@@ -23,7 +24,7 @@ export function SignInForm({ next }: { next: string }) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
-    signIn.mutate({ email: String(form.get('email')), password: String(form.get('password')) })
+    signIn.mutate({ email: formText(form, 'email'), password: formText(form, 'password') })
   }
 
   return (

@@ -12,7 +12,7 @@ import type { Capabilities } from '@/lib/capabilities/schemas'
 import type { ConfiguratorDto } from '@/lib/configurators/schemas'
 import { fieldErrors } from '@/lib/client/field-errors'
 import { parseJsonObject } from '@/components/studio/parse-json-object'
-import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
+import { callApiJson, operationKey } from '@/lib/endpoints/client'
 
 export function ConfiguratorSettings({ configuratorId }: { configuratorId: string }) {
   const configurator = useApiQuery('getConfigurator', { params: { configuratorId } })
@@ -86,7 +86,7 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
 
   const save = useMutation({
     // The choices are the server's own (and the current values), which it checks again: sent as chosen.
-    mutationFn: (body: Record<string, unknown>) => callApiJson('updateConfigurator', { params: { configuratorId: configurator.UUID }, json: body as OperationBody<'updateConfigurator'> }),
+    mutationFn: (body: Record<string, unknown>) => callApiJson('updateConfigurator', { params: { configuratorId: configurator.UUID }, json: body }),
     // The list shows names and settings too.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfigurators') }),
   })

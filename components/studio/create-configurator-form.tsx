@@ -8,6 +8,7 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
 import { fieldErrors } from '@/lib/client/field-errors'
 import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
+import { formText } from '@/lib/client/form-text'
 
 export function CreateConfiguratorForm() {
   const router = useRouter()
@@ -24,7 +25,7 @@ export function CreateConfiguratorForm() {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = new FormData(event.currentTarget)
-    create.mutate({ name: String(form.get('name')), mainFile: String(form.get('mainFile')) })
+    create.mutate({ name: formText(form, 'name'), mainFile: formText(form, 'mainFile') })
   }
 
   return (

@@ -8,6 +8,7 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
 import { fieldErrors } from '@/lib/client/field-errors'
 import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
+import { formText } from '@/lib/client/form-text'
 
 export function RegisterApplicationForm({ configuratorId, onRegistered }: { configuratorId: string; onRegistered: (applicationId: string) => void }) {
   const queryClient = useQueryClient()
@@ -26,9 +27,9 @@ export function RegisterApplicationForm({ configuratorId, onRegistered }: { conf
     const form = new FormData(formElement)
     register.mutate(
       {
-        name: String(form.get('name')),
-        domain: String(form.get('domain')),
-        licenseUUID: String(form.get('licenseUUID')),
+        name: formText(form, 'name'),
+        domain: formText(form, 'domain'),
+        licenseUUID: formText(form, 'licenseUUID'),
         secureInit: form.has('secureInit'),
         secureModel: form.has('secureModel'),
       },

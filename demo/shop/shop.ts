@@ -62,7 +62,8 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
     const bytes = new Uint8Array(await response.arrayBuffer())
     const file = path.join(options.ordersDir, `${snapshot.id}.3mf`)
     await fs.writeFile(file, bytes)
-    orders.push({ snapshotId: snapshot.id, text: String(snapshot.parameters.name?.value ?? ''), price: snapshot.print.price, file, bytes: bytes.byteLength, receivedAt: new Date().toISOString() })
+    const name = snapshot.parameters.name?.value
+    orders.push({ snapshotId: snapshot.id, text: typeof name === 'string' ? name : '', price: snapshot.print.price, file, bytes: bytes.byteLength, receivedAt: new Date().toISOString() })
   }
 
   async function receiveWebhook(request: http.IncomingMessage): Promise<number> {

@@ -12,6 +12,7 @@ export const PAGE_PATH_HEADER = 'x-paraform-page-path'
  * percent-encoded, so it is always a valid `Location`.
  */
 export function safeNextPath(next: unknown): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (typeof next !== 'string' || !next.startsWith('/') || /[\x00-\x20\x7f-\x9f\\]/.test(next)) return DEFAULT_NEXT
   const url = URL.parse(next, THIS_SITE)
   if (url?.origin !== THIS_SITE) return DEFAULT_NEXT

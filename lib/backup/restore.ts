@@ -127,7 +127,7 @@ async function checkDatabase(kind: DatabaseKind, dump: string, staging: string):
 async function pgRestore(args: string[]): Promise<void> {
   const child = spawn('pg_restore', args, { stdio: ['ignore', 'ignore', 'pipe'] })
   let errors = ''
-  child.stderr.on('data', (chunk: Buffer) => (errors += chunk))
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
   const code = await new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve))
   if (code !== 0) throw new Error(`pg_restore failed: ${errors.trim().split('\n').at(-1)}`)
 }

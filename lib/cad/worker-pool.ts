@@ -183,7 +183,7 @@ export class WorkerPool<Job, Result> {
     })
     const slot: Slot<Job, Result> = { worker, background, isReady: false }
     worker.on('message', (message: Result | typeof WORKER_READY) => {
-      if (message !== WORKER_READY) return this.finish(slot, (task) => task.resolve(message as Result))
+      if (message !== WORKER_READY) return this.finish(slot, (task) => task.resolve(message))
       slot.isReady = true
       this.dispatch()
     })

@@ -28,7 +28,7 @@ export type InputArgs<K extends OperationId, I> = object extends OperationInput<
 export function operationPath<K extends OperationId>(id: K, ...[input]: InputArgs<K, OperationInput<K>>): string {
   const { params, query } = input ?? {}
   const path = fillPath(ROUTES[id].path, params ?? {})
-  const search = new URLSearchParams(Object.entries(query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])))
+  const search = new URLSearchParams(Object.entries(query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value as string | number | boolean)]])))
   return search.size > 0 ? `${path}?${search}` : path
 }
 

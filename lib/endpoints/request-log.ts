@@ -14,7 +14,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
 const OPERATIONS = Object.entries(ROUTES)
   .map(([id, { method, path }]) => {
     const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{path\}$/, '.+').replace(/\{\w+\}/g, '[^/]+')
-    return { id, method: method as string, pattern: new RegExp(`^/api${pattern}$`), literal: path.replace(/\{\w+\}/g, '').length }
+    return { id, method: method, pattern: new RegExp(`^/api${pattern}$`), literal: path.replace(/\{\w+\}/g, '').length }
   })
   .sort((a, b) => b.literal - a.literal)
 

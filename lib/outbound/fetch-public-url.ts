@@ -175,7 +175,7 @@ async function readLimited(response: http.IncomingMessage, maxBytes: number): Pr
 function withSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
     signal.throwIfAborted()
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true })
     promise.then(resolve, reject)
   })
 }

@@ -192,7 +192,7 @@ function compareParameters(before: Release, after: Release): ReleaseComparison['
   const only = (set: ParameterSet, other: ParameterSet) => Object.fromEntries(Object.entries(set).filter(([key]) => !(key in other)))
   const changed = Object.keys(now)
     .filter((key) => key in old && JSON.stringify(old[key]) !== JSON.stringify(now[key]))
-    .map((key) => [key, { from: old[key]!, to: now[key]! }])
+    .map((key) => [key, { from: old[key]!, to: now[key]! }] as const)
   return { added: only(now, old), removed: only(old, now), changed: Object.fromEntries(changed) }
 }
 

@@ -42,9 +42,11 @@ export interface CadJobPayload {
   owner: JobOwner
 }
 
+const LOGGED_LEVELS = new Set<string>(['error', 'warning'])
+
 /** graphile-worker's log without its line per job: warnings and errors only. */
 export const queueLogger = new Logger(() => (level, message) => {
-  if (level === 'error' || level === 'warning') logger.warn({ queueLevel: level }, `queue: ${message}`)
+  if (LOGGED_LEVELS.has(level)) logger.warn({ queueLevel: level }, `queue: ${message}`)
 })
 
 export type JobOutcome = { key: string; outcome: 'done'; ran: boolean } | { key: string; outcome: 'cancelled' } | { key: string; outcome: 'failed'; message: string }

@@ -33,7 +33,7 @@ export async function buildScene({ model, settings, ...loaders }: BuildSceneOpti
 
   const meshes: Mesh[] = []
   model.traverse((object) => {
-    if (object instanceof Mesh) meshes.push(object)
+    if (object instanceof Mesh) meshes.push(object as Mesh)
   })
   await Promise.all(
     meshes.map(async (mesh) => {

@@ -4,7 +4,7 @@ import { Material, Mesh, ShaderMaterial, Texture, type Object3D } from 'three'
 export function disposeScene(root: Object3D): void {
   root.traverse((object) => {
     if (!(object instanceof Mesh)) return
-    object.geometry.dispose()
+    ;(object as Mesh).geometry.dispose()
     const materials = [object.material, object.userData.defaultMaterial as unknown].flat()
     for (const material of materials) {
       if (!(material instanceof Material)) continue

@@ -1,4 +1,4 @@
-import { Color, Mesh, type Material, type Object3D } from 'three'
+import { Color, Mesh, type Object3D } from 'three'
 import { partIndexOf } from '@/lib/render/build-scene'
 
 export interface ModelPart {
@@ -13,9 +13,11 @@ export function listParts(model: Object3D): ModelPart[] {
   const parts = new Map<string, ModelPart>()
   model.traverse((object) => {
     if (!(object instanceof Mesh)) return
-    const key = String(partIndexOf(object))
-    const material = [object.material as Material | Material[]].flat()[0] as (Material & { color?: unknown }) | undefined
-    if (!parts.has(key)) parts.set(key, { key, color: material?.color instanceof Color ? `#${material.color.getHexString()}` : null })
+    const mesh = object as Mesh
+    const key = String(partIndexOf(mesh))
+    const [material] = [mesh.material].flat()
+    const color = material && 'color' in material && material.color instanceof Color ? `#${material.color.getHexString()}` : null
+    if (!parts.has(key)) parts.set(key, { key, color })
   })
   return [...parts.values()].sort((a, b) => Number(a.key) - Number(b.key) || a.key.localeCompare(b.key))
 }

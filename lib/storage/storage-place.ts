@@ -49,7 +49,7 @@ async function readMarker(storage: ObjectStorage): Promise<Marker | null> {
     data = await storage.readBuffer(MARKER_KEY)
   } catch (error) {
     if (error instanceof MissingObjectError) return null
-    throw new Error(`cannot read ${MARKER_KEY} in ${storage.location}: ${(error as Error).message}`)
+    throw new Error(`cannot read ${MARKER_KEY} in ${storage.location}: ${(error as Error).message}`, { cause: error })
   }
   try {
     return ZMarker.parse(JSON.parse(data.toString()))
@@ -63,7 +63,7 @@ async function writeMarker(storage: ObjectStorage): Promise<Marker> {
   try {
     await storage.put(MARKER_KEY, Buffer.from(JSON.stringify(marker)))
   } catch (error) {
-    throw new Error(`cannot write ${MARKER_KEY} in ${storage.location}: ${(error as Error).message}`)
+    throw new Error(`cannot write ${MARKER_KEY} in ${storage.location}: ${(error as Error).message}`, { cause: error })
   }
   return marker
 }

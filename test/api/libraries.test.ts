@@ -24,7 +24,7 @@ function install(token: string, zip: Uint8Array, query = '') {
 describe('shared libraries', () => {
   it('installs MCAD from its folder once for every configurator, by use and by include', async () => {
     const library = await installLibraryFrom(MCAD_DIR)
-    expect(library).toMatchObject({ name: 'MCAD', fileCount: fs.readdirSync(MCAD_DIR, { recursive: true }).filter((name) => fs.statSync(`${MCAD_DIR}/${name}`).isFile()).length })
+    expect(library).toMatchObject({ name: 'MCAD', fileCount: fs.readdirSync(MCAD_DIR, { recursive: true }).filter((name) => fs.statSync(`${MCAD_DIR}/${String(name)}`).isFile()).length })
     const designer = await signUp()
     const listed = await readBody(await api('GET', '/libraries', { token: designer.token }), libraries.listLibraries)
     expect(listed.find((entry) => entry.name === 'MCAD')).toEqual(expect.objectContaining({ contentHash: library.contentHash, sizeBytes: library.sizeBytes }))

@@ -366,8 +366,8 @@ describe('PostgreSQL', () => {
       expect(rows).toHaveLength(migrations.length)
       expect(servers.filter((server) => server.output().includes('applied migrations'))).toHaveLength(1)
       // A token from one instance works on the other: they share the signing key.
-      const token = await signIn(servers[0]!.url)
-      expect((await fetch(`${servers[1]!.url}/api/configurators`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+      const token = await signIn(servers[0].url)
+      expect((await fetch(`${servers[1].url}/api/configurators`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
     } finally {
       await Promise.all(servers.map(stop))
     }

@@ -22,8 +22,8 @@ function findRouteFiles(dir: string, segments: string[] = []): RouteFile[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (entry.isDirectory()) return findRouteFiles(path.join(dir, entry.name), [...segments, entry.name])
     if (entry.name !== 'route.ts') return []
-    let module: Promise<Record<string, unknown>> | undefined
-    return [{ segments, load: () => (module ??= import(path.join(dir, entry.name)) as Promise<Record<string, unknown>>) }]
+    let loaded: Promise<Record<string, unknown>> | undefined
+    return [{ segments, load: () => (loaded ??= import(path.join(dir, entry.name)) as Promise<Record<string, unknown>>) }]
   })
 }
 
@@ -100,8 +100,8 @@ export async function api(method: string, pathAndQuery: string, options: CallOpt
   const url = new URL(`/api${pathAndQuery}`, 'http://localhost:3000')
   const resolved = resolve(url.pathname)
   if (!resolved) throw new Error(`no route for ${url.pathname}`)
-  const module = await resolved.route.load()
-  const handler = module[method] as Handler | undefined
+  const routeModule = await resolved.route.load()
+  const handler = routeModule[method] as Handler | undefined
   if (!handler) return new Response(null, { status: 405 })
   const headers = new Headers(options.headers)
   if (options.token) headers.set('authorization', `Bearer ${options.token}`)

@@ -81,7 +81,7 @@ export async function rawRequest(url: string, requestLine: string, headers: stri
       socket.write([requestLine, `Host: ${hostname}`, 'Connection: close', ...headers, '', ''].join('\r\n'))
     })
     let data = ''
-    socket.on('data', (chunk) => (data += chunk))
+    socket.on('data', (chunk) => (data += chunk.toString()))
     socket.on('end', () => {
       const [head = '', ...rest] = data.split('\r\n\r\n')
       resolve({ status: Number(data.split(' ')[1]), head, body: rest.join('\r\n\r\n') })
@@ -103,8 +103,8 @@ export interface StartedNpm {
 export async function startNpm(args: string[], env: Record<string, string>, ready: string): Promise<StartedNpm> {
   const child = spawn('npm', args, { env: { ...process.env, NODE_ENV: 'production', DEMO_SHOP_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const started: StartedNpm = { child, output: () => output, exited, kill: (signal) => process.kill(-child.pid!, signal) }
   const up = new Promise<void>((resolve) => {

@@ -100,7 +100,8 @@ export function CodeEditor({ path, value, onChange, onSave, diagnostics, readOnl
       editor.destroy()
       view.current = null
     }
-    // Created once: the effects below follow the props.
+    // Created once: the effects below follow the props (createState reads the callbacks through refs).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new editor per render would lose the user's undo history
   }, [])
 
   // A value the editor's document does not hold came from elsewhere (the user's edits come back as the document).
@@ -110,6 +111,7 @@ export function CodeEditor({ path, value, onChange, onSave, diagnostics, readOnl
     shownPath.current = path
     editor.setState(createState(path, value))
     showDiagnostics(editor)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- createState is made anew each render but reads only refs and its arguments
   }, [path, value])
 
   useEffect(() => {

@@ -20,7 +20,9 @@ function claimCores({ held, claim, perBuild }: CoreClaim): number[] {
   return cores
 }
 
-port.on('message', async (job: OpenscadJob) => {
+port.on('message', (job: OpenscadJob) => void answer(job))
+
+async function answer(job: OpenscadJob): Promise<void> {
   const { timeLimitMs, cores, folderPrefix } = job.native!
   const cpus = claimCores(cores)
   try {
@@ -33,5 +35,5 @@ port.on('message', async (job: OpenscadJob) => {
     for (const core of cpus) Atomics.compareExchange(cores.held, core, cores.claim, 0)
   }
   port.postMessage(WORKER_READY)
-})
+}
 port.postMessage(WORKER_READY)

@@ -16,6 +16,7 @@ const port = parentPort
 // so refusing growth here is what enforces a build's memory limit (malloc then fails).
 let memoryLimitBytes = Number.POSITIVE_INFINITY
 let isOverMemoryLimit = false
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with its memory as `this` (grow.call)
 const grow = WebAssembly.Memory.prototype.grow
 WebAssembly.Memory.prototype.grow = function (this: WebAssembly.Memory, pages: number) {
   if (this.buffer.byteLength + pages * 65536 > memoryLimitBytes) {
@@ -112,7 +113,9 @@ async function takeInstance(job: OpenscadJob): Promise<WarmInstance> {
   return instance
 }
 
-port.on('message', async (job: OpenscadJob) => {
+port.on('message', (job: OpenscadJob) => void answer(job))
+
+async function answer(job: OpenscadJob): Promise<void> {
   clearTimeout(replacing)
   const result = await runJob(job, async (job, format, input) => runOpenscad(await takeInstance(job), job, format, input))
   const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
@@ -120,4 +123,4 @@ port.on('message', async (job: OpenscadJob) => {
   if (instances.length === 0) instances.push(warmInstance())
   void instances[0]!.then(() => port.postMessage(WORKER_READY))
   replacing = setTimeout(() => instances.length < 2 && instances.push(warmInstance()), REPLACE_AFTER_MS)
-})
+}
