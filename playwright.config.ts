@@ -25,7 +25,14 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       ...(executablePath && { executablePath }),
-      args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   // Flows run on a laptop's screen; those tagged @phone run again on a phone's (390 × 844, touch),
@@ -33,8 +40,18 @@ export default defineConfig({
   // 200k-triangle viewer spec measures frame times on the CPU renderer: it runs alone, after the
   // others, so neither slows the other down on a 2-core machine.
   projects: [
-    { name: 'desktop', testIgnore: /viewer-performance/, grepInvert: /@phone-only/, use: { viewport: { width: 1440, height: 900 } } },
-    { name: 'phone', testIgnore: /viewer-performance/, grep: /@phone/, use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } },
+    {
+      name: 'desktop',
+      testIgnore: /viewer-performance/,
+      grepInvert: /@phone-only/,
+      use: { viewport: { width: 1440, height: 900 } },
+    },
+    {
+      name: 'phone',
+      testIgnore: /viewer-performance/,
+      grep: /@phone/,
+      use: { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true },
+    },
     { name: 'performance', testMatch: /viewer-performance/, dependencies: ['desktop', 'phone'] },
   ],
   webServer: {
@@ -43,7 +60,13 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', SEED_DEMO: 'true', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      SEED_DEMO: 'true',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
       // The demo shop on its own origin; its back end fails each webhook's first delivery, so the shop spec sees a retry.
       DEMO_SHOP_PORT: String(SHOP_PORT),
       DEMO_SHOP_FAIL_FIRST_WEBHOOK: 'true',

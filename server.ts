@@ -60,8 +60,13 @@ async function main() {
     const embedKey = /^\/embed\/([^/?#]+)/.exec(request.url ?? '')?.[1]
     if (embedKey) {
       // Unknown key, bad encoding or a failed lookup: nobody may frame the page.
-      const application = await Promise.resolve(embedKey).then((key) => findEmbedApplication(decodeURIComponent(key))).catch(() => null)
-      response.setHeader('content-security-policy', `frame-ancestors ${application ? frameAncestors(application.domain) : "'none'"}`)
+      const application = await Promise.resolve(embedKey)
+        .then((key) => findEmbedApplication(decodeURIComponent(key)))
+        .catch(() => null)
+      response.setHeader(
+        'content-security-policy',
+        `frame-ancestors ${application ? frameAncestors(application.domain) : "'none'"}`,
+      )
     } else if (!request.url?.startsWith('/api/')) {
       // Every other page may be framed by this site only (clickjacking); API answers are no pages.
       response.setHeader('content-security-policy', "frame-ancestors 'self'")
@@ -69,7 +74,9 @@ async function main() {
     void handle(request, response)
   }
   const server = createServer((request, response) => void serve(request, response))
-  server.on('error', (error: NodeJS.ErrnoException) => fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`))
+  server.on('error', (error: NodeJS.ErrnoException) =>
+    fail(`cannot listen on port ${env.PORT} (${error.code ?? error.message})`),
+  )
   const { recordServerUrl } = await import('./lib/embedded-lock')
   const { registerWebInstance } = await import('./lib/webhooks/web-instances')
   server.listen(env.PORT, () => {
@@ -80,7 +87,8 @@ async function main() {
     // Webhooks never go to any instance of the deployment.
     registerWebInstance(port).catch((error: unknown) => logger.error({ err: error }, 'cannot register this instance'))
   })
-  if (env.DEMO_SHOP_PORT > 0) await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
+  if (env.DEMO_SHOP_PORT > 0)
+    await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
 
   // SIGTERM/SIGINT: no new connections, requests in flight finish (a connection closes as soon as it
   // is idle), then the shutdown steps (lib/shutdown.ts), then exit 0. Whatever still runs after
@@ -95,7 +103,9 @@ async function main() {
         server.closeAllConnections()
         process.exit(1)
       }, env.SHUTDOWN_TIMEOUT_SECONDS * 1000)
-      const closed = new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      )
       setInterval(() => server.closeIdleConnections(), 100)
       await closed
       await runShutdown()
@@ -119,10 +129,14 @@ async function startShop(port: number, paraformPort: number, dataDir: string, fa
     webhookSecret: application.webhookSecret,
     ordersDir: `${dataDir}/shop-orders`,
     failFirstDelivery,
-  }).catch((error: Error) => fail(`cannot start the demo shop on port ${port} (${error.message}); DEMO_SHOP_PORT=0 turns it off`))
+  }).catch((error: Error) =>
+    fail(`cannot start the demo shop on port ${port} (${error.message}); DEMO_SHOP_PORT=0 turns it off`),
+  )
   const { onShutdown } = await import('./lib/shutdown')
   onShutdown(() => new Promise<void>((resolve) => shop.close(() => resolve())))
-  logger.info(`demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, pick a style (a preset), Add to cart -> snapshot -> webhook -> 3MF)`)
+  logger.info(
+    `demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, pick a style (a preset), Add to cart -> snapshot -> webhook -> 3MF)`,
+  )
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))

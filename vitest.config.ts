@@ -22,22 +22,69 @@ const apiEnv = {
 
 export default defineConfig({
   // Next resolves server-only with the react-server condition in route handlers; tests import those modules directly.
-  resolve: { alias: { '@': import.meta.dirname, 'server-only': `${import.meta.dirname}/node_modules/server-only/empty.js` } },
+  resolve: {
+    alias: { '@': import.meta.dirname, 'server-only': `${import.meta.dirname}/node_modules/server-only/empty.js` },
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
       // The API suite runs twice: on this machine's PostgreSQL and on the embedded PGlite.
-      { extends: true, test: { name: 'postgres', include: apiTests, setupFiles: ['test/support/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'postgres', SERVICES: '{"echo":"http://127.0.0.1:45711/base"}', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45721' } } },
-      { extends: true, test: { name: 'pglite', include: apiTests, setupFiles: ['test/support/setup-api.ts'], env: { ...apiEnv, TEST_DB: 'pglite', SERVICES: '{"echo":"http://127.0.0.1:45712/base"}', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45722' } } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: apiTests,
+          setupFiles: ['test/support/setup-api.ts'],
+          env: {
+            ...apiEnv,
+            TEST_DB: 'postgres',
+            SERVICES: '{"echo":"http://127.0.0.1:45711/base"}',
+            WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45721',
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'pglite',
+          include: apiTests,
+          setupFiles: ['test/support/setup-api.ts'],
+          env: {
+            ...apiEnv,
+            TEST_DB: 'pglite',
+            SERVICES: '{"echo":"http://127.0.0.1:45712/base"}',
+            WEBHOOK_ALLOWED_HOSTS: '127.0.0.1:45722',
+          },
+        },
+      },
       // Unit and process-level tests bring their own databases.
       // Starting the real server takes seconds, many more on a loaded two-core machine.
-      { extends: true, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'], exclude: DEPLOY_TESTS, testTimeout: 180_000, hookTimeout: 180_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'test/server/**/*.test.ts'],
+          exclude: DEPLOY_TESTS,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
       // Several server processes at once (the deployment, Prometheus scraping one): alone, one file
       // at a time, after every other project, so that the load they make cannot push another
       // file's timed work (a first headless render) past its limit.
-      { extends: true, test: { name: 'deploy', include: DEPLOY_TESTS, fileParallelism: false, testTimeout: 300_000, hookTimeout: 180_000, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: {
+          name: 'deploy',
+          include: DEPLOY_TESTS,
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 })

@@ -7,7 +7,10 @@ import { failStartUp } from './lib/start-up'
 
 async function main() {
   const { env } = await import('./lib/env')
-  if (!env.DATABASE_URL) failStartUp('npm run worker needs DATABASE_URL: the build queue lives in PostgreSQL (the embedded database builds inside `npm start`)')
+  if (!env.DATABASE_URL)
+    failStartUp(
+      'npm run worker needs DATABASE_URL: the build queue lives in PostgreSQL (the embedded database builds inside `npm start`)',
+    )
   if (env.BUILD_WORKERS === 0) failStartUp('BUILD_WORKERS must be at least 1 for a build worker')
   const { checkDataDir } = await import('./lib/data-dir')
   await checkDataDir(env.DATA_DIR)
@@ -36,7 +39,9 @@ async function main() {
       logger.info(`${signal}, finishing running builds`)
       await runShutdown()
       process.exit(0)
-    })().catch((error: unknown) => failStartUp(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`))
+    })().catch((error: unknown) =>
+      failStartUp(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`),
+    )
   }
   process.on('SIGTERM', stop).on('SIGINT', stop)
 }
@@ -47,9 +52,17 @@ async function serveMetricsOn(port: number) {
   ;(await import('./lib/queue/build-queue')).measureQueueDepth()
   const server = createServer((request, response) => {
     if (request.url?.split('?')[0] === '/metrics') return void serveMetrics(request, response)
-    response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'not_found', message: 'Only /metrics is served here' } }))
+    response
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { code: 'not_found', message: 'Only /metrics is served here' } }))
   })
-  await new Promise<void>((resolve) => server.once('error', (error: NodeJS.ErrnoException) => failStartUp(`cannot serve metrics on METRICS_PORT ${port} (${error.code ?? error.message})`)).listen(port, resolve))
+  await new Promise<void>((resolve) =>
+    server
+      .once('error', (error: NodeJS.ErrnoException) =>
+        failStartUp(`cannot serve metrics on METRICS_PORT ${port} (${error.code ?? error.message})`),
+      )
+      .listen(port, resolve),
+  )
   server.unref()
 }
 

@@ -15,9 +15,15 @@ const SLIDER = 'Height'
 
 async function demoApplicationKey(url: string): Promise<string> {
   const auth = { authorization: `Bearer ${await signIn(url)}` }
-  const configurators = (await (await fetch(`${url}/api${operationPath('listConfigurators')}`, { headers: auth })).json()) as { UUID: string; name: string }[]
+  const configurators = (await (
+    await fetch(`${url}/api${operationPath('listConfigurators')}`, { headers: auth })
+  ).json()) as { UUID: string; name: string }[]
   const { UUID } = configurators.find((configurator) => configurator.name === DEMO)!
-  const [application] = (await (await fetch(`${url}/api${operationPath('listApplications', { params: { configuratorId: UUID } })}`, { headers: auth })).json()) as { key: string }[]
+  const [application] = (await (
+    await fetch(`${url}/api${operationPath('listApplications', { params: { configuratorId: UUID } })}`, {
+      headers: auth,
+    })
+  ).json()) as { key: string }[]
   return application!.key
 }
 
@@ -44,7 +50,9 @@ async function measureJavaScript(page: Page, url: string): Promise<{ initial: nu
   })
   const html = await (await page.goto(url))!.text()
   await waitForNewModel(page, null)
-  const named = new Set([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => new URL(match[1]!, url).pathname))
+  const named = new Set(
+    [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => new URL(match[1]!, url).pathname),
+  )
   let initial = 0
   let lazy = 0
   for (const [path, bytes] of scripts) {
@@ -61,14 +69,19 @@ export async function benchCustomer(): Promise<void> {
   const browser = await launchBrowser()
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    const { initial, lazy } = await measureJavaScript(page, `${server.url}/embed/${await demoApplicationKey(server.url)}`)
+    const { initial, lazy } = await measureJavaScript(
+      page,
+      `${server.url}/embed/${await demoApplicationKey(server.url)}`,
+    )
     const slider = page.getByRole('slider', { name: SLIDER })
     const drawn: number[] = []
     const built: number[] = []
     for (let run = 0; run < RUNS; run++) {
       const before = await modelVersion(page)
       // A new value every run, so that every change is a real build, never the cache.
-      const putting = page.waitForResponse((response) => response.url().includes('/parameters') && response.request().method() === 'PUT')
+      const putting = page.waitForResponse(
+        (response) => response.url().includes('/parameters') && response.request().method() === 'PUT',
+      )
       await slider.focus()
       const released = performance.now()
       await slider.press(run % 2 === 0 ? 'ArrowRight' : 'PageUp')
@@ -82,7 +95,9 @@ export async function benchCustomer(): Promise<void> {
     console.log('|---|---|---|')
     console.log(`| slider release (key up) to new model drawn | ${ms(release.p50)} | ${ms(release.p95)} |`)
     console.log(`| server build: PUT parameters as the page saw it | ${ms(build.p50)} | ${ms(build.p95)} |`)
-    console.log(`| difference (aim: at most 150 ms) | ${ms(release.p50 - build.p50)} | ${ms(release.p95 - build.p95)} |`)
+    console.log(
+      `| difference (aim: at most 150 ms) | ${ms(release.p50 - build.p50)} | ${ms(release.p95 - build.p95)} |`,
+    )
 
     // One change at a time, each left until its figures (dimensions, weight, price) are shown.
     const shown: number[] = []
@@ -94,16 +109,26 @@ export async function benchCustomer(): Promise<void> {
       const released = performance.now()
       await slider.press(run % 2 === 0 ? 'ArrowLeft' : 'PageDown')
       await waitForNewModel(page, before)
-      await page.waitForFunction(() => document.querySelector('[data-testid="fact-volume"]')?.textContent !== '...', null, { timeout: 60_000 })
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="fact-volume"]')?.textContent !== '...',
+        null,
+        { timeout: 60_000 },
+      )
       shown.push(performance.now() - released)
       asked.push((await asking).request().timing().responseEnd)
     }
     const figures = describe(shown)
     const objectInfo = describe(asked)
-    console.log(`| slider release to the new model's figures shown (one change at a time) | ${ms(figures.p50)} | ${ms(figures.p95)} |`)
+    console.log(
+      `| slider release to the new model's figures shown (one change at a time) | ${ms(figures.p50)} | ${ms(figures.p95)} |`,
+    )
     console.log(`| objectinfo as the page saw it | ${ms(objectInfo.p50)} | ${ms(objectInfo.p95)} |`)
-    console.log(`\nCustomer page JavaScript, gzip: ${(initial / 1024).toFixed(1)} KB before the 3D chunk (aim: under 400 KB), ${(lazy / 1024).toFixed(1)} KB loaded after it (three.js, R3F, the viewer).`)
-    console.log(`${RUNS} changes of "${SLIDER}" on the "${DEMO}" demo (/embed), one at a time, each a new value, the next as soon as the last is drawn; the page's GLB, scene and draw follow each build. Then ${FIGURE_RUNS} changes, each left until its figures are shown.`)
+    console.log(
+      `\nCustomer page JavaScript, gzip: ${(initial / 1024).toFixed(1)} KB before the 3D chunk (aim: under 400 KB), ${(lazy / 1024).toFixed(1)} KB loaded after it (three.js, R3F, the viewer).`,
+    )
+    console.log(
+      `${RUNS} changes of "${SLIDER}" on the "${DEMO}" demo (/embed), one at a time, each a new value, the next as soon as the last is drawn; the page's GLB, scene and draw follow each build. Then ${FIGURE_RUNS} changes, each left until its figures are shown.`,
+    )
   } finally {
     await browser.close()
     await stopServer(server)

@@ -27,9 +27,30 @@ interface Slider {
 }
 
 const SLIDERS: Slider[] = [
-  { slug: 'box-with-lid', parameter: 'width', range: { min: 30, max: 200, step: 1 }, from: 60, to: 84, fresh: (run) => ({ depth: 30 + run }) },
-  { slug: 'name-tag', parameter: 'text_size', range: { min: 5, max: 20, step: 0.5 }, from: 8, to: 14, fresh: (run) => ({ thickness: 1 + (run % 9) / 2, relief: 0.4 + Math.floor(run / 9) * 0.2 }) },
-  { slug: 'spur-gear', parameter: 'teeth', range: { min: 8, max: 80, step: 1 }, from: 16, to: 34, fresh: (run) => ({ thickness: 2 + run / 2 }) },
+  {
+    slug: 'box-with-lid',
+    parameter: 'width',
+    range: { min: 30, max: 200, step: 1 },
+    from: 60,
+    to: 84,
+    fresh: (run) => ({ depth: 30 + run }),
+  },
+  {
+    slug: 'name-tag',
+    parameter: 'text_size',
+    range: { min: 5, max: 20, step: 0.5 },
+    from: 8,
+    to: 14,
+    fresh: (run) => ({ thickness: 1 + (run % 9) / 2, relief: 0.4 + Math.floor(run / 9) * 0.2 }),
+  },
+  {
+    slug: 'spur-gear',
+    parameter: 'teeth',
+    range: { min: 8, max: 80, step: 1 },
+    from: 16,
+    to: 34,
+    fresh: (run) => ({ thickness: 2 + run / 2 }),
+  },
 ]
 
 const storedBuilds = () => db.cacheEntry.count()
@@ -84,7 +105,11 @@ async function drag(token: string, id: string, slider: Slider, prefetching: bool
   const elapsed = performance.now() - released
   // Candidates still being built land within the pause before the next drag.
   await sleep(SETTLE_MS)
-  return { ms: elapsed, hit: model.headers.get('x-build-cache') !== 'built', builds: (await storedBuilds()) - buildsBefore }
+  return {
+    ms: elapsed,
+    hit: model.headers.get('x-build-cache') !== 'built',
+    builds: (await storedBuilds()) - buildsBefore,
+  }
 }
 
 async function openSession(token: string, configuratorId: string): Promise<string> {
@@ -93,7 +118,9 @@ async function openSession(token: string, configuratorId: string): Promise<strin
 }
 
 async function prepare(token: string, id: string, slider: Slider, run: number): Promise<void> {
-  const body = Object.fromEntries(Object.entries({ ...slider.fresh(run), [slider.parameter]: slider.from }).map(([key, value]) => [key, { value }]))
+  const body = Object.fromEntries(
+    Object.entries({ ...slider.fresh(run), [slider.parameter]: slider.from }).map(([key, value]) => [key, { value }]),
+  )
   await request('setParameters', { token, params: { sessionId: id }, body })
   await sleep(SETTLE_MS)
 }
@@ -107,8 +134,12 @@ function summary(releases: Release[]) {
 
 /** Drags of each demo with prefetch and without, taking turns; `where` says where the builds run. */
 export async function benchDrag(ids: Map<string, string>, token: string, where: string): Promise<void> {
-  console.log(`\n## Dragging a slider (${where}): release to model (PUT then GET model), with prefetch (POST .../prefetch every ${PREFETCH_INTERVAL_MS} ms) and without`)
-  console.log('| model | without: p50 | with: p50 | with / without | hit rate | engine builds per drag, without / with |')
+  console.log(
+    `\n## Dragging a slider (${where}): release to model (PUT then GET model), with prefetch (POST .../prefetch every ${PREFETCH_INTERVAL_MS} ms) and without`,
+  )
+  console.log(
+    '| model | without: p50 | with: p50 | with / without | hit rate | engine builds per drag, without / with |',
+  )
   console.log('|---|---|---|---|---|---|')
   for (const slider of SLIDERS) {
     const id = await openSession(token, ids.get(slider.slug)!)
@@ -123,7 +154,9 @@ export async function benchDrag(ids: Map<string, string>, token: string, where: 
       `| ${slider.slug} | ${ms(without.p50)} | ${ms(withPrefetch.p50)} | ${(withPrefetch.p50 / without.p50).toFixed(2)}x | ${(withPrefetch.hits * 100).toFixed(0)} % | ${without.builds.toFixed(1)} / ${withPrefetch.builds.toFixed(1)} |`,
     )
   }
-  console.log(`\n${RUNS} drags each way per demo over ${DRAG_MS} ms with ease-out, every dragged value a new build. A hit: the PUT found`)
+  console.log(
+    `\n${RUNS} drags each way per demo over ${DRAG_MS} ms with ease-out, every dragged value a new build. A hit: the PUT found`,
+  )
   console.log('the model cached. Extra builds per real build = builds per drag with prefetch - builds without.')
 }
 
@@ -145,6 +178,10 @@ export async function benchCrowd(ids: Map<string, string>, token: string): Promi
   }
   // Per drag, counted over all of them: the drags overlap.
   const crowd = summary(releases)
-  console.log(`\n${CROWD} sessions dragging "${slider.parameter}" of the box at once (2 rounds, staggered by 37 ms), with prefetch:`)
-  console.log(`release to model p50 ${ms(crowd.p50)}, p95 ${ms(crowd.p95)}, slowest ${ms(crowd.worst)}; hit rate ${(crowd.hits * 100).toFixed(0)} %; ${(builds / releases.length).toFixed(1)} engine builds per drag.`)
+  console.log(
+    `\n${CROWD} sessions dragging "${slider.parameter}" of the box at once (2 rounds, staggered by 37 ms), with prefetch:`,
+  )
+  console.log(
+    `release to model p50 ${ms(crowd.p50)}, p95 ${ms(crowd.p95)}, slowest ${ms(crowd.worst)}; hit rate ${(crowd.hits * 100).toFixed(0)} %; ${(builds / releases.length).toFixed(1)} engine builds per drag.`,
+  )
 }

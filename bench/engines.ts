@@ -23,9 +23,18 @@ function bareNative(binary: ReturnType<typeof probeBinary>, model: Model): numbe
     fs.writeFileSync(path.join(dir, 'main.scad'), sourceOf(model))
     const times: number[] = []
     for (let i = 0; i < MOVES; i++) {
-      const defines = Object.entries({ [model.parameter]: model.value(i), ...previewOf(model) }).flatMap(([key, value]) => ['-D', `${key}=${value}`])
+      const defines = Object.entries({ [model.parameter]: model.value(i), ...previewOf(model) }).flatMap(
+        ([key, value]) => ['-D', `${key}=${value}`],
+      )
       const started = performance.now()
-      const run = spawnSync(binary.file, [path.join(dir, 'main.scad'), '-o', path.join(dir, 'out.stl'), '--export-format=binstl', ...(binary.hasManifold ? ['--backend=manifold'] : []), ...defines])
+      const run = spawnSync(binary.file, [
+        path.join(dir, 'main.scad'),
+        '-o',
+        path.join(dir, 'out.stl'),
+        '--export-format=binstl',
+        ...(binary.hasManifold ? ['--backend=manifold'] : []),
+        ...defines,
+      ])
       times.push(performance.now() - started)
       if (run.status !== 0) throw new Error(`${model.slug}: ${binary.file} failed: ${run.stderr.toString()}`)
     }
@@ -46,23 +55,37 @@ async function changes(url: string, model: Model): Promise<number> {
 export async function benchEngines(): Promise<void> {
   console.log('\n## Each engine: a change over HTTP against the same engine run bare')
   const file = process.env.OPENSCAD_BINARY
-  if (!file) return console.log('Skipped: no native engine (OPENSCAD_BINARY) on this machine, only the embedded one (its figures are above).')
+  if (!file)
+    return console.log(
+      'Skipped: no native engine (OPENSCAD_BINARY) on this machine, only the embedded one (its figures are above).',
+    )
   const binary = probeBinary(file)
   const native = `${binary.version}-native`
   // No preparation of the configurators it makes: their test drives would build beside the changes it times.
-  const server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true', PREPARE_MODELS: 'false', OPENSCAD_BINARY: binary.file })
+  const server = await startServer({
+    DATA_DIR: tempDir(),
+    SEED_DEMO: 'true',
+    PREPARE_MODELS: 'false',
+    OPENSCAD_BINARY: binary.file,
+  })
   try {
     // Every bare run first: seconds of them between two changes would let the server close the
     // idle connection (keep-alive, 5 s) just as the client reuses it.
     const runs = []
-    for (const model of MODELS) runs.push({ model, version: WASM, bare: await bareEngine(model) }, { model, version: native, bare: bareNative(binary, model) })
+    for (const model of MODELS)
+      runs.push(
+        { model, version: WASM, bare: await bareEngine(model) },
+        { model, version: native, bare: bareNative(binary, model) },
+      )
     console.log('| model | engine | bare run p50 | change p50 | change / bare (goal ≤ 1.25x) |')
     console.log('|---|---|---|---|---|')
     for (const { model, version, bare } of runs) {
       const change = await changes(server.url, { ...model, name: `${model.name} (${version})`, cadVersion: version })
       console.log(`| ${model.slug} | ${version} | ${ms(bare)} | ${ms(change)} | ${(change / bare).toFixed(2)}x |`)
     }
-    console.log(`\n${MOVES} changes back to back per model and engine, each a new value at the demo's preview quality; ${native} is ${binary.file}.`)
+    console.log(
+      `\n${MOVES} changes back to back per model and engine, each a new value at the demo's preview quality; ${native} is ${binary.file}.`,
+    )
   } finally {
     await stopServer(server)
   }

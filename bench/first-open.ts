@@ -8,10 +8,17 @@ const RUNS = 5
 
 /** A model nobody opened before: the name tag demo (text, so fonts too), made distinct by a tag. */
 async function freshConfigurator(token: string, tag: string): Promise<string> {
-  const created = await call('createConfigurator', { token, body: { name: `First open ${tag}`, mainFile: 'main.scad', extraSettings: { quality: { preview: { $fn: 16 } } } } })
+  const created = await call('createConfigurator', {
+    token,
+    body: { name: `First open ${tag}`, mainFile: 'main.scad', extraSettings: { quality: { preview: { $fn: 16 } } } },
+  })
   const { UUID } = (await created.json()) as { UUID: string }
   const source = `${fs.readFileSync('demo/name-tag/main.scad', 'utf8')}\necho("${tag}");\n`
-  await call('uploadConfiguratorFile', { token, params: { configuratorId: UUID, path: ['configurator', 'main.scad'] }, body: source })
+  await call('uploadConfiguratorFile', {
+    token,
+    params: { configuratorId: UUID, path: ['configurator', 'main.scad'] },
+    body: source,
+  })
   return UUID
 }
 

@@ -49,7 +49,10 @@ export function sourceOf(model: Model): Buffer {
 
 /** The demo's settings; none for the bench's own model. */
 function extraSettingsOf(model: Model): { quality?: { preview: Record<string, number> } } {
-  const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
+  const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as {
+    slug: string
+    extraSettings: { quality: { preview: Record<string, number> } }
+  }[]
   return demos.find((demo) => demo.slug === model.slug)?.extraSettings ?? {}
 }
 
@@ -73,38 +76,96 @@ async function ok(response: Response): Promise<ArrayBuffer> {
 /** Makes the configurator of a model that is no demo (or a demo's for another engine), with an application for its customers. */
 async function createConfigurator(url: string, admin: Record<string, string>, model: Model): Promise<void> {
   const json = { ...admin, 'content-type': 'application/json' }
-  const body = { name: model.name, mainFile: 'main.scad', cadVersion: model.cadVersion, extraSettings: extraSettingsOf(model) }
-  const created = await ok(await fetch(`${url}/api${operationPath('createConfigurator')}`, { method: operationMethod('createConfigurator'), headers: json, body: JSON.stringify(body) }))
+  const body = {
+    name: model.name,
+    mainFile: 'main.scad',
+    cadVersion: model.cadVersion,
+    extraSettings: extraSettingsOf(model),
+  }
+  const created = await ok(
+    await fetch(`${url}/api${operationPath('createConfigurator')}`, {
+      method: operationMethod('createConfigurator'),
+      headers: json,
+      body: JSON.stringify(body),
+    }),
+  )
   const { UUID } = JSON.parse(Buffer.from(created).toString()) as { UUID: string }
   const file = { params: { configuratorId: UUID, path: ['configurator', 'main.scad'] } }
-  await ok(await fetch(`${url}/api${operationPath('uploadConfiguratorFile', file)}`, { method: operationMethod('uploadConfiguratorFile'), headers: admin, body: new Uint8Array(sourceOf(model)) }))
+  await ok(
+    await fetch(`${url}/api${operationPath('uploadConfiguratorFile', file)}`, {
+      method: operationMethod('uploadConfiguratorFile'),
+      headers: admin,
+      body: new Uint8Array(sourceOf(model)),
+    }),
+  )
   const applications = operationPath('registerApplication', { params: { configuratorId: UUID } })
-  await ok(await fetch(`${url}/api${applications}`, { method: operationMethod('registerApplication'), headers: json, body: JSON.stringify({ name: 'Bench', domain: 'bench.example.com' }) }))
+  await ok(
+    await fetch(`${url}/api${applications}`, {
+      method: operationMethod('registerApplication'),
+      headers: json,
+      body: JSON.stringify({ name: 'Bench', domain: 'bench.example.com' }),
+    }),
+  )
 }
 
 export async function openCustomer(url: string, model: Model): Promise<Customer> {
   const admin = { authorization: `Bearer ${await signIn(url)}` }
   if (model.file || model.cadVersion) await createConfigurator(url, admin, model)
-  const configurators = (await (await fetch(`${url}/api${operationPath('listConfigurators')}`, { headers: admin })).json()) as { UUID: string; name: string }[]
+  const configurators = (await (
+    await fetch(`${url}/api${operationPath('listConfigurators')}`, { headers: admin })
+  ).json()) as { UUID: string; name: string }[]
   const { UUID } = configurators.find((configurator) => configurator.name === model.name)!
-  const [application] = (await (await fetch(`${url}/api${operationPath('listApplications', { params: { configuratorId: UUID } })}`, { headers: admin })).json()) as { key: string }[]
-  const grant = (await (await fetch(`${url}/api${operationPath('issueAnonymousToken')}`, { method: operationMethod('issueAnonymousToken'), headers: { 'x-api-key': application!.key } })).json()) as {
+  const [application] = (await (
+    await fetch(`${url}/api${operationPath('listApplications', { params: { configuratorId: UUID } })}`, {
+      headers: admin,
+    })
+  ).json()) as { key: string }[]
+  const grant = (await (
+    await fetch(`${url}/api${operationPath('issueAnonymousToken')}`, {
+      method: operationMethod('issueAnonymousToken'),
+      headers: { 'x-api-key': application!.key },
+    })
+  ).json()) as {
     accessToken: string
   }
-  const headers = { authorization: `Bearer ${grant.accessToken}`, 'x-api-key': application!.key, 'content-type': 'application/json' }
-  const { id } = (await (await fetch(`${url}/api${operationPath('createSession')}`, { method: operationMethod('createSession'), headers, body: JSON.stringify({ configuratorId: UUID }) })).json()) as {
+  const headers = {
+    authorization: `Bearer ${grant.accessToken}`,
+    'x-api-key': application!.key,
+    'content-type': 'application/json',
+  }
+  const { id } = (await (
+    await fetch(`${url}/api${operationPath('createSession')}`, {
+      method: operationMethod('createSession'),
+      headers,
+      body: JSON.stringify({ configuratorId: UUID }),
+    })
+  ).json()) as {
     id: string
   }
   return { url, headers, sessionId: id }
 }
 
 /** One move: PUT the value, GET the STL; its time, the STL's triangles, and where the model came from. */
-export async function move({ url, headers, sessionId }: Customer, parameter: string, value: number): Promise<{ ms: number; triangles: number; cache: string }> {
+export async function move(
+  { url, headers, sessionId }: Customer,
+  parameter: string,
+  value: number,
+): Promise<{ ms: number; triangles: number; cache: string }> {
   const started = performance.now()
-  await ok(await fetch(`${url}/api${operationPath('setParameters', { params: { sessionId } })}`, { method: operationMethod('setParameters'), headers, body: JSON.stringify({ [parameter]: { value } }) }))
+  await ok(
+    await fetch(`${url}/api${operationPath('setParameters', { params: { sessionId } })}`, {
+      method: operationMethod('setParameters'),
+      headers,
+      body: JSON.stringify({ [parameter]: { value } }),
+    }),
+  )
   const model = await fetch(`${url}/api${operationPath('getModel', { params: { sessionId } })}`, { headers })
   const stl = await ok(model)
-  return { ms: performance.now() - started, triangles: (stl.byteLength - 84) / 50, cache: model.headers.get('x-build-cache') ?? '' }
+  return {
+    ms: performance.now() - started,
+    triangles: (stl.byteLength - 84) / 50,
+    cache: model.headers.get('x-build-cache') ?? '',
+  }
 }
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
@@ -133,7 +194,11 @@ async function measureModel(url: string, model: Model): Promise<Figures> {
   const figures: Promise<unknown>[] = []
   for (let i = MOVES; i < 2 * MOVES; i++) {
     pending.push((await move(customer, model.parameter, model.value(i))).ms)
-    figures.push(fetch(`${url}/api${operationPath('getObjectInfo', { params: { sessionId: customer.sessionId } })}`, { headers: customer.headers }).then(ok))
+    figures.push(
+      fetch(`${url}/api${operationPath('getObjectInfo', { params: { sessionId: customer.sessionId } })}`, {
+        headers: customer.headers,
+      }).then(ok),
+    )
   }
   await Promise.all(figures)
   const idle: number[] = []
@@ -143,7 +208,13 @@ async function measureModel(url: string, model: Model): Promise<Figures> {
   }
   const cached: number[] = []
   for (let i = 0; i < CACHED_MOVES; i++) cached.push((await move(customer, model.parameter, model.value(i % 2))).ms)
-  return { dragging: describe(dragging).p50, pending: describe(pending).p50, idle: describe(idle).p50, cached: describe(cached).p50, triangles }
+  return {
+    dragging: describe(dragging).p50,
+    pending: describe(pending).p50,
+    idle: describe(idle).p50,
+    cached: describe(cached).p50,
+    triangles,
+  }
 }
 
 /** The machine's fonts a build of `source` may draw with, as the service picks them (model-fonts.ts). */
@@ -169,10 +240,21 @@ export async function bareEngine(model: Model): Promise<number> {
     const instance = await next
     next = warm()
     await next
-    const defines = Object.entries({ [model.parameter]: model.value(i), ...preview }).flatMap(([key, value]) => ['-D', `${key}=${value}`])
+    const defines = Object.entries({ [model.parameter]: model.value(i), ...preview }).flatMap(([key, value]) => [
+      '-D',
+      `${key}=${value}`,
+    ])
     const started = performance.now()
     instance.FS.writeFile('/main.scad', source)
-    instance.callMain(['/main.scad', '-o', '/out.stl', '--export-format=binstl', '--backend=manifold', '--enable=textmetrics', ...defines])
+    instance.callMain([
+      '/main.scad',
+      '-o',
+      '/out.stl',
+      '--export-format=binstl',
+      '--backend=manifold',
+      '--enable=textmetrics',
+      ...defines,
+    ])
     instance.FS.readFile('/out.stl')
     times.push(performance.now() - started)
   }
@@ -198,13 +280,19 @@ async function measureServer(where: string, start: () => Promise<StartedServer>)
 }
 
 export async function benchForeground(): Promise<void> {
-  console.log('\n## A customer dragging over HTTP (server as `npm start` runs it): PUT a value, GET the STL, the next value at once')
+  console.log(
+    '\n## A customer dragging over HTTP (server as `npm start` runs it): PUT a value, GET the STL, the next value at once',
+  )
   if (!hasProductionBuild('the server')) return
   const rows = await measureServer('embedded', () => startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true' }))
   const databaseUrl = await createTestDatabase().catch(() => undefined)
   if (databaseUrl) {
     try {
-      rows.push(...(await measureServer('PostgreSQL', () => startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true', DATABASE_URL: databaseUrl }))))
+      rows.push(
+        ...(await measureServer('PostgreSQL', () =>
+          startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'true', DATABASE_URL: databaseUrl }),
+        )),
+      )
     } finally {
       await dropTestDatabase(databaseUrl)
     }
@@ -214,6 +302,10 @@ export async function benchForeground(): Promise<void> {
   )
   console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const row of rows) console.log(row)
-  console.log(`\nDragging: ${MOVES} moves back to back, each a new value; then ${MOVES} more, each also asking for its print figures. Idle: ${IDLE_MOVES} moves, each after ${IDLE_MS / 1000} s with no request.`)
-  console.log(`Cached: ${CACHED_MOVES} moves between two values built before. Bare: the same values at the demo's preview quality.`)
+  console.log(
+    `\nDragging: ${MOVES} moves back to back, each a new value; then ${MOVES} more, each also asking for its print figures. Idle: ${IDLE_MOVES} moves, each after ${IDLE_MS / 1000} s with no request.`,
+  )
+  console.log(
+    `Cached: ${CACHED_MOVES} moves between two values built before. Bare: the same values at the demo's preview quality.`,
+  )
 }

@@ -36,9 +36,16 @@ function parameters(count: number): Variant {
 
 /** A configurator of the variant and a session of it whose path is warm: `move` times one uncached slider move. */
 async function open(token: string, variant: Variant) {
-  const created = await call('createConfigurator', { token, body: { name: `Growth ${variant.label} ${process.pid}`, mainFile: 'main.scad' } })
+  const created = await call('createConfigurator', {
+    token,
+    body: { name: `Growth ${variant.label} ${process.pid}`, mainFile: 'main.scad' },
+  })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
-  await call('uploadConfiguratorFile', { token, params: { configuratorId, path: ['configurator', 'main.scad'] }, body: variant.source })
+  await call('uploadConfiguratorFile', {
+    token,
+    params: { configuratorId, path: ['configurator', 'main.scad'] },
+    body: variant.source,
+  })
   const { id } = (await (await call('createSession', { token, body: { configuratorId } })).json()) as { id: string }
   const params = { sessionId: id }
   const fetched = async (what: string, response: Response) => {
@@ -48,7 +55,10 @@ async function open(token: string, variant: Variant) {
   const samples = { moves: [] as number[], reads: [] as number[], bytes: 0 }
   const move = async (run: number) => {
     let started = performance.now()
-    await fetched('parameters', await call('setParameters', { token, params, body: { [variant.parameter]: { value: variant.values(run) } } }))
+    await fetched(
+      'parameters',
+      await call('setParameters', { token, params, body: { [variant.parameter]: { value: variant.values(run) } } }),
+    )
     samples.bytes = (await fetched('model', await call('getModel', { token, params }))).byteLength
     if (run >= 0) samples.moves.push(performance.now() - started)
     started = performance.now()
@@ -74,7 +84,9 @@ export async function benchGrowth(token: string): Promise<void> {
     for (const { variant, samples } of pair) {
       const [move, read] = [describe(samples.moves), describe(samples.reads)]
       // Binary STL: an 84-byte header, then 50 bytes per triangle.
-      console.log(`| ${variant.label} | ${(samples.bytes - 84) / 50} | ${samples.bytes} | ${ms(move.p50)} | ${ms(move.p95)} | ${ms(read.p50)} | ${(move.p50 / baseline).toFixed(2)}x |`)
+      console.log(
+        `| ${variant.label} | ${(samples.bytes - 84) / 50} | ${samples.bytes} | ${ms(move.p50)} | ${ms(move.p95)} | ${ms(read.p50)} | ${(move.p50 / baseline).toFixed(2)}x |`,
+      )
     }
   }
   console.log('\nAim: ten times the triangles at most ten times the time (the engine works per triangle); ten times')

@@ -24,7 +24,9 @@ async function fetched(url: string, init?: RequestInit): Promise<void> {
 
 async function measure(server: StartedServer): Promise<string[]> {
   const headers = { authorization: `Bearer ${await signIn(server.url)}`, 'content-type': 'application/json' }
-  const configurators = (await (await fetch(`${server.url}/api${operationPath('listConfigurators')}`, { headers })).json()) as { UUID: string; name: string }[]
+  const configurators = (await (
+    await fetch(`${server.url}/api${operationPath('listConfigurators')}`, { headers })
+  ).json()) as { UUID: string; name: string }[]
   const floor = describe(
     await timeRuns(
       async () => {
@@ -38,15 +40,26 @@ async function measure(server: StartedServer): Promise<string[]> {
   const rows = [`| two requests with no work of ours (floor) | ${ms(floor.p50)} | ${ms(floor.p95)} |`]
   for (const demo of DEMOS) {
     const { UUID } = configurators.find((configurator) => configurator.name === demo.name)!
-    const opened = await fetch(`${server.url}/api${operationPath('createSession')}`, { method: operationMethod('createSession'), headers, body: JSON.stringify({ configuratorId: UUID }) })
+    const opened = await fetch(`${server.url}/api${operationPath('createSession')}`, {
+      method: operationMethod('createSession'),
+      headers,
+      body: JSON.stringify({ configuratorId: UUID }),
+    })
     const { id } = (await opened.json()) as { id: string }
-    const [parameters, model] = [operationPath('setParameters', { params: { sessionId: id } }), operationPath('getModel', { params: { sessionId: id } })]
+    const [parameters, model] = [
+      operationPath('setParameters', { params: { sessionId: id } }),
+      operationPath('getModel', { params: { sessionId: id } }),
+    ]
     let run = 0
     const move = describe(
       await timeRuns(
         async () => {
           const value = demo.values[run++ % demo.values.length]
-          await fetched(`${server.url}/api${parameters}`, { method: operationMethod('setParameters'), headers, body: JSON.stringify({ [demo.parameter]: { value } }) })
+          await fetched(`${server.url}/api${parameters}`, {
+            method: operationMethod('setParameters'),
+            headers,
+            body: JSON.stringify({ [demo.parameter]: { value } }),
+          })
           await fetched(`${server.url}/api${model}`, { headers })
         },
         RUNS,

@@ -56,7 +56,10 @@ function ownerOf(job: CadJob) {
 
 async function startWorkers(count: number) {
   const workers = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'worker.ts'], { env: { ...process.env, BUILD_WORKERS: '1' }, stdio: ['ignore', 'pipe', 'inherit'] }),
+    spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'worker.ts'], {
+      env: { ...process.env, BUILD_WORKERS: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
   )
   await Promise.all(
     workers.map(
@@ -76,7 +79,9 @@ async function startWorkers(count: number) {
 async function buildsPerSecond(workers: number): Promise<{ rate: number; busy: number }> {
   const stop = await startWorkers(workers)
   // A few builds first, so that every worker's engine is warm before the clock starts.
-  await Promise.all(Array.from({ length: 2 * workers }, () => boxJob()).map((job) => runQueued({ job, owner: ownerOf(job) })))
+  await Promise.all(
+    Array.from({ length: 2 * workers }, () => boxJob()).map((job) => runQueued({ job, owner: ownerOf(job) })),
+  )
   const cpu = machineCpu()
   const started = performance.now()
   await Promise.all(Array.from({ length: BATCH }, () => boxJob()).map((job) => runQueued({ job, owner: ownerOf(job) })))
@@ -96,7 +101,10 @@ async function scaleOut(workers: number, configurators: number): Promise<number>
   const batch = () =>
     Array.from({ length: configurators * PER_CONFIGURATOR }, (_, i) => {
       const job = boxJob(HEAVY_FN)
-      return runQueued({ job, owner: { ...ownerOf(job), configuratorId: `scale-${configurators}-${i % configurators}` } })
+      return runQueued({
+        job,
+        owner: { ...ownerOf(job), configuratorId: `scale-${configurators}-${i % configurators}` },
+      })
     })
   await Promise.all(batch())
   const started = performance.now()
@@ -162,14 +170,21 @@ async function bareBuilds() {
 }
 
 /** Uncached set→model of a demo through the route handlers (PUT a value, GET the model as STL), each run on the queue and here. */
-async function setToModel(token: string, demo: { name: string; parameter: string; values: (i: number) => [number, number] }) {
+async function setToModel(
+  token: string,
+  demo: { name: string; parameter: string; values: (i: number) => [number, number] },
+) {
   const configurator = await db.configurator.findFirstOrThrow({ where: { name: demo.name } })
-  const session = async () => (await (await call('createSession', { token, body: { configuratorId: configurator.id } })).json()).id as string
+  const session = async () =>
+    (await (await call('createSession', { token, body: { configuratorId: configurator.id } })).json()).id as string
   const [onQueue, here] = [await session(), await session()]
   const setAndGet = async (id: string, value: number) => {
     const started = performance.now()
     const params = { sessionId: id }
-    for (const response of [await call('setParameters', { token, params, body: { [demo.parameter]: { value } } }), await call('getModel', { token, params })]) {
+    for (const response of [
+      await call('setParameters', { token, params, body: { [demo.parameter]: { value } } }),
+      await call('getModel', { token, params }),
+    ]) {
       if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
       await response.arrayBuffer()
     }
@@ -200,7 +215,9 @@ await ensureBuildWorker()
 env.BUILD_WORKERS = 1
 console.log('\n## Build queue (graphile-worker on PostgreSQL; worker processes of `npm run worker`, one build each)')
 const pickUp = describe(await pickUps())
-console.log(`- job pick-up and completion notice, idle worker (${PICKUPS} jobs): p50 ${ms(pickUp.p50)}, p95 ${ms(pickUp.p95)} (goal p50 ≤ 10 ms)`)
+console.log(
+  `- job pick-up and completion notice, idle worker (${PICKUPS} jobs): p50 ${ms(pickUp.p50)}, p95 ${ms(pickUp.p95)} (goal p50 ≤ 10 ms)`,
+)
 const [one, two] = [await buildsPerSecond(1), await buildsPerSecond(2)]
 const cores = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? '?'
 const percent = (share: number) => `${Math.round(share * 100)} %`
@@ -210,15 +227,27 @@ console.log(
 for (const configurators of [1, 2]) {
   const [alone, both] = [await scaleOut(1, configurators), await scaleOut(2, configurators)]
   const goal = configurators === 1 ? '≥ 0.95x: one configurator holds half of the slots' : '≥ 1.6x'
-  console.log(`- ${PER_CONFIGURATOR} heavy builds each of ${configurators} configurator(s) at once: 1 worker ${alone.toFixed(2)}/s, 2 workers ${both.toFixed(2)}/s, ratio ${(both / alone).toFixed(2)}x (goal ${goal})`)
+  console.log(
+    `- ${PER_CONFIGURATOR} heavy builds each of ${configurators} configurator(s) at once: 1 worker ${alone.toFixed(2)}/s, 2 workers ${both.toFixed(2)}/s, ratio ${(both / alone).toFixed(2)}x (goal ${goal})`,
+  )
 }
 const stop = await startWorkers(1)
-const { accessToken } = (await login({ email: env.ADMIN_EMAIL!, password: env.ADMIN_PASSWORD!, clientAddress: 'bench' })).grant
+const { accessToken } = (
+  await login({ email: env.ADMIN_EMAIL!, password: env.ADMIN_PASSWORD!, clientAddress: 'bench' })
+).grant
 console.log(`- uncached set→model (PUT a value, GET the model as STL), ${OVERHEAD_RUNS} runs each, goal ≤ 1.1x:`)
-console.log(`  - box with lid: ${compare(await setToModel(accessToken, { name: 'Box with lid', parameter: 'width', values: (i) => [30 + i, 30.5 + i] }))}`)
-console.log(`  - name tag: ${compare(await setToModel(accessToken, { name: 'Name tag', parameter: 'text_size', values: (i) => [5 + i * 0.3, 5.15 + i * 0.3] }))}`)
-console.log(`  - spur gear: ${compare(await setToModel(accessToken, { name: 'Spur gear', parameter: 'thickness', values: (i) => [4 + i * 0.3, 4.15 + i * 0.3] }))}`)
-console.log(`- the bare build of the box alone (add job, worker builds and stores, notice, load the mesh vs build and store here): ${compare(await bareBuilds())}`)
+console.log(
+  `  - box with lid: ${compare(await setToModel(accessToken, { name: 'Box with lid', parameter: 'width', values: (i) => [30 + i, 30.5 + i] }))}`,
+)
+console.log(
+  `  - name tag: ${compare(await setToModel(accessToken, { name: 'Name tag', parameter: 'text_size', values: (i) => [5 + i * 0.3, 5.15 + i * 0.3] }))}`,
+)
+console.log(
+  `  - spur gear: ${compare(await setToModel(accessToken, { name: 'Spur gear', parameter: 'thickness', values: (i) => [4 + i * 0.3, 4.15 + i * 0.3] }))}`,
+)
+console.log(
+  `- the bare build of the box alone (add job, worker builds and stores, notice, load the mesh vs build and store here): ${compare(await bareBuilds())}`,
+)
 await stop()
 
 // Prefetch on the queue: two worker slots, so that a prefetch candidate (never on the last free one) can run.
@@ -226,7 +255,9 @@ const stopBoth = await startWorkers(2)
 const { benchDrag } = await import('./drag')
 const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
 const configurators = await db.configurator.findMany()
-const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((configurator) => configurator.name === demo.name)!.id]))
+const ids = new Map(
+  demos.map((demo) => [demo.slug, configurators.find((configurator) => configurator.name === demo.name)!.id]),
+)
 await benchDrag(ids, accessToken, 'PostgreSQL, builds on the queue with 2 `npm run worker` processes')
 await stopBoth()
 process.exit(0)

@@ -30,12 +30,21 @@ async function setAndGet(token: string, sessionId: string, value: number): Promi
 }
 
 /** The designer typing: each edit saved (a new source, so never cached) and the draft's model asked for, until `isDone`; how long each edit's model took. */
-async function designerTypes(token: string, configuratorId: string, sessionId: string, isDone: () => boolean): Promise<number[]> {
+async function designerTypes(
+  token: string,
+  configuratorId: string,
+  sessionId: string,
+  isDone: () => boolean,
+): Promise<number[]> {
   const samples: number[] = []
   while (!isDone()) {
     const started = performance.now()
     const body = `${SOURCE}\n// edit ${samples.length} ${Date.now()}\n`
-    await call('uploadConfiguratorFile', { token, params: { configuratorId, path: ['configurator', 'main.scad'] }, body })
+    await call('uploadConfiguratorFile', {
+      token,
+      params: { configuratorId, path: ['configurator', 'main.scad'] },
+      body,
+    })
     const model = await call('getModel', { token, params: { sessionId } })
     await model.arrayBuffer()
     samples.push(performance.now() - started)
@@ -44,11 +53,16 @@ async function designerTypes(token: string, configuratorId: string, sessionId: s
 }
 
 export async function benchReleases(configuratorId: string, token: string): Promise<void> {
-  console.log("\n## Releases: a release's session against the draft's, and a customer while the designer types (name tag)")
+  console.log(
+    "\n## Releases: a release's session against the draft's, and a customer while the designer types (name tag)",
+  )
   await prepareConfigurator(configuratorId)
   const published = await call('publishRelease', { token, params: { configuratorId }, body: { override: true } })
   if (!published.ok) throw new Error(`publishing: ${published.status} ${await published.text()}`)
-  const [draft, release] = [await openSession(token, configuratorId, true), await openSession(token, configuratorId, false)]
+  const [draft, release] = [
+    await openSession(token, configuratorId, true),
+    await openSession(token, configuratorId, false),
+  ]
 
   // The draft is the release's content just after publishing: the same builds, cached once for both.
   const values = Array.from({ length: RUNS }, (_, index) => 6 + index * 0.5)
@@ -94,6 +108,8 @@ export async function benchReleases(configuratorId: string, token: string): Prom
   console.log('|---|---|---|---|')
   console.log(`| alone | ${editsAlone.length} | ${ms(e.p50)} | ${ms(e.p95)} |`)
   console.log(`| beside the customer | ${edits.length} | ${ms(f.p50)} | ${ms(f.p95)} |`)
-  console.log('\nAim: a release costs its session nothing the draft does not (1.0x); the designer\'s builds run on the')
-  console.log("background workers, behind the customer's, so a customer beside a typing designer waits about as long as alone.")
+  console.log("\nAim: a release costs its session nothing the draft does not (1.0x); the designer's builds run on the")
+  console.log(
+    "background workers, behind the customer's, so a customer beside a typing designer waits about as long as alone.",
+  )
 }

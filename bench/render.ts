@@ -67,43 +67,80 @@ export async function benchRender(): Promise<void> {
   try {
     const token = await signIn(server.url)
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-    const configurators = (await (await fetch(`${server.url}/api${operationPath('listConfigurators')}`, { headers: auth })).json()) as { UUID: string; name: string }[]
+    const configurators = (await (
+      await fetch(`${server.url}/api${operationPath('listConfigurators')}`, { headers: auth })
+    ).json()) as { UUID: string; name: string }[]
     const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
     const bare = await browser.newPage()
     await openBarePage(bare)
 
-    console.log('| model | size | service p50 | service p95 | bare three.js p50 | bare p95 | service/bare p50 | service stages p50 (Server-Timing) |')
+    console.log(
+      '| model | size | service p50 | service p95 | bare three.js p50 | bare p95 | service/bare p50 | service stages p50 (Server-Timing) |',
+    )
     console.log('|---|---|---|---|---|---|---|---|')
     for (const slug of SLUGS) {
       const { UUID } = configurators.find((c) => c.name === demos.find((demo) => demo.slug === slug)!.name)!
       const configurator = operationPath('updateConfigurator', { params: { configuratorId: UUID } })
-      await fetch(`${server.url}/api${configurator}`, { method: operationMethod('updateConfigurator'), headers: auth, body: JSON.stringify({ rendererType: 'headless' }) })
-      const opened = await fetch(`${server.url}/api${operationPath('createSession')}`, { method: operationMethod('createSession'), headers: auth, body: JSON.stringify({ configuratorId: UUID }) })
-      const session = (await opened.json()) as { id: string; modelKey: string; renderingKey: string; renderSessions: { rendererType: string; sessionId: string }[] }
+      await fetch(`${server.url}/api${configurator}`, {
+        method: operationMethod('updateConfigurator'),
+        headers: auth,
+        body: JSON.stringify({ rendererType: 'headless' }),
+      })
+      const opened = await fetch(`${server.url}/api${operationPath('createSession')}`, {
+        method: operationMethod('createSession'),
+        headers: auth,
+        body: JSON.stringify({ configuratorId: UUID }),
+      })
+      const session = (await opened.json()) as {
+        id: string
+        modelKey: string
+        renderingKey: string
+        renderSessions: { rendererType: string; sessionId: string }[]
+      }
       const renderer = session.renderSessions.find((entry) => entry.rendererType === 'headless')!.sessionId
-      const glb = await (await fetch(`${server.url}/api${operationPath('getModel', { params: { sessionId: session.id }, query: { type: 'glb', key: session.modelKey } })}`)).arrayBuffer()
-      await bare.evaluate((base64) => (window as unknown as { setGlb: (b: string) => void }).setGlb(base64), Buffer.from(glb).toString('base64'))
+      const glb = await (
+        await fetch(
+          `${server.url}/api${operationPath('getModel', { params: { sessionId: session.id }, query: { type: 'glb', key: session.modelKey } })}`,
+        )
+      ).arrayBuffer()
+      await bare.evaluate(
+        (base64) => (window as unknown as { setGlb: (b: string) => void }).setGlb(base64),
+        Buffer.from(glb).toString('base64'),
+      )
 
       for (const [w, h] of SIZES) {
         const url = `${server.url}/api${operationPath('getRendererImage', { params: { sessionId: session.id, rendererId: renderer }, query: { w: String(w), h: String(h), key: session.renderingKey } })}`
         const stages: Record<string, number[]> = {}
         const service = describe(
-          await timeRuns(async () => {
-            const response = await fetch(url)
-            if (!response.ok) throw new Error(`${slug}: image answered ${response.status} ${await response.text()}`)
-            await response.arrayBuffer()
-            for (const [, stage, value] of (response.headers.get('server-timing') ?? '').matchAll(/(\w+);dur=([\d.]+)/g)) {
-              ;(stages[stage!] ??= []).push(Number(value))
-            }
-          }, RUNS, WARM_UP),
+          await timeRuns(
+            async () => {
+              const response = await fetch(url)
+              if (!response.ok) throw new Error(`${slug}: image answered ${response.status} ${await response.text()}`)
+              await response.arrayBuffer()
+              for (const [, stage, value] of (response.headers.get('server-timing') ?? '').matchAll(
+                /(\w+);dur=([\d.]+)/g,
+              )) {
+                ;(stages[stage!] ??= []).push(Number(value))
+              }
+            },
+            RUNS,
+            WARM_UP,
+          ),
         )
         const baseline = describe(
-          await timeRuns(async () => {
-            await bare.evaluate(
-              ([width, height]) => (window as unknown as { renderBare: (w: number, h: number, t: string) => Promise<string> }).renderBare(width, height, 'png'),
-              [w, h] as const,
-            )
-          }, RUNS, WARM_UP),
+          await timeRuns(
+            async () => {
+              await bare.evaluate(
+                ([width, height]) =>
+                  (
+                    window as unknown as { renderBare: (w: number, h: number, t: string) => Promise<string> }
+                  ).renderBare(width, height, 'png'),
+                [w, h] as const,
+              )
+            },
+            RUNS,
+            WARM_UP,
+          ),
         )
         const breakdown = Object.entries(stages)
           .map(([stage, values]) => `${stage} ${describe(values).p50.toFixed(0)}`)
@@ -113,8 +150,12 @@ export async function benchRender(): Promise<void> {
         )
       }
     }
-    console.log(`\n${RUNS} requests each after ${WARM_UP} warm-up ones, one at a time. The service's time includes HTTP, the key check,`)
-    console.log('the model from the build cache, scene settings, the page loading the GLB and shaders, and the PNG back.')
+    console.log(
+      `\n${RUNS} requests each after ${WARM_UP} warm-up ones, one at a time. The service's time includes HTTP, the key check,`,
+    )
+    console.log(
+      'the model from the build cache, scene settings, the page loading the GLB and shaders, and the PNG back.',
+    )
   } finally {
     await browser.close()
     await stopServer(server)

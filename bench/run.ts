@@ -29,12 +29,16 @@ const { benchGrowth } = await import('./growth')
 const { benchReleases } = await import('./releases')
 
 await prepareDatabase()
-const { accessToken } = (await login({ email: 'bench@example.test', password: 'bench password', clientAddress: 'bench' })).grant
+const { accessToken } = (
+  await login({ email: 'bench@example.test', password: 'bench password', clientAddress: 'bench' })
+).grant
 const configurators = await db.configurator.findMany()
 const demos = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; name: string }[]
 const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.name === demo.name)!.id]))
 
-console.log(`# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`)
+console.log(
+  `# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`,
+)
 await benchForeground()
 await benchEngines()
 await benchSessions(ids, accessToken)
@@ -53,11 +57,18 @@ process.exit(0)
 /** bench/queue.ts in a process of its own, on a fresh database of this machine's PostgreSQL. */
 async function benchQueue(): Promise<void> {
   const { createTestDatabase, dropTestDatabase } = await import('../test/support/postgres')
-  const databaseUrl = await createTestDatabase().catch((error: Error) => console.log(`\n## Build queue: skipped, no PostgreSQL (${error.message})`))
+  const databaseUrl = await createTestDatabase().catch((error: Error) =>
+    console.log(`\n## Build queue: skipped, no PostgreSQL (${error.message})`),
+  )
   if (!databaseUrl) return
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'bench/queue.ts'], {
     // No test drives of the seeded demos: they would build beside the builds it times.
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-bench-queue-')), PREPARE_MODELS: 'false' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-bench-queue-')),
+      PREPARE_MODELS: 'false',
+    },
     stdio: 'inherit',
   })
   await new Promise((resolve) => child.on('exit', resolve))

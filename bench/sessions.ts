@@ -52,12 +52,17 @@ async function timed(run: () => Promise<Response[]>): Promise<number> {
 
 export async function benchSessions(ids: Map<string, string>, token: string): Promise<void> {
   console.log('\n## Sessions: PUT parameters then GET model (STL), demo models')
-  console.log('| model | raw callMain p50 | raw with new instance p50 | uncached p50 | uncached p95 | uncached/callMain | uncached/with instance | cached p50 | cached p95 |')
+  console.log(
+    '| model | raw callMain p50 | raw with new instance p50 | uncached p50 | uncached p95 | uncached/callMain | uncached/with instance | cached p50 | cached p95 |',
+  )
   console.log('|---|---|---|---|---|---|---|---|---|')
   for (const demo of DEMOS) {
     const configuratorId = ids.get(demo.slug)!
     const source = fs.readFileSync(`demo/${demo.slug}/main.scad`)
-    const settings = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: { quality: { preview: Record<string, number> } } }[]
+    const settings = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as {
+      slug: string
+      extraSettings: { quality: { preview: Record<string, number> } }
+    }[]
     const preview = settings.find((entry) => entry.slug === demo.slug)!.extraSettings.quality.preview
     const { id } = await (await call('createSession', { token, body: { configuratorId } })).json()
     const setAndGet = (value: number) => async () => [
@@ -79,7 +84,9 @@ export async function benchSessions(ids: Map<string, string>, token: string): Pr
     for (const value of demo.values) cached.push(await timed(setAndGet(value)))
     const [r, t, u, c] = [describe(raw), describe(rawTotal), describe(uncached), describe(cached)]
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`
-    console.log(`| ${demo.slug} | ${ms(r.p50)} | ${ms(t.p50)} | ${ms(u.p50)} | ${ms(u.p95)} | ${ratio(u.p50, r.p50)} | ${ratio(u.p50, t.p50)} | ${ms(c.p50)} | ${ms(c.p95)} |`)
+    console.log(
+      `| ${demo.slug} | ${ms(r.p50)} | ${ms(t.p50)} | ${ms(u.p50)} | ${ms(u.p95)} | ${ratio(u.p50, r.p50)} | ${ratio(u.p50, t.p50)} | ${ms(c.p50)} | ${ms(c.p95)} |`,
+    )
   }
   console.log('\nAim: uncached within 1.25x of the raw engine; cached under 15 ms p50. The service keeps the next')
   console.log('instance warm, so a build costs it only the callMain part plus its own work (DB, cache, STL).')

@@ -25,7 +25,12 @@ export async function timeRuns(run: () => Promise<void>, runs: number, warmUp: n
 
 /** The machine's CPU time so far (all cores, from /proc/stat): busy and idle, in ms. */
 export function machineCpu(): { busy: number; idle: number } {
-  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number)
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .split(/\s+/)
+    .slice(1)
+    .map(Number)
   const tick = 1000 / 100
   return { busy: (user + nice + system + irq + softirq) * tick, idle: (idle + iowait) * tick }
 }

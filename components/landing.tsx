@@ -2,9 +2,15 @@ import Link from 'next/link'
 import { buttonClasses } from '@/components/ui/button'
 
 const STEPS = [
-  { title: 'Model', text: 'Upload an OpenSCAD model. Its Customizer annotations become sliders, dropdowns and switches.' },
+  {
+    title: 'Model',
+    text: 'Upload an OpenSCAD model. Its Customizer annotations become sliders, dropdowns and switches.',
+  },
   { title: 'Style', text: 'Add a scene, materials and shaders so the product looks the way it will be made.' },
-  { title: 'Sell', text: 'Register your shop, paste one iframe, and customers shape the product live and download STL or 3MF.' },
+  {
+    title: 'Sell',
+    text: 'Register your shop, paste one iframe, and customers shape the product live and download STL or 3MF.',
+  },
 ]
 
 export function Landing({ isSignedIn }: { isSignedIn: boolean }) {
@@ -17,10 +23,12 @@ export function Landing({ isSignedIn }: { isSignedIn: boolean }) {
         </Link>
       </header>
       <section className="flex max-w-3xl flex-col gap-6">
-        <h1 className="text-4xl font-semibold tracking-tight sm:text-5xl">Parametric products your customers shape themselves</h1>
+        <h1 className="text-4xl font-semibold tracking-tight sm:text-5xl">
+          Parametric products your customers shape themselves
+        </h1>
         <p className="text-lg text-stone-700">
-          Paraform turns a parametric CAD model into a live product configurator for your shop: self-hosted, with the finished model ready for
-          manufacturing.
+          Paraform turns a parametric CAD model into a live product configurator for your shop: self-hosted, with the
+          finished model ready for manufacturing.
         </p>
         <nav aria-label="Get started" className="flex flex-wrap gap-3">
           <Link href={isSignedIn ? '/studio' : '/signin'} className={buttonClasses('primary', 'px-5 py-2.5')}>
@@ -33,7 +41,10 @@ export function Landing({ isSignedIn }: { isSignedIn: boolean }) {
       </section>
       <ol className="grid gap-4 sm:grid-cols-3">
         {STEPS.map((step, index) => (
-          <li key={step.title} className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+          <li
+            key={step.title}
+            className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-5 shadow-sm"
+          >
             <span className="text-sm font-medium text-stone-600">Step {index + 1}</span>
             <h2 className="text-lg font-semibold">{step.title}</h2>
             <p className="text-sm text-stone-700">{step.text}</p>

@@ -1,7 +1,15 @@
 import fs from 'node:fs/promises'
 import { expect, test, type Page } from '@playwright/test'
 import { ADMIN } from '../test/support/start-server'
-import { countModelPixels, createConfigurator, expectAccessible, findDemo, SHELF, stlSize, waitForModelDrawn } from './fixtures'
+import {
+  countModelPixels,
+  createConfigurator,
+  expectAccessible,
+  findDemo,
+  SHELF,
+  stlSize,
+  waitForModelDrawn,
+} from './fixtures'
 
 async function configureHeight(page: Page) {
   const viewer = page.getByTestId('model-viewer')
@@ -11,7 +19,9 @@ async function configureHeight(page: Page) {
 
   // Ten steps of 0.5 mm with the keyboard: 40 -> 45.
   const slider = page.getByRole('slider', { name: 'Height' })
-  const updated = page.waitForResponse((response) => response.url().endsWith('/parameters') && response.request().method() === 'PUT')
+  const updated = page.waitForResponse(
+    (response) => response.url().endsWith('/parameters') && response.request().method() === 'PUT',
+  )
   await slider.focus()
   for (let step = 0; step < 10; step++) await slider.press('ArrowRight')
   const released = Date.now()
@@ -68,7 +78,10 @@ test('a value the model refuses is named next to its control', async ({ page, re
   await expect(page.getByTestId('fact-width')).toHaveText('250.0 mm')
 })
 
-test('the owner configures on /configure after signing in; signed out it leads to sign-in', async ({ page, request }) => {
+test('the owner configures on /configure after signing in; signed out it leads to sign-in', async ({
+  page,
+  request,
+}) => {
   const { configuratorId } = await findDemo(request, 'Box with lid')
   const response = await page.goto(`/configure/${configuratorId}`)
   expect(new URL(page.url()).pathname).toBe('/signin')
@@ -81,7 +94,10 @@ test('the owner configures on /configure after signing in; signed out it leads t
   await configureHeight(page)
 })
 
-test('dragging a slider prefetches where it may stop, and letting go sets where it stopped', async ({ page, request }) => {
+test('dragging a slider prefetches where it may stop, and letting go sets where it stopped', async ({
+  page,
+  request,
+}) => {
   const { applicationKey } = await findDemo(request, 'Box with lid')
   await page.goto(`/embed/${applicationKey}`)
   const viewer = page.getByTestId('model-viewer')
@@ -89,7 +105,10 @@ test('dragging a slider prefetches where it may stop, and letting go sets where 
   const slider = page.getByRole('slider', { name: 'Width' })
   // A pause of 250 ms sends what changed mid-drag (a slow machine pauses too); letting go sends the rest.
   const sets: unknown[] = []
-  page.on('request', (sent) => void (sent.url().endsWith('/parameters') && sent.method() === 'PUT' && sets.push(sent.postDataJSON())))
+  page.on(
+    'request',
+    (sent) => void (sent.url().endsWith('/parameters') && sent.method() === 'PUT' && sets.push(sent.postDataJSON())),
+  )
   const box = (await slider.boundingBox())!
   // The thumb of 80 on [30, 200], then a slow drag to the right.
   const y = box.y + box.height / 2
@@ -107,7 +126,9 @@ test('dragging a slider prefetches where it may stop, and letting go sets where 
   // Where the thumb was, steps onward and one back: whole millimetres, from where the drag began.
   for (const candidate of candidates) {
     expect(Object.keys(candidate)).toEqual(['width'])
-    expect(Number.isInteger(candidate.width!.value) && candidate.width!.value >= 80 && candidate.width!.value <= 200).toBe(true)
+    expect(
+      Number.isInteger(candidate.width!.value) && candidate.width!.value >= 80 && candidate.width!.value <= 200,
+    ).toBe(true)
   }
 
   await page.mouse.up()
@@ -117,10 +138,15 @@ test('dragging a slider prefetches where it may stop, and letting go sets where 
   await waitForModelDrawn(viewer, first)
   // The lid lies 10 mm beside the box, as wide as it, and the figures say so.
   await expect(page.getByTestId('fact-width')).toHaveText(`${(2 * stoppedAt + 10).toFixed(1)} mm`)
-  await expect(page.getByText('Width, depth and height measure its 2 pieces together, as they lie on the print bed.')).toBeVisible()
+  await expect(
+    page.getByText('Width, depth and height measure its 2 pieces together, as they lie on the print bed.'),
+  ).toBeVisible()
 })
 
-test('the customer sees weight and price of the final model, and what would not print well', async ({ page, request }) => {
+test('the customer sees weight and price of the final model, and what would not print well', async ({
+  page,
+  request,
+}) => {
   const { applicationKey } = await findDemo(request, 'Name tag')
   await page.goto(`/embed/${applicationKey}`)
   await waitForModelDrawn(page.getByTestId('model-viewer'))
@@ -134,107 +160,130 @@ test('the customer sees weight and price of the final model, and what would not 
   const relief = page.getByRole('spinbutton', { name: 'Relief' })
   await relief.fill('0.4')
   await relief.press('Enter')
-  await expect(page.getByTestId('print-problems')).toContainText(/Letters has walls down to 0\.4 mm, thinner than the 0\.5 mm minimum/, { timeout: 30_000 })
+  await expect(page.getByTestId('print-problems')).toContainText(
+    /Letters has walls down to 0\.4 mm, thinner than the 0\.5 mm minimum/,
+    { timeout: 30_000 },
+  )
 })
 
-test("values the designer's assert refuses are never shown as the product: the message in words, the last model marked", { tag: '@phone' }, async ({ page, request }) => {
-  const { applicationKey } = await createConfigurator(request, `Shelf ${test.info().testId}`, SHELF)
-  await page.goto(`/embed/${applicationKey}`)
-  const viewer = page.getByTestId('model-viewer')
-  await waitForModelDrawn(viewer)
-  await expect(page.getByTestId('fact-depth')).toHaveText('80.0 mm')
-  await expect(page.getByText('Width, depth and height measure the product.')).toBeVisible()
+test(
+  "values the designer's assert refuses are never shown as the product: the message in words, the last model marked",
+  { tag: '@phone' },
+  async ({ page, request }) => {
+    const { applicationKey } = await createConfigurator(request, `Shelf ${test.info().testId}`, SHELF)
+    await page.goto(`/embed/${applicationKey}`)
+    const viewer = page.getByTestId('model-viewer')
+    await waitForModelDrawn(viewer)
+    await expect(page.getByTestId('fact-depth')).toHaveText('80.0 mm')
+    await expect(page.getByText('Width, depth and height measure the product.')).toBeVisible()
 
-  const depth = page.getByRole('spinbutton', { name: 'Depth' })
-  const stored = page.waitForRequest((sent) => sent.method() === 'PUT' && sent.url().endsWith('/parameters'))
-  await depth.fill('200')
-  await depth.press('Enter')
-  // The customer's own credentials: the model and a snapshot of these values are refused, naming the log.
-  const { authorization, 'x-api-key': apiKey } = (await stored).headers()
-  const sessionPath = new URL((await stored).url()).pathname.replace(/\/parameters$/, '')
-  const asCustomer = { headers: { authorization: authorization!, 'x-api-key': apiKey! } }
-  await expect.poll(async () => (await page.request.get(`${sessionPath}/model`, asCustomer)).status(), { timeout: 30_000 }).toBe(409)
-  const snapshot = await page.request.post(`${sessionPath}/snapshots`, asCustomer)
-  expect(snapshot.status()).toBe(409)
-  expect(((await snapshot.json()) as { error: { message: string } }).error.message).toContain(`${sessionPath}/log`)
-  await expect(page.getByTestId('build-failure')).toHaveText('These values cannot be made: The shelf must be at least as wide as it is deep')
-  await expect(viewer).toHaveAttribute('data-state', 'not-built')
-  await expect(page.getByTestId('viewer-problems')).toHaveText('Shown: the last model that could be made, not the values you set.')
-  expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
-  await expect(page.locator('body')).not.toContainText(/ERROR:|TRACE:|\/api\//)
-  await expect(page.getByRole('link', { name: 'Download STL' })).toHaveCount(0)
-  await expect(page.getByTestId('fact-depth')).toHaveText('≈ 80.0 mm')
-  await expect(page.getByText('≈ the figures of the last model that could be made, not of the values you set.')).toBeVisible()
-  await expectAccessible(page)
-  await page.screenshot({ path: test.info().outputPath('not-built.png') })
-})
+    const depth = page.getByRole('spinbutton', { name: 'Depth' })
+    const stored = page.waitForRequest((sent) => sent.method() === 'PUT' && sent.url().endsWith('/parameters'))
+    await depth.fill('200')
+    await depth.press('Enter')
+    // The customer's own credentials: the model and a snapshot of these values are refused, naming the log.
+    const { authorization, 'x-api-key': apiKey } = (await stored).headers()
+    const sessionPath = new URL((await stored).url()).pathname.replace(/\/parameters$/, '')
+    const asCustomer = { headers: { authorization: authorization!, 'x-api-key': apiKey! } }
+    await expect
+      .poll(async () => (await page.request.get(`${sessionPath}/model`, asCustomer)).status(), { timeout: 30_000 })
+      .toBe(409)
+    const snapshot = await page.request.post(`${sessionPath}/snapshots`, asCustomer)
+    expect(snapshot.status()).toBe(409)
+    expect(((await snapshot.json()) as { error: { message: string } }).error.message).toContain(`${sessionPath}/log`)
+    await expect(page.getByTestId('build-failure')).toHaveText(
+      'These values cannot be made: The shelf must be at least as wide as it is deep',
+    )
+    await expect(viewer).toHaveAttribute('data-state', 'not-built')
+    await expect(page.getByTestId('viewer-problems')).toHaveText(
+      'Shown: the last model that could be made, not the values you set.',
+    )
+    expect(await countModelPixels(page, viewer)).toBeGreaterThan(2000)
+    await expect(page.locator('body')).not.toContainText(/ERROR:|TRACE:|\/api\//)
+    await expect(page.getByRole('link', { name: 'Download STL' })).toHaveCount(0)
+    await expect(page.getByTestId('fact-depth')).toHaveText('≈ 80.0 mm')
+    await expect(
+      page.getByText('≈ the figures of the last model that could be made, not of the values you set.'),
+    ).toBeVisible()
+    await expectAccessible(page)
+    await page.screenshot({ path: test.info().outputPath('not-built.png') })
+  },
+)
 
-test('while a slow model builds, the figures on screen are marked as the last model’s, the time shows, and Cancel goes back', { tag: '@phone' }, async ({ page, request }) => {
-  // About five seconds a build: 600,000 steps of a function before the cube. The test's own
-  // source, so no build of another run (the other screen size) is in the cache.
-  const slow = `size = 20; // [10:1:40]\nfunction spin(n, total = 0) = n == 0 ? total : spin(n - 1, total + size);\ncube([size, size, spin(600000) > 0 ? 10 : 1]); // ${test.info().testId}\n`
-  // Its preparation (defaults, test drive) and first model take several builds: longer than most, more on a busy machine.
-  test.slow()
-  const { applicationKey } = await createConfigurator(request, `Slow cube ${test.info().testId}`, slow)
-  await page.goto(`/embed/${applicationKey}`)
-  const viewer = page.getByTestId('model-viewer')
-  await waitForModelDrawn(viewer, 0, 90_000)
-  await expect(page.getByTestId('fact-width')).toHaveText('20.0 mm', { timeout: 60_000 })
+test(
+  'while a slow model builds, the figures on screen are marked as the last model’s, the time shows, and Cancel goes back',
+  { tag: '@phone' },
+  async ({ page, request }) => {
+    // About five seconds a build: 600,000 steps of a function before the cube. The test's own
+    // source, so no build of another run (the other screen size) is in the cache.
+    const slow = `size = 20; // [10:1:40]\nfunction spin(n, total = 0) = n == 0 ? total : spin(n - 1, total + size);\ncube([size, size, spin(600000) > 0 ? 10 : 1]); // ${test.info().testId}\n`
+    // Its preparation (defaults, test drive) and first model take several builds: longer than most, more on a busy machine.
+    test.slow()
+    const { applicationKey } = await createConfigurator(request, `Slow cube ${test.info().testId}`, slow)
+    await page.goto(`/embed/${applicationKey}`)
+    const viewer = page.getByTestId('model-viewer')
+    await waitForModelDrawn(viewer, 0, 90_000)
+    await expect(page.getByTestId('fact-width')).toHaveText('20.0 mm', { timeout: 60_000 })
 
-  const size = page.getByRole('spinbutton', { name: 'Size' })
-  await size.fill('30')
-  await size.press('Enter')
-  await expect(page.getByRole('status').filter({ hasText: /^Building\.\.\. \d+ s$/ })).toBeVisible()
-  await expect(page.getByTestId('model-facts')).toHaveAttribute('data-stale', 'true')
-  await expect(page.getByTestId('fact-width')).toHaveText('≈ 20.0 mm')
-  await page.screenshot({ path: test.info().outputPath('building.png') })
+    const size = page.getByRole('spinbutton', { name: 'Size' })
+    await size.fill('30')
+    await size.press('Enter')
+    await expect(page.getByRole('status').filter({ hasText: /^Building\.\.\. \d+ s$/ })).toBeVisible()
+    await expect(page.getByTestId('model-facts')).toHaveAttribute('data-stale', 'true')
+    await expect(page.getByTestId('fact-width')).toHaveText('≈ 20.0 mm')
+    await page.screenshot({ path: test.info().outputPath('building.png') })
 
-  await page.getByRole('button', { name: 'Cancel' }).click()
-  await expect(size).toHaveValue('20')
-  await expect(page.getByText('Building...')).toBeHidden({ timeout: 30_000 })
-  await expect(page.getByTestId('fact-width')).toHaveText('20.0 mm')
-  await expect(page.getByTestId('model-facts')).not.toHaveAttribute('data-stale')
-})
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect(size).toHaveValue('20')
+    await expect(page.getByText('Building...')).toBeHidden({ timeout: 30_000 })
+    await expect(page.getByTestId('fact-width')).toHaveText('20.0 mm')
+    await expect(page.getByTestId('model-facts')).not.toHaveAttribute('data-stale')
+  },
+)
 
-test('the conventions customers know: the slider keeps the model’s value, a length counter, the active preset, undo, reset view', { tag: '@phone' }, async ({ page, request }) => {
-  const { applicationKey: boxKey } = await findDemo(request, 'Box with lid')
-  await page.goto(`/embed/${boxKey}`)
-  const viewer = page.getByTestId('model-viewer')
-  const first = await waitForModelDrawn(viewer)
-  const width = page.getByRole('spinbutton', { name: 'Width' })
-  const slider = page.getByRole('slider', { name: 'Width' })
+test(
+  'the conventions customers know: the slider keeps the model’s value, a length counter, the active preset, undo, reset view',
+  { tag: '@phone' },
+  async ({ page, request }) => {
+    const { applicationKey: boxKey } = await findDemo(request, 'Box with lid')
+    await page.goto(`/embed/${boxKey}`)
+    const viewer = page.getByTestId('model-viewer')
+    const first = await waitForModelDrawn(viewer)
+    const width = page.getByRole('spinbutton', { name: 'Width' })
+    const slider = page.getByRole('slider', { name: 'Width' })
 
-  // A value out of range is the field's alone: the slider stays at the model's 80.
-  await width.fill('500')
-  await expect(page.getByText('must be at most 200')).toBeVisible()
-  await expect(slider).toHaveValue('80')
+    // A value out of range is the field's alone: the slider stays at the model's 80.
+    await width.fill('500')
+    await expect(page.getByText('must be at most 200')).toBeVisible()
+    await expect(slider).toHaveValue('80')
 
-  // Undo goes back to the values before the last change, by button and by Ctrl+Z.
-  await width.fill('100')
-  await width.press('Enter')
-  const second = await waitForModelDrawn(viewer, first)
-  await expect(slider).toHaveValue('100')
-  await page.getByRole('button', { name: 'Undo' }).click()
-  const third = await waitForModelDrawn(viewer, second)
-  await expect(width).toHaveValue('80')
-  await width.fill('120')
-  await width.press('Enter')
-  await waitForModelDrawn(viewer, third)
-  await page.getByRole('heading').first().click()
-  await page.keyboard.press('Control+z')
-  await expect(width).toHaveValue('80')
+    // Undo goes back to the values before the last change, by button and by Ctrl+Z.
+    await width.fill('100')
+    await width.press('Enter')
+    const second = await waitForModelDrawn(viewer, first)
+    await expect(slider).toHaveValue('100')
+    await page.getByRole('button', { name: 'Undo' }).click()
+    const third = await waitForModelDrawn(viewer, second)
+    await expect(width).toHaveValue('80')
+    await width.fill('120')
+    await width.press('Enter')
+    await waitForModelDrawn(viewer, third)
+    await page.getByRole('heading').first().click()
+    await page.keyboard.press('Control+z')
+    await expect(width).toHaveValue('80')
 
-  await page.getByRole('button', { name: 'Reset view' }).click()
-  await expect(viewer).toHaveAttribute('data-state', 'ready')
+    await page.getByRole('button', { name: 'Reset view' }).click()
+    await expect(viewer).toHaveAttribute('data-state', 'ready')
 
-  // A text with a length limit counts its characters; an applied preset is the one shown.
-  const { applicationKey: tagKey } = await findDemo(request, 'Name tag')
-  await page.goto(`/embed/${tagKey}`)
-  await waitForModelDrawn(page.getByTestId('model-viewer'))
-  await expect(page.getByTestId('length-Name')).toHaveText('8/20')
-  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada')
-  await expect(page.getByTestId('length-Name')).toHaveText('3/20')
-  await page.getByLabel('Preset').selectOption('Keyring')
-  await expect(page.getByLabel('Preset')).toHaveValue('Keyring')
-  await page.screenshot({ path: test.info().outputPath('conventions.png') })
-})
+    // A text with a length limit counts its characters; an applied preset is the one shown.
+    const { applicationKey: tagKey } = await findDemo(request, 'Name tag')
+    await page.goto(`/embed/${tagKey}`)
+    await waitForModelDrawn(page.getByTestId('model-viewer'))
+    await expect(page.getByTestId('length-Name')).toHaveText('8/20')
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada')
+    await expect(page.getByTestId('length-Name')).toHaveText('3/20')
+    await page.getByLabel('Preset').selectOption('Keyring')
+    await expect(page.getByLabel('Preset')).toHaveValue('Keyring')
+    await page.screenshot({ path: test.info().outputPath('conventions.png') })
+  },
+)

@@ -11,19 +11,39 @@ const NAME_TAG = fs.readFileSync(path.join(DEMO, 'name-tag/main.scad'), 'utf8')
 /** The demo name tag (its files and settings) as a configurator of its own: other specs use the seeded one at the same time. */
 async function copyNameTag(request: APIRequestContext) {
   const headers = { authorization: `Bearer ${await logIn(request)}` }
-  const demos = JSON.parse(fs.readFileSync(path.join(DEMO, 'demos.json'), 'utf8')) as { slug: string; extraSettings: object }[]
+  const demos = JSON.parse(fs.readFileSync(path.join(DEMO, 'demos.json'), 'utf8')) as {
+    slug: string
+    extraSettings: object
+  }[]
   const { extraSettings } = demos.find((demo) => demo.slug === 'name-tag')!
-  const created = await request.post('/api/configurators', { headers, data: { name: `Name tag ${randomUUID().slice(0, 8)}`, mainFile: 'main.scad', extraSettings } })
+  const created = await request.post('/api/configurators', {
+    headers,
+    data: { name: `Name tag ${randomUUID().slice(0, 8)}`, mainFile: 'main.scad', extraSettings },
+  })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
   for (const name of ['main.scad', 'main.json']) {
-    const response = await request.put(`/api/configurators/${configuratorId}/files/configurator/${name}`, { headers, data: fs.readFileSync(path.join(DEMO, 'name-tag', name)) })
+    const response = await request.put(`/api/configurators/${configuratorId}/files/configurator/${name}`, {
+      headers,
+      data: fs.readFileSync(path.join(DEMO, 'name-tag', name)),
+    })
     expect(response.status()).toBe(202)
   }
-  const registered = await request.post(`/api/configurators/${configuratorId}/applications`, { headers, data: { name: 'Shop', domain: 'localhost' } })
+  const registered = await request.post(`/api/configurators/${configuratorId}/applications`, {
+    headers,
+    data: { name: 'Shop', domain: 'localhost' },
+  })
   const { UUID: applicationId } = (await registered.json()) as { UUID: string }
-  const { key } = (await (await request.get(`/api/applications/${applicationId}`, { headers })).json()) as { key: string }
+  const { key } = (await (await request.get(`/api/applications/${applicationId}`, { headers })).json()) as {
+    key: string
+  }
   // Release 1: publishing waits for the draft's preparation (its first answer is 409 while it runs).
-  await expect(async () => expect((await request.post(`/api/configurators/${configuratorId}/releases`, { headers, data: { note: 'As shipped' } })).status()).toBe(201)).toPass({ timeout: 120_000 })
+  await expect(async () =>
+    expect(
+      (
+        await request.post(`/api/configurators/${configuratorId}/releases`, { headers, data: { note: 'As shipped' } })
+      ).status(),
+    ).toBe(201),
+  ).toPass({ timeout: 120_000 })
   return { configuratorId, applicationKey: key }
 }
 
@@ -51,7 +71,11 @@ async function replaceSourceOf(page: Page, path: string, source: string) {
   await page.keyboard.insertText(source)
 }
 
-test('a designer edits the name tag in the browser, sees it build, publishes it and rolls it back', async ({ page, browser, request }) => {
+test('a designer edits the name tag in the browser, sees it build, publishes it and rolls it back', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(300_000)
   const { configuratorId, applicationKey } = await copyNameTag(request)
   const customer = await browser.newPage()
@@ -76,8 +100,13 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
   })
 
   await test.step('a syntax error is marked on its line, and the last good model stays, marked', async () => {
-    await replaceSource(page, NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('thickness = 2;', 'thickness = 2 +;'))
-    await expect(page.getByRole('status', { name: 'Problems in this file' })).toHaveText('1 error in this file.', { timeout: 60_000 })
+    await replaceSource(
+      page,
+      NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('thickness = 2;', 'thickness = 2 +;'),
+    )
+    await expect(page.getByRole('status', { name: 'Problems in this file' })).toHaveText('1 error in this file.', {
+      timeout: 60_000,
+    })
     const marked = page.locator('.cm-line', { has: page.locator('.cm-lintRange-error') })
     await expect(marked).toHaveCount(1)
     await expect(marked).toContainText('thickness = 2 +;')
@@ -94,7 +123,9 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
     await page.getByLabel('Source of configurator/main.scad').click()
     await page.keyboard.press('ControlOrMeta+z')
     await expect(page.getByLabel('Source of configurator/main.scad')).not.toContainText('2 +;')
-    await expect(page.getByRole('status', { name: 'Problems in this file' })).toHaveText('No problems in this file.', { timeout: 60_000 })
+    await expect(page.getByRole('status', { name: 'Problems in this file' })).toHaveText('No problems in this file.', {
+      timeout: 60_000,
+    })
     drawn = await waitForModelDrawn(viewer, drawn, 60_000)
     await expectAccessible(page)
   })
@@ -123,7 +154,9 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
   })
 
   await test.step('comparing shows the changed default; rolling back gives new customers release 1 again', async () => {
-    await expect(page.getByRole('region', { name: 'Changes from release 1 to release 2' })).toContainText('text_size: default 10 → 14')
+    await expect(page.getByRole('region', { name: 'Changes from release 1 to release 2' })).toContainText(
+      'text_size: default 10 → 14',
+    )
     await expect(page.getByLabel('Diff of configurator/main.scad')).toContainText('+text_size = 14;')
     await page.getByRole('button', { name: 'Roll back to release 1' }).click()
     await expect(page.getByRole('listitem', { name: 'Release 1' })).toContainText('Customers get this')
@@ -137,10 +170,16 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
     await expect(page.getByLabel('Source of configurator/main.scad')).toContainText('text_size = 14;')
     const other = await page.context().newPage()
     await other.goto(`/studio/configurators/${configuratorId}/editor`)
-    await replaceSource(other, NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('margin = 4;', 'margin = 5;'))
+    await replaceSource(
+      other,
+      NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('margin = 4;', 'margin = 5;'),
+    )
     await expect(other.getByRole('status', { name: 'Save state' })).toHaveText('Saved')
 
-    await replaceSource(page, NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('relief = 1;', 'relief = 1.2;'))
+    await replaceSource(
+      page,
+      NAME_TAG.replace('text_size = 10;', 'text_size = 14;').replace('relief = 1;', 'relief = 1.2;'),
+    )
     const conflict = page.getByRole('alert').filter({ hasText: 'This file was saved elsewhere' })
     await expect(conflict).toBeVisible()
     await expect(conflict).toContainText('margin = 5;')
@@ -164,7 +203,10 @@ test('a designer edits the name tag in the browser, sees it build, publishes it 
     await expect(page.getByRole('button', { name: 'Edit configurator/parts/ring.scad' })).toHaveCount(0)
 
     await page.getByRole('button', { name: 'Delete configurator/parts/loop.scad' }).click()
-    await page.getByRole('group', { name: 'Delete configurator/parts/loop.scad?' }).getByRole('button', { name: 'Delete' }).click()
+    await page
+      .getByRole('group', { name: 'Delete configurator/parts/loop.scad?' })
+      .getByRole('button', { name: 'Delete' })
+      .click()
     await expect(page.getByRole('button', { name: 'Edit configurator/parts/loop.scad' })).toHaveCount(0)
     await expect(page.getByRole('heading', { name: 'configurator/main.scad' })).toBeVisible()
 

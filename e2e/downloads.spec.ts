@@ -9,7 +9,10 @@ async function download(page: Page, click: () => Promise<void>): Promise<Record<
   return unzipSync(new Uint8Array(await fs.readFile(await (await downloading).path())))
 }
 
-test('a checkbox and a select change the model; the 3MF and the saved session download with those values', async ({ page, request }) => {
+test('a checkbox and a select change the model; the 3MF and the saved session download with those values', async ({
+  page,
+  request,
+}) => {
   const { applicationKey } = await findDemo(request, 'Box with lid')
   await page.goto(`/embed/${applicationKey}`)
   const viewer = page.getByTestId('model-viewer')

@@ -3,7 +3,10 @@ import { expect, type APIRequestContext, type Locator, type Page } from '@playwr
 import { ADMIN } from '../test/support/start-server'
 
 /** A bearer token for seeding data through the API. */
-export async function logIn(request: APIRequestContext, credentials: { email: string; password: string } = ADMIN): Promise<string> {
+export async function logIn(
+  request: APIRequestContext,
+  credentials: { email: string; password: string } = ADMIN,
+): Promise<string> {
   const response = await request.post('/api/auth/login', { data: credentials })
   expect(response.status()).toBe(200)
   return ((await response.json()) as { accessToken: string }).accessToken
@@ -12,35 +15,63 @@ export async function logIn(request: APIRequestContext, credentials: { email: st
 /** axe-core finds nothing on the page as it is now (contexts should prefer reduced motion, so no colour is caught mid-transition). */
 export async function expectAccessible(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(violations.map(({ id, nodes }) => `${id}: ${nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary ?? ''})`).join(', ')}`)).toEqual([])
+  expect(
+    violations.map(
+      ({ id, nodes }) =>
+        `${id}: ${nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary ?? ''})`).join(', ')}`,
+    ),
+  ).toEqual([])
 }
 
 /** The seeded demo configurator of that name and the key of its localhost application. */
-export async function findDemo(request: APIRequestContext, name: string): Promise<{ configuratorId: string; applicationKey: string; token: string }> {
+export async function findDemo(
+  request: APIRequestContext,
+  name: string,
+): Promise<{ configuratorId: string; applicationKey: string; token: string }> {
   const token = await logIn(request)
   const headers = { authorization: `Bearer ${token}` }
-  const configurators = (await (await request.get('/api/configurators', { headers })).json()) as { UUID?: string; id?: string; name: string }[]
+  const configurators = (await (await request.get('/api/configurators', { headers })).json()) as {
+    UUID?: string
+    id?: string
+    name: string
+  }[]
   const configurator = configurators.find((candidate) => candidate.name === name)
   const configuratorId = configurator?.UUID ?? configurator?.id
   if (!configuratorId) throw new Error(`no demo configurator ${name}`)
-  const applications = (await (await request.get(`/api/configurators/${configuratorId}/applications`, { headers })).json()) as { key: string; domain: string }[]
+  const applications = (await (
+    await request.get(`/api/configurators/${configuratorId}/applications`, { headers })
+  ).json()) as { key: string; domain: string }[]
   const application = applications.find((candidate) => candidate.domain === 'localhost')
   if (!application) throw new Error(`no localhost application for ${name}`)
   return { configuratorId, applicationKey: application.key, token }
 }
 
 /** A shelf whose designer refuses a depth over its width with `assert()`. */
-export const SHELF = 'width = 120; // [60:10:300]\ndepth = 80; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
+export const SHELF =
+  'width = 120; // [60:10:300]\ndepth = 80; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
 
 /** A configurator of the admin's with this model, and the key of its localhost application. */
-export async function createConfigurator(request: APIRequestContext, name: string, source: string): Promise<{ configuratorId: string; applicationKey: string }> {
+export async function createConfigurator(
+  request: APIRequestContext,
+  name: string,
+  source: string,
+): Promise<{ configuratorId: string; applicationKey: string }> {
   const headers = { authorization: `Bearer ${await logIn(request)}` }
   const created = await request.post('/api/configurators', { headers, data: { name, mainFile: 'main.scad' } })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
-  expect((await request.put(`/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers, data: source })).status()).toBe(202)
-  const registered = await request.post(`/api/configurators/${configuratorId}/applications`, { headers, data: { name: 'Shop', domain: 'localhost' } })
+  expect(
+    (
+      await request.put(`/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers, data: source })
+    ).status(),
+  ).toBe(202)
+  const registered = await request.post(`/api/configurators/${configuratorId}/applications`, {
+    headers,
+    data: { name: 'Shop', domain: 'localhost' },
+  })
   const { UUID: applicationId } = (await registered.json()) as { UUID: string }
-  const { key } = (await (await request.get(`/api/applications/${applicationId}`, { headers })).json()) as { key: string }
+  const { key } = (await (await request.get(`/api/applications/${applicationId}`, { headers })).json()) as {
+    key: string
+  }
   return { configuratorId, applicationKey: key }
 }
 
@@ -67,25 +98,28 @@ async function waitForDrawn(viewer: Locator, attribute: string, after: number, t
  */
 export async function countModelPixels(page: Page, viewer: Locator, near?: [number, number, number]): Promise<number> {
   const png = (await viewer.screenshot()).toString('base64')
-  return page.evaluate(async ({ base64, near }) => {
-    const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0))
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }))
-    const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')
-    if (!context) throw new Error('no 2d context')
-    context.drawImage(bitmap, 0, 0)
-    const { data, width, height } = context.getImageData(0, 0, bitmap.width, bitmap.height)
-    let count = 0
-    for (let y = 0; y < height; y++) {
-      const row = y * width * 4
-      for (let x = 1; x < width; x++) {
-        const index = row + x * 4
-        const [r, g, b] = near ?? [data[row]!, data[row + 1]!, data[row + 2]!]
-        const distance = Math.abs(data[index]! - r) + Math.abs(data[index + 1]! - g) + Math.abs(data[index + 2]! - b)
-        if (near ? distance < 90 : distance > 40) count++
+  return page.evaluate(
+    async ({ base64, near }) => {
+      const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0))
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }))
+      const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')
+      if (!context) throw new Error('no 2d context')
+      context.drawImage(bitmap, 0, 0)
+      const { data, width, height } = context.getImageData(0, 0, bitmap.width, bitmap.height)
+      let count = 0
+      for (let y = 0; y < height; y++) {
+        const row = y * width * 4
+        for (let x = 1; x < width; x++) {
+          const index = row + x * 4
+          const [r, g, b] = near ?? [data[row]!, data[row + 1]!, data[row + 2]!]
+          const distance = Math.abs(data[index]! - r) + Math.abs(data[index + 1]! - g) + Math.abs(data[index + 2]! - b)
+          if (near ? distance < 90 : distance > 40) count++
+        }
       }
-    }
-    return count
-  }, { base64: png, near })
+      return count
+    },
+    { base64: png, near },
+  )
 }
 
 /** The extent along each axis of a binary STL. */

@@ -17,26 +17,31 @@ async function swipeUp(page: Page, testId: string) {
   const box = (await page.getByTestId(testId).boundingBox())!
   const x = box.x + box.width / 2
   const cdp = await page.context().newCDPSession(page)
-  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] })
+  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', y: number) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] })
   await touch('touchStart', box.y + box.height - 20)
   for (let step = 1; step <= 10; step++) await touch('touchMove', box.y + box.height - 20 - step * 20)
   await touch('touchEnd', 0)
 }
 
 for (const name of ['Box with lid', 'Name tag', 'Spur gear', 'Logo coaster']) {
-  test(`${name}: with the last control scrolled into view, the product and its price stay on screen`, { tag: '@phone' }, async ({ page, request }) => {
-    const { applicationKey } = await findDemo(request, name)
-    await page.goto(`/embed/${applicationKey}`)
-    await waitForModelDrawn(page.getByTestId('model-viewer'), 0, 30_000)
-    await expect(page.getByTestId('fact-weight')).not.toHaveText('...', { timeout: 30_000 })
-    await page.getByRole('button', { name: 'Reset to defaults' }).scrollIntoViewIfNeeded()
-    expect(await isOnScreen(page, 'product-view')).toBe(true)
-    // A phone scrolls the page under the product and shows the figures over it; a laptop scrolls the panel beside it.
-    const isPhone = await page.getByTestId('phone-figures').isVisible()
-    if (isPhone) expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
-    expect(await isOnScreen(page, isPhone ? 'phone-figures' : 'model-facts')).toBe(true)
-    await page.screenshot({ path: test.info().outputPath(`${name}-scrolled.png`) })
-  })
+  test(
+    `${name}: with the last control scrolled into view, the product and its price stay on screen`,
+    { tag: '@phone' },
+    async ({ page, request }) => {
+      const { applicationKey } = await findDemo(request, name)
+      await page.goto(`/embed/${applicationKey}`)
+      await waitForModelDrawn(page.getByTestId('model-viewer'), 0, 30_000)
+      await expect(page.getByTestId('fact-weight')).not.toHaveText('...', { timeout: 30_000 })
+      await page.getByRole('button', { name: 'Reset to defaults' }).scrollIntoViewIfNeeded()
+      expect(await isOnScreen(page, 'product-view')).toBe(true)
+      // A phone scrolls the page under the product and shows the figures over it; a laptop scrolls the panel beside it.
+      const isPhone = await page.getByTestId('phone-figures').isVisible()
+      if (isPhone) expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+      expect(await isOnScreen(page, isPhone ? 'phone-figures' : 'model-facts')).toBe(true)
+      await page.screenshot({ path: test.info().outputPath(`${name}-scrolled.png`) })
+    },
+  )
 }
 
 test.describe('on a phone', { tag: '@phone-only' }, () => {

@@ -18,13 +18,15 @@ interface Designer {
   token: string
 }
 
-
 // Each test signs in as a designer of its own, so specs can run in parallel.
 const test = base.extend<{ designer: Designer }>({
   designer: async ({ request }, use) => {
     const adminToken = await logIn(request, ADMIN)
     const credentials = { email: `designer-${randomUUID()}@example.test`, password: `password ${randomUUID()}` }
-    const created = await request.post('/api/users', { data: credentials, headers: { authorization: `Bearer ${adminToken}` } })
+    const created = await request.post('/api/users', {
+      data: credentials,
+      headers: { authorization: `Bearer ${adminToken}` },
+    })
     expect(created.status()).toBe(201)
     await use({ ...credentials, token: await logIn(request, credentials) })
   },
@@ -38,7 +40,6 @@ async function signIn(page: Page, designer: Designer) {
 
 // Without colour transitions axe never measures a button halfway between two looks.
 test.use({ contextOptions: { reducedMotion: 'reduce' } })
-
 
 async function dropFile(page: Page, name: string, content: string) {
   const dataTransfer = await page.evaluateHandle(
@@ -91,13 +92,19 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
     await page.getByRole('button', { name: 'Choose files…' }).focus()
     const fileChooser = page.waitForEvent('filechooser')
     await page.keyboard.press('Enter')
-    await (await fileChooser).setFiles([
+    await (
+      await fileChooser
+    ).setFiles([
       { name: 'scene.json', mimeType: 'application/json', buffer: Buffer.from(SCENE) },
       { name: 'plain.vert', mimeType: 'text/plain', buffer: Buffer.from(VERTEX_SHADER) },
       { name: 'tint.frag', mimeType: 'text/plain', buffer: Buffer.from(FRAGMENT_SHADER) },
     ])
     for (const file of ['scene.json', 'plain.vert', 'tint.frag']) {
-      await expect(page.getByRole('listitem').filter({ has: page.getByRole('progressbar', { name: `Upload of renderer/${file}` }) })).toContainText('Uploaded')
+      await expect(
+        page
+          .getByRole('listitem')
+          .filter({ has: page.getByRole('progressbar', { name: `Upload of renderer/${file}` }) }),
+      ).toContainText('Uploaded')
     }
 
     await expect(page.getByRole('button', { name: 'Delete configurator/main.scad' })).toBeVisible()
@@ -107,7 +114,9 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
 
   await test.step('view the model source', async () => {
     await page.getByRole('button', { name: 'View configurator/main.scad' }).click()
-    await expect(page.getByRole('region', { name: 'Contents of configurator/main.scad' })).toContainText('cube([width, 20, 10]);')
+    await expect(page.getByRole('region', { name: 'Contents of configurator/main.scad' })).toContainText(
+      'cube([width, 20, 10]);',
+    )
   })
 
   await test.step('see the parameters customers will get, and paint part 0 with a shader material', async () => {
@@ -168,7 +177,11 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
     await expect(secret).toHaveText(/^•+$/)
     await page.getByRole('button', { name: 'Reveal' }).click()
 
-    const key = await page.getByRole('definition').filter({ has: page.getByRole('button', { name: 'Copy Key (X-API-KEY)' }) }).locator('code').textContent()
+    const key = await page
+      .getByRole('definition')
+      .filter({ has: page.getByRole('button', { name: 'Copy Key (X-API-KEY)' }) })
+      .locator('code')
+      .textContent()
     await expect(page.getByTestId('embed-snippet')).toHaveText(
       `<iframe src="${new URL(page.url()).origin}/embed/${key}" title="${name}" style="width:100%;height:640px;border:0" allow="fullscreen"></iframe>`,
     )
@@ -200,7 +213,11 @@ test('a designer signs in, builds a configurator, registers a shop and signs out
   })
 })
 
-test('a designer copies a file from another configurator and deletes it after confirming', async ({ page, request, designer }) => {
+test('a designer copies a file from another configurator and deletes it after confirming', async ({
+  page,
+  request,
+  designer,
+}) => {
   const headers = { authorization: `Bearer ${designer.token}` }
   async function seedConfigurator(name: string): Promise<string> {
     const created = await request.post('/api/configurators', { data: { name, mainFile: 'main.scad' }, headers })
@@ -209,7 +226,10 @@ test('a designer copies a file from another configurator and deletes it after co
   }
   const source = `Library ${randomUUID().slice(0, 8)}`
   const sourceId = await seedConfigurator(source)
-  const upload = await request.put(`/api/configurators/${sourceId}/files/configurator/lib/shapes.scad`, { data: 'module rounded() {}\n', headers })
+  const upload = await request.put(`/api/configurators/${sourceId}/files/configurator/lib/shapes.scad`, {
+    data: 'module rounded() {}\n',
+    headers,
+  })
   expect(upload.status()).toBe(202)
   const targetId = await seedConfigurator(`Shelf ${randomUUID().slice(0, 8)}`)
 
@@ -228,16 +248,26 @@ test('a designer copies a file from another configurator and deletes it after co
   await expect(page.getByRole('group', { name: 'Delete configurator/lib/shapes.scad?' })).toBeVisible()
   await page.getByRole('button', { name: 'Cancel' }).click()
   await page.getByRole('button', { name: 'Delete configurator/lib/shapes.scad' }).click()
-  await page.getByRole('group', { name: 'Delete configurator/lib/shapes.scad?' }).getByRole('button', { name: 'Delete' }).click()
+  await page
+    .getByRole('group', { name: 'Delete configurator/lib/shapes.scad?' })
+    .getByRole('button', { name: 'Delete' })
+    .click()
   await expect(page.getByText('No model files yet')).toBeVisible()
 
   const remaining = await request.get(`/api/configurators/${targetId}/files`, { headers })
   expect(await remaining.json()).toEqual([])
 })
 
-test('a designer uploads a project zip and picks its main file when the archive leaves it open', async ({ page, request, designer }) => {
+test('a designer uploads a project zip and picks its main file when the archive leaves it open', async ({
+  page,
+  request,
+  designer,
+}) => {
   const headers = { authorization: `Bearer ${designer.token}` }
-  const created = await request.post('/api/configurators', { data: { name: `Bins ${randomUUID().slice(0, 8)}`, mainFile: 'main.scad' }, headers })
+  const created = await request.post('/api/configurators', {
+    data: { name: `Bins ${randomUUID().slice(0, 8)}`, mainFile: 'main.scad' },
+    headers,
+  })
   const configuratorId = ((await created.json()) as { UUID: string }).UUID
   const zip = zipSync({
     'bin.scad': strToU8('include <lib/dims.scad>\ncube([WIDTH, 10, 5]);\n'),
@@ -247,29 +277,55 @@ test('a designer uploads a project zip and picks its main file when the archive 
 
   await page.goto(`/studio/configurators/${configuratorId}/files`)
   await signIn(page, designer)
-  await page.getByLabel('Project archive to upload').setInputFiles({ name: 'bins.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) })
+  await page
+    .getByLabel('Project archive to upload')
+    .setInputFiles({ name: 'bins.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) })
   const choose = page.getByRole('group', { name: 'Choose the main file' })
   await expect(choose.getByLabel('Main file').locator('option')).toHaveText(['baseplate.scad', 'bin.scad'])
   await choose.getByLabel('Main file').selectOption('bin.scad')
   await choose.getByRole('button', { name: 'Use as main file' }).click()
-  await expect(page.getByRole('status').filter({ hasText: 'Unpacked 3 files; the main file is bin.scad.' })).toBeVisible()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Unpacked 3 files; the main file is bin.scad.' }),
+  ).toBeVisible()
   await expect(page.getByText('lib/', { exact: true })).toBeVisible()
-  await expect(page.getByRole('status', { name: 'Preparation' })).toContainText(/Prepared for customers in [\d.]+ s: 1 model \(the defaults\) built\./)
+  await expect(page.getByRole('status', { name: 'Preparation' })).toContainText(
+    /Prepared for customers in [\d.]+ s: 1 model \(the defaults\) built\./,
+  )
 
   const configurator = await request.get(`/api/configurators/${configuratorId}`, { headers })
   expect(((await configurator.json()) as { mainFile: string }).mainFile).toBe('bin.scad')
 })
 
-test("a customer picks one of the model's presets, and the designer saves the current values as another", async ({ page, request, designer }) => {
+test("a customer picks one of the model's presets, and the designer saves the current values as another", async ({
+  page,
+  request,
+  designer,
+}) => {
   const headers = { authorization: `Bearer ${designer.token}` }
-  const corpus = (name: string) => fs.readFileSync(path.join(import.meta.dirname, '../test/corpus/presets', name), 'utf8')
-  const created = await request.post('/api/configurators', { data: { name: `Bracket ${randomUUID().slice(0, 8)}`, mainFile: 'bracket.scad' }, headers })
+  const corpus = (name: string) =>
+    fs.readFileSync(path.join(import.meta.dirname, '../test/corpus/presets', name), 'utf8')
+  const created = await request.post('/api/configurators', {
+    data: { name: `Bracket ${randomUUID().slice(0, 8)}`, mainFile: 'bracket.scad' },
+    headers,
+  })
   const configuratorId = ((await created.json()) as { UUID: string }).UUID
   for (const name of ['bracket.scad', 'bracket.json']) {
-    expect((await request.put(`/api/configurators/${configuratorId}/files/configurator/${name}`, { data: corpus(name), headers })).status()).toBe(202)
+    expect(
+      (
+        await request.put(`/api/configurators/${configuratorId}/files/configurator/${name}`, {
+          data: corpus(name),
+          headers,
+        })
+      ).status(),
+    ).toBe(202)
   }
-  const registered = await request.post(`/api/configurators/${configuratorId}/applications`, { data: { name: 'Shop', domain: 'shop.example.com' }, headers })
-  const application = await request.get(`/api/applications/${((await registered.json()) as { UUID: string }).UUID}`, { headers })
+  const registered = await request.post(`/api/configurators/${configuratorId}/applications`, {
+    data: { name: 'Shop', domain: 'shop.example.com' },
+    headers,
+  })
+  const application = await request.get(`/api/applications/${((await registered.json()) as { UUID: string }).UUID}`, {
+    headers,
+  })
   const { key } = (await application.json()) as { key: string }
 
   await page.goto(`/embed/${key}`)
@@ -286,7 +342,9 @@ test("a customer picks one of the model's presets, and the designer saves the cu
   await page.getByRole('button', { name: 'Save preset' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Saved preset Deep one.' })).toBeVisible()
   const file = await request.get(`/api/configurators/${configuratorId}/files/configurator/bracket.json`, { headers })
-  expect(((await file.json()) as { parameterSets: Record<string, Record<string, string>> }).parameterSets['Deep one']).toMatchObject({ depth: '44', width: '30' })
+  expect(
+    ((await file.json()) as { parameterSets: Record<string, Record<string, string>> }).parameterSets['Deep one'],
+  ).toMatchObject({ depth: '44', width: '30' })
 })
 
 test('an admin installs a library from a zip in the studio; a designer sees it listed', async ({ page, designer }) => {
@@ -294,7 +352,9 @@ test('an admin installs a library from a zip in the studio; a designer sees it l
   const zip = zipSync({ [`${name}-main`]: { 'part.scad': strToU8('module part() cube(5);\n') } })
   await page.goto('/studio/libraries')
   await signIn(page, { ...ADMIN, token: '' })
-  await page.getByLabel('Library archive to install').setInputFiles({ name: 'lib.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) })
+  await page
+    .getByLabel('Library archive to install')
+    .setInputFiles({ name: 'lib.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) })
   await expect(page.getByRole('status').filter({ hasText: `Installed ${name} (1 file).` })).toBeVisible()
   await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Fonts' })).toContainText('Liberation Sans')

@@ -8,9 +8,16 @@ const SPHERE = 'sphere(r = 30, $fn = 450);\n'
 test('a 200k-triangle model stays interactive on the CPU renderer', async ({ page, request }) => {
   test.setTimeout(240_000)
   const headers = { authorization: `Bearer ${await logIn(request)}` }
-  const created = await request.post('/api/configurators', { headers, data: { name: `Dense sphere ${test.info().testId}`, mainFile: 'main.scad' } })
+  const created = await request.post('/api/configurators', {
+    headers,
+    data: { name: `Dense sphere ${test.info().testId}`, mainFile: 'main.scad' },
+  })
   const { UUID: configuratorId } = (await created.json()) as { UUID: string }
-  expect((await request.put(`/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers, data: SPHERE })).status()).toBe(202)
+  expect(
+    (
+      await request.put(`/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers, data: SPHERE })
+    ).status(),
+  ).toBe(202)
 
   expect((await page.request.post('/api/auth/session', { data: ADMIN })).status()).toBe(200)
   await page.goto(`/configure/${configuratorId}`)
@@ -36,7 +43,8 @@ test('a 200k-triangle model stays interactive on the CPU renderer', async ({ pag
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
   await page.mouse.down()
   const started = Date.now()
-  for (let step = 1; step <= 30; step++) await page.mouse.move(box.x + box.width / 2 + step * 8, box.y + box.height / 2 + step * 2)
+  for (let step = 1; step <= 30; step++)
+    await page.mouse.move(box.x + box.width / 2 + step * 8, box.y + box.height / 2 + step * 2)
   await page.mouse.up()
   const dragMs = Date.now() - started
   const intervals = await page.evaluate(() => {

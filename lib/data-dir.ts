@@ -9,6 +9,9 @@ export async function checkDataDir(dir: string): Promise<void> {
     await fs.writeFile(probe, '')
     await fs.rm(probe)
   } catch (error) {
-    throw new Error(`DATA_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error })
+    throw new Error(
+      `DATA_DIR ${dir} is not writable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { cause: error },
+    )
   }
 }

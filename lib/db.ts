@@ -32,7 +32,7 @@ export function openPostgres(url: string): Database {
       await client.connect()
       return {
         exec: async (sql) => void (await client.query(sql)),
-        query: async <T,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+        query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
         close: () => client.end(),
       }
     },
@@ -43,12 +43,16 @@ export function openPostgres(url: string): Database {
 
 /** pg_dump's custom format of the database at `url`: one snapshot, taken while others write. */
 async function* pgDump(url: string): AsyncIterable<Uint8Array> {
-  const child = spawn('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--dbname=${url}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--dbname=${url}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let errors = ''
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
   const exited = new Promise<number | null>((resolve, reject) => child.on('error', reject).on('close', resolve))
   for await (const chunk of child.stdout) yield chunk as Uint8Array
-  const code = await exited.catch((error: Error) => Promise.reject(new Error(`cannot run pg_dump (${error.message}); install PostgreSQL's client tools`)))
+  const code = await exited.catch((error: Error) =>
+    Promise.reject(new Error(`cannot run pg_dump (${error.message}); install PostgreSQL's client tools`)),
+  )
   if (code !== 0) throw new Error(`pg_dump failed: ${errors.trim().split('\n').at(-1)}`)
 }
 
@@ -61,7 +65,7 @@ function openEmbedded(dir: string): Database {
     async connect() {
       return {
         exec: async (sql) => void (await pglite.exec(sql)),
-        query: async <T,>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+        query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
         close: async () => {},
       }
     },
@@ -86,7 +90,9 @@ export function embeddedDatabaseDir(): string {
 const globalForDb = globalThis as unknown as { paraformDatabase?: Database }
 
 export function getDatabase(): Database {
-  globalForDb.paraformDatabase ??= env.DATABASE_URL ? openPostgres(env.DATABASE_URL) : openEmbedded(embeddedDatabaseDir())
+  globalForDb.paraformDatabase ??= env.DATABASE_URL
+    ? openPostgres(env.DATABASE_URL)
+    : openEmbedded(embeddedDatabaseDir())
   return globalForDb.paraformDatabase
 }
 

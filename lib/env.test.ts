@@ -12,7 +12,9 @@ function documentedSettings(): string[] {
   const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../docs/configuration.md'), 'utf8').split('\n')
   const start = doc.indexOf('| variable | default | meaning |')
   const rows = doc.slice(start + 2, doc.indexOf('', start))
-  return rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!))
+  return rows.flatMap((row) =>
+    [...(row.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]!),
+  )
 }
 
 describe('the configuration table in docs/configuration.md', () => {

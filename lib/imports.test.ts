@@ -12,16 +12,58 @@ const SOURCES = ['lib', 'app', 'components']
 
 /** The layers from the bottom up, each by the folders and files it holds. */
 export const LAYERS: [name: string, members: string[]][] = [
-  ['base', ['lib/env.ts', 'lib/log.ts', 'lib/metrics.ts', 'lib/email.ts', 'lib/data-dir.ts', 'lib/format-date.ts', 'lib/hash-of.ts', 'lib/shutdown.ts', 'lib/background.ts']],
-  ['database', ['lib/db.ts', 'lib/embedded-lock.ts', 'lib/migrations.ts', 'lib/notifications.ts', 'lib/recent-reads.ts', 'lib/remembered-rows.ts']],
+  [
+    'base',
+    [
+      'lib/env.ts',
+      'lib/log.ts',
+      'lib/metrics.ts',
+      'lib/email.ts',
+      'lib/data-dir.ts',
+      'lib/format-date.ts',
+      'lib/hash-of.ts',
+      'lib/shutdown.ts',
+      'lib/background.ts',
+    ],
+  ],
+  [
+    'database',
+    [
+      'lib/db.ts',
+      'lib/embedded-lock.ts',
+      'lib/migrations.ts',
+      'lib/notifications.ts',
+      'lib/recent-reads.ts',
+      'lib/remembered-rows.ts',
+    ],
+  ],
   ['primitives', ['lib/api/', 'lib/storage/', 'lib/outbound/', 'lib/client/']],
   ['engine', ['lib/cad/', 'lib/manufacturing/']],
   ['builds', ['lib/builds/', 'lib/queue/']],
   [
     'domain',
-    ['lib/auth/', 'lib/users/', 'lib/applications/', 'lib/configurators/', 'lib/libraries/', 'lib/fonts/', 'lib/sessions/', 'lib/renderers/', 'lib/render/'].concat(
-      ['lib/releases/', 'lib/publishing/', 'lib/snapshots/', 'lib/webhooks/', 'lib/services/', 'lib/capabilities/', 'lib/health/', 'lib/backup/', 'lib/embed/', 'lib/demo/'],
-    ),
+    [
+      'lib/auth/',
+      'lib/users/',
+      'lib/applications/',
+      'lib/configurators/',
+      'lib/libraries/',
+      'lib/fonts/',
+      'lib/sessions/',
+      'lib/renderers/',
+      'lib/render/',
+    ].concat([
+      'lib/releases/',
+      'lib/publishing/',
+      'lib/snapshots/',
+      'lib/webhooks/',
+      'lib/services/',
+      'lib/capabilities/',
+      'lib/health/',
+      'lib/backup/',
+      'lib/embed/',
+      'lib/demo/',
+    ]),
   ],
   ['endpoints', ['lib/endpoints/']],
   ['app', ['lib/start-up.ts', 'lib/node-version-guard.ts', 'lib/set-up-database.ts', 'app/', 'components/']],
@@ -37,20 +79,33 @@ function sourceFiles(): string[] {
 }
 
 function resolve(specifier: string, from: string, known: Set<string>): string | undefined {
-  const base = specifier.startsWith('@/') ? specifier.slice(2) : specifier.startsWith('.') ? path.join(path.dirname(from), specifier) : undefined
+  const base = specifier.startsWith('@/')
+    ? specifier.slice(2)
+    : specifier.startsWith('.')
+      ? path.join(path.dirname(from), specifier)
+      : undefined
   if (base === undefined) return undefined
   return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((candidate) => known.has(candidate))
 }
 
 function specifiers(file: string): string[] {
-  return ts.preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, false).importedFiles.map(({ fileName }) => fileName)
+  return ts
+    .preProcessFile(fs.readFileSync(path.join(ROOT, file), 'utf8'), true, false)
+    .importedFiles.map(({ fileName }) => fileName)
 }
 
 /** Each file's imports of other files of the project. */
 function importGraph(): Map<string, string[]> {
   const files = sourceFiles()
   const known = new Set(files)
-  return new Map(files.map((file) => [file, specifiers(file).map((specifier) => resolve(specifier, file, known)).filter((target): target is string => target !== undefined)]))
+  return new Map(
+    files.map((file) => [
+      file,
+      specifiers(file)
+        .map((specifier) => resolve(specifier, file, known))
+        .filter((target): target is string => target !== undefined),
+    ]),
+  )
 }
 
 const DATABASE_OR_STORAGE_PACKAGES = /^(pg|@prisma\/.*|@electric-sql\/.*|@aws-sdk\/.*|@\/lib\/generated\/.*)$/
@@ -60,8 +115,13 @@ function engineReachesBeyond(graph: Map<string, string[]>): string[] {
   const ENGINE = LAYERS.findIndex(([name]) => name === 'engine')
   const engineFiles = [...graph.keys()].filter((file) => layerOf(file) === ENGINE)
   return engineFiles.flatMap((file) => [
-    ...graph.get(file)!.filter((target) => layerOf(target) !== ENGINE && layerOf(target) !== 0).map((target) => `${file} -> ${target}`),
-    ...specifiers(file).filter((specifier) => DATABASE_OR_STORAGE_PACKAGES.test(specifier)).map((specifier) => `${file} -> ${specifier}`),
+    ...graph
+      .get(file)!
+      .filter((target) => layerOf(target) !== ENGINE && layerOf(target) !== 0)
+      .map((target) => `${file} -> ${target}`),
+    ...specifiers(file)
+      .filter((specifier) => DATABASE_OR_STORAGE_PACKAGES.test(specifier))
+      .map((specifier) => `${file} -> ${specifier}`),
   ])
 }
 
@@ -85,7 +145,9 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 function layerOf(file: string): number {
-  const index = LAYERS.findIndex(([, members]) => members.some((member) => (member.endsWith('/') ? file.startsWith(member) : file === member)))
+  const index = LAYERS.findIndex(([, members]) =>
+    members.some((member) => (member.endsWith('/') ? file.startsWith(member) : file === member)),
+  )
   if (index < 0) throw new Error(`${file} is in no layer of lib/imports.test.ts`)
   return index
 }
@@ -93,7 +155,9 @@ function layerOf(file: string): number {
 /** Every import from a lower layer up to a higher one, as `file (layer) -> target (layer)`. */
 function upwardImports(graph: Map<string, string[]>): string[] {
   const name = (file: string) => `${file} (${LAYERS[layerOf(file)]![0]})`
-  return [...graph].flatMap(([file, targets]) => targets.filter((target) => layerOf(target) > layerOf(file)).map((target) => `${name(file)} -> ${name(target)}`))
+  return [...graph].flatMap(([file, targets]) =>
+    targets.filter((target) => layerOf(target) > layerOf(file)).map((target) => `${name(file)} -> ${name(target)}`),
+  )
 }
 
 /** The graph of lib/'s folders (and its top-level files): an import between two files joins their folders. */
@@ -112,16 +176,28 @@ function folderGraph(graph: Map<string, string[]>): Map<string, string[]> {
 
 describe('imports', () => {
   it('finds a cycle when there is one', () => {
-    expect(cycles(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']])
+    expect(
+      cycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', ['a.ts']],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']])
   })
 
   it('go from each layer down, never up', () => {
-    expect(upwardImports(new Map([['lib/db.ts', ['lib/api/errors.ts']]]))).toEqual(['lib/db.ts (database) -> lib/api/errors.ts (primitives)'])
+    expect(upwardImports(new Map([['lib/db.ts', ['lib/api/errors.ts']]]))).toEqual([
+      'lib/db.ts (database) -> lib/api/errors.ts (primitives)',
+    ])
     expect(upwardImports(importGraph())).toEqual([])
   })
 
   it('leave the engine pure of the database and storage', () => {
-    expect(engineReachesBeyond(new Map([['lib/cad/engine.ts', ['lib/db.ts', 'lib/env.ts']]]))).toEqual(['lib/cad/engine.ts -> lib/db.ts'])
+    expect(engineReachesBeyond(new Map([['lib/cad/engine.ts', ['lib/db.ts', 'lib/env.ts']]]))).toEqual([
+      'lib/cad/engine.ts -> lib/db.ts',
+    ])
     expect(engineReachesBeyond(importGraph())).toEqual([])
   })
 

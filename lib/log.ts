@@ -5,7 +5,18 @@ import { env } from '@/lib/env'
 // One JSON line per event (pino) on standard output, errors with their causes (`err`); readable
 // lines outside production. No secret is ever passed to it: requests are logged by their path,
 // never their query or headers, and these field names are censored wherever they appear.
-const SECRET_FIELDS = ['authorization', 'password', 'token', 'accessToken', 'key', 'modelKey', 'renderingKey', 'secret', 'secretKey', 'apiKey']
+const SECRET_FIELDS = [
+  'authorization',
+  'password',
+  'token',
+  'accessToken',
+  'key',
+  'modelKey',
+  'renderingKey',
+  'secret',
+  'secretKey',
+  'apiKey',
+]
 
 function createLog(): Logger {
   const options = {
@@ -22,7 +33,9 @@ function createLog(): Logger {
 /** Node's warnings (a dependency's deprecation) as log lines: Node would print them as free text. */
 function logWarnings(logger: Logger): Logger {
   process.removeAllListeners('warning')
-  process.on('warning', (warning) => logger.warn({ warning: { name: warning.name, code: (warning as NodeJS.ErrnoException).code } }, warning.message))
+  process.on('warning', (warning) =>
+    logger.warn({ warning: { name: warning.name, code: (warning as NodeJS.ErrnoException).code } }, warning.message),
+  )
   return logger
 }
 

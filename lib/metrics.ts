@@ -17,17 +17,75 @@ function createMetrics() {
     registry,
     /** Read when Prometheus scrapes (queue depth, slots): each process adds the ones it has. */
     collectors: [] as (() => Promise<void> | void)[],
-    httpRequests: new Counter({ name: 'paraform_http_requests_total', help: 'HTTP requests answered, by operation (the API operation id, or page, asset, metrics, unknown) and status', labelNames: ['operation', 'status'], registers }),
-    httpDuration: new Histogram({ name: 'paraform_http_request_duration_seconds', help: 'Time from a request to its last byte sent, by operation', labelNames: ['operation'], buckets: SECONDS, registers }),
-    builds: new Counter({ name: 'paraform_builds_total', help: 'Engine runs ended, by engine version, kind (build, parts, parameters), quality and outcome (built, failed, timed_out, cancelled)', labelNames: ['engine', 'kind', 'quality', 'outcome'], registers }),
-    buildQueueWait: new Histogram({ name: 'paraform_build_queue_wait_seconds', help: 'Time from asking for an engine run to its start, the build queue included', labelNames: ['engine', 'kind'], buckets: SECONDS, registers }),
-    buildEngineTime: new Histogram({ name: 'paraform_build_engine_seconds', help: "An engine run's own time, from its start to its result", labelNames: ['engine', 'kind', 'quality'], buckets: SECONDS, registers }),
-    cacheAnswers: new Counter({ name: 'paraform_build_cache_answers_total', help: 'Models asked for, by where the answer came from: memory, stored (the shared cache), joined (a build of the same key under way) or miss (built)', labelNames: ['answer'], registers }),
-    queueDepth: new Gauge({ name: 'paraform_build_queue_depth', help: 'Engine runs waiting: in this process (queue="process") and, on PostgreSQL, in the shared build queue (queue="postgres", the same from every process)', labelNames: ['queue'], registers }),
-    buildSlots: new Gauge({ name: 'paraform_build_slots', help: "This process's engine workers by kind (customer, background) and state (busy, free)", labelNames: ['kind', 'state'], registers }),
-    backgroundWork: new Counter({ name: 'paraform_background_work_total', help: 'Background engine runs (print figures, preparation, prefetch candidates) started, yielded (held back while customers builds ran or waited) and dropped (a candidate no worker was free for)', labelNames: ['event'], registers }),
-    webhookDeliveries: new Counter({ name: 'paraform_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome: delivered, retrying (failed, tried again later) or failed (the last attempt failed, or the webhook was removed)', labelNames: ['outcome'], registers }),
-    rateLimitRefusals: new Counter({ name: 'paraform_rate_limit_refusals_total', help: 'Requests refused by a limit, by limit', labelNames: ['limit'], registers }),
+    httpRequests: new Counter({
+      name: 'paraform_http_requests_total',
+      help: 'HTTP requests answered, by operation (the API operation id, or page, asset, metrics, unknown) and status',
+      labelNames: ['operation', 'status'],
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'paraform_http_request_duration_seconds',
+      help: 'Time from a request to its last byte sent, by operation',
+      labelNames: ['operation'],
+      buckets: SECONDS,
+      registers,
+    }),
+    builds: new Counter({
+      name: 'paraform_builds_total',
+      help: 'Engine runs ended, by engine version, kind (build, parts, parameters), quality and outcome (built, failed, timed_out, cancelled)',
+      labelNames: ['engine', 'kind', 'quality', 'outcome'],
+      registers,
+    }),
+    buildQueueWait: new Histogram({
+      name: 'paraform_build_queue_wait_seconds',
+      help: 'Time from asking for an engine run to its start, the build queue included',
+      labelNames: ['engine', 'kind'],
+      buckets: SECONDS,
+      registers,
+    }),
+    buildEngineTime: new Histogram({
+      name: 'paraform_build_engine_seconds',
+      help: "An engine run's own time, from its start to its result",
+      labelNames: ['engine', 'kind', 'quality'],
+      buckets: SECONDS,
+      registers,
+    }),
+    cacheAnswers: new Counter({
+      name: 'paraform_build_cache_answers_total',
+      help: 'Models asked for, by where the answer came from: memory, stored (the shared cache), joined (a build of the same key under way) or miss (built)',
+      labelNames: ['answer'],
+      registers,
+    }),
+    queueDepth: new Gauge({
+      name: 'paraform_build_queue_depth',
+      help: 'Engine runs waiting: in this process (queue="process") and, on PostgreSQL, in the shared build queue (queue="postgres", the same from every process)',
+      labelNames: ['queue'],
+      registers,
+    }),
+    buildSlots: new Gauge({
+      name: 'paraform_build_slots',
+      help: "This process's engine workers by kind (customer, background) and state (busy, free)",
+      labelNames: ['kind', 'state'],
+      registers,
+    }),
+    backgroundWork: new Counter({
+      name: 'paraform_background_work_total',
+      help: 'Background engine runs (print figures, preparation, prefetch candidates) started, yielded (held back while customers builds ran or waited) and dropped (a candidate no worker was free for)',
+      labelNames: ['event'],
+      registers,
+    }),
+    webhookDeliveries: new Counter({
+      name: 'paraform_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retrying (failed, tried again later) or failed (the last attempt failed, or the webhook was removed)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: 'paraform_rate_limit_refusals_total',
+      help: 'Requests refused by a limit, by limit',
+      labelNames: ['limit'],
+      registers,
+    }),
   }
 }
 
@@ -56,11 +114,16 @@ function isMetricsToken(header: string | undefined): boolean {
 export async function serveMetrics(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const answer = (status: number, code: string, message: string, headers: Record<string, string> = {}) => {
     const body = JSON.stringify({ error: { code, message } })
-    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers }).end(body)
+    response
+      .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers })
+      .end(body)
   }
   if (!env.METRICS_TOKEN) return answer(404, 'not_found', 'Metrics are off: METRICS_TOKEN is not set')
   if (request.method !== 'GET') return answer(405, 'method_not_allowed', 'Metrics answer GET only', { allow: 'GET' })
-  if (!isMetricsToken(request.headers.authorization)) return answer(401, 'unauthorized', 'Metrics need the bearer token METRICS_TOKEN', { 'www-authenticate': 'Bearer' })
+  if (!isMetricsToken(request.headers.authorization))
+    return answer(401, 'unauthorized', 'Metrics need the bearer token METRICS_TOKEN', { 'www-authenticate': 'Bearer' })
   const body = await scrape()
-  response.writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(body) }).end(body)
+  response
+    .writeHead(200, { 'content-type': metrics.registry.contentType, 'content-length': Buffer.byteLength(body) })
+    .end(body)
 }

@@ -10,7 +10,7 @@ async function connect(url: string): Promise<SqlConnection> {
   await client.connect()
   return {
     exec: async (sql) => void (await client.query(sql)),
-    query: async <T,>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as T[],
     close: () => client.end(),
   }
 }
@@ -23,7 +23,11 @@ describe('applyMigrations on PostgreSQL', () => {
   afterAll(() => dropTestDatabase(url))
 
   it('applies each migration exactly once when several instances start at the same moment', async () => {
-    const expected = fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+    const expected = fs
+      .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
     const connections = await Promise.all([1, 2, 3, 4].map(() => connect(url)))
     const results = await Promise.all(connections.map((connection) => applyMigrations(connection)))
     expect(results.flat().sort()).toEqual(expected)

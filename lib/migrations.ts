@@ -29,7 +29,10 @@ interface Migration {
 
 async function readMigrations(dir: string): Promise<Migration[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true })
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
   return Promise.all(
     names.map(async (name) => {
       const sql = await fs.readFile(path.join(dir, name, 'migration.sql'), 'utf8')

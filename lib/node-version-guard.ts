@@ -13,7 +13,8 @@ interface Line {
 function linesOf(range: string): Line[] {
   return range.split('||').map((alternative) => {
     const match = /^\s*\^(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/.exec(alternative)
-    if (!match) throw new Error(`package.json engines.node: "${alternative.trim()}" is not of the form ^major[.minor[.patch]]`)
+    if (!match)
+      throw new Error(`package.json engines.node: "${alternative.trim()}" is not of the form ^major[.minor[.patch]]`)
     const [, major, minor = '0', patch = '0'] = match
     return { major: Number(major), minor: Number(minor), patch: Number(patch) }
   })
@@ -26,11 +27,16 @@ function allows(line: Line, version: string): boolean {
 
 /** `22 (22.13 or later), 24 or 26` */
 function named(lines: Line[]): string {
-  const names = lines.map(({ major, minor, patch }) => (minor || patch ? `${major} (${major}.${minor}${patch ? `.${patch}` : ''} or later)` : `${major}`))
+  const names = lines.map(({ major, minor, patch }) =>
+    minor || patch ? `${major} (${major}.${minor}${patch ? `.${patch}` : ''} or later)` : `${major}`,
+  )
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]!
 }
 
-const range = (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines.node
+const range = (
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }
+).engines.node
 const lines = linesOf(range)
 const found = process.versions.node
-if (!lines.some((line) => allows(line, found))) failStartUp(`Node ${found} is not supported: use Node ${named(lines)} (package.json engines: ${range})`)
+if (!lines.some((line) => allows(line, found)))
+  failStartUp(`Node ${found} is not supported: use Node ${named(lines)} (package.json engines: ${range})`)

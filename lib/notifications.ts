@@ -15,7 +15,13 @@ interface Hub {
 
 // One listening connection per process, shared by the server and Next's route bundles.
 const globalForHub = globalThis as unknown as { paraformNotifications?: Hub }
-const hub: Hub = (globalForHub.paraformNotifications ??= { client: null, connecting: null, handlers: new Map(), sending: Promise.resolve(), onReconnect: new Set() })
+const hub: Hub = (globalForHub.paraformNotifications ??= {
+  client: null,
+  connecting: null,
+  handlers: new Map(),
+  sending: Promise.resolve(),
+  onReconnect: new Set(),
+})
 
 const RECONNECT_MS = 1000
 
@@ -79,9 +85,11 @@ export function notify(channel: string, payload: string): Promise<void> {
 
 /** One query at a time on the shared connection (pg queues them, but no longer wants to), in order. */
 function serially(query: string, values?: string[]): Promise<void> {
-  const sent = hub.sending.catch(() => {}).then(async () => {
-    await (await connect()).query(query, values)
-  })
+  const sent = hub.sending
+    .catch(() => {})
+    .then(async () => {
+      await (await connect()).query(query, values)
+    })
   hub.sending = sent
   return sent
 }

@@ -2,7 +2,11 @@
  * `read`, remembered for the last `limit` keys: callers of one key share one read, and a failed
  * read is forgotten so the next caller tries again. For content that never changes under its key.
  */
-export function recentReads<K, T>(limit: number, keyOf: (item: K) => string, read: (item: K) => Promise<T>): (item: K) => Promise<T> {
+export function recentReads<K, T>(
+  limit: number,
+  keyOf: (item: K) => string,
+  read: (item: K) => Promise<T>,
+): (item: K) => Promise<T> {
   const reads = new Map<string, Promise<T>>()
   return (item) => {
     const key = keyOf(item)

@@ -28,7 +28,10 @@ describe('remembered rows', () => {
   })
 
   it('do not remember a row read while they were forgotten, nor nothing', async () => {
-    const rows = rememberedRows<string>('test racing rows', 'paraform_test_racing_rows', { entries: 10, maxAgeMs: 60_000 })
+    const rows = rememberedRows<string>('test racing rows', 'paraform_test_racing_rows', {
+      entries: 10,
+      maxAgeMs: 60_000,
+    })
     let answer!: (value: string) => void
     const racing = rows.get('a', () => new Promise((resolve) => (answer = resolve)))
     await new Promise((resolve) => setImmediate(resolve))

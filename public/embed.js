@@ -23,7 +23,8 @@
     for (var i = 0; i < flags.length; i++) {
       var value = options[flags[i]]
       if (value === undefined) continue
-      if (typeof value !== 'boolean') return { error: flags[i] + ' must be true or false, not ' + JSON.stringify(value) }
+      if (typeof value !== 'boolean')
+        return { error: flags[i] + ' must be true or false, not ' + JSON.stringify(value) }
       layout.set(flags[i], String(value))
     }
     if (options.shareUrl !== undefined) {
@@ -33,20 +34,23 @@
       } catch {
         url = null
       }
-      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { error: 'shareUrl must be an http(s) URL, not ' + JSON.stringify(options.shareUrl) }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+        return { error: 'shareUrl must be an http(s) URL, not ' + JSON.stringify(options.shareUrl) }
       layout.set('shareUrl', url.toString())
     }
     return { fragment: layout.toString() }
   }
 
   function mount(element, options) {
-    if (!element || !options || !options.key) return Promise.reject(new Error('Paraform.mount(element, {key}) needs an element and an application key'))
+    if (!element || !options || !options.key)
+      return Promise.reject(new Error('Paraform.mount(element, {key}) needs an element and an application key'))
     var layout = layoutOf(options)
     if (layout.error) return badOption(layout.error)
     var origin = new URL(options.origin || defaultOrigin).origin
     var frame = document.createElement('iframe')
     var query = options.values ? '?' + new URLSearchParams(options.values).toString() : ''
-    frame.src = origin + '/embed/' + encodeURIComponent(options.key) + query + (layout.fragment ? '#' + layout.fragment : '')
+    frame.src =
+      origin + '/embed/' + encodeURIComponent(options.key) + query + (layout.fragment ? '#' + layout.fragment : '')
     frame.title = options.title || 'Product configurator'
     frame.style.cssText = 'width:100%;border:0;height:' + (options.height || '640px')
     frame.allow = 'fullscreen'
@@ -61,13 +65,26 @@
     })
     var timeout = options.timeout || 15000
     var waiting = setTimeout(function () {
-      readyReject(Object.assign(new Error('Paraform.mount: the configurator did not answer this page (' + location.origin + ') within ' + timeout / 1000 +
-        " s. It talks only to pages of its application's domain: check that the domain matches " + location.origin +
-        ' (a domain without a port allows every port of its host, one with a port only that port)'), { code: 'no_answer' }))
+      readyReject(
+        Object.assign(
+          new Error(
+            'Paraform.mount: the configurator did not answer this page (' +
+              location.origin +
+              ') within ' +
+              timeout / 1000 +
+              " s. It talks only to pages of its application's domain: check that the domain matches " +
+              location.origin +
+              ' (a domain without a port allows every port of its host, one with a port only that port)',
+          ),
+          { code: 'no_answer' },
+        ),
+      )
     }, timeout)
 
     function emit(type, message) {
-      ;(listeners[type] || []).slice().forEach(function (listener) { listener(message) })
+      ;(listeners[type] || []).slice().forEach(function (listener) {
+        listener(message)
+      })
     }
     function settle(requestId, error, value) {
       var request = pending[requestId]
@@ -84,7 +101,10 @@
         clearTimeout(waiting)
         readyResolve(controller)
       }
-      if (message.type === 'change') message.requestIds.forEach(function (id) { settle(id, null, message) })
+      if (message.type === 'change')
+        message.requestIds.forEach(function (id) {
+          settle(id, null, message)
+        })
       if (message.type === 'snapshot') settle(message.requestId, null, message.snapshot)
       if (message.type === 'error' && message.requestId) settle(message.requestId, message)
       // Refused before it was ready (a shareUrl off the application's domain): mount fails with it.
@@ -110,14 +130,24 @@
       /** Listens to 'ready', 'change', 'error' or 'snapshot'; answers a function that stops listening. */
       on: function (type, listener) {
         ;(listeners[type] = listeners[type] || []).push(listener)
-        return function () { listeners[type] = listeners[type].filter(function (other) { return other !== listener }) }
+        return function () {
+          listeners[type] = listeners[type].filter(function (other) {
+            return other !== listener
+          })
+        }
       },
       /** Sets parameter values; resolves with the change once they are built. */
-      set: function (values) { return request('set', { values: values }) },
+      set: function (values) {
+        return request('set', { values: values })
+      },
       /** Applies one of the model's presets by name; resolves with the change once built. */
-      applyPreset: function (name) { return request('applyPreset', { name: name }) },
+      applyPreset: function (name) {
+        return request('applyPreset', { name: name })
+      },
       /** Freezes the configuration for an order; resolves with the snapshot. */
-      snapshot: function () { return request('snapshot', {}) },
+      snapshot: function () {
+        return request('snapshot', {})
+      },
       destroy: function () {
         clearTimeout(waiting)
         window.removeEventListener('message', receive)

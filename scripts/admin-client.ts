@@ -17,8 +17,15 @@ export async function adminToken(url: string): Promise<string> {
   const { env } = await import('../lib/env')
   if (env.PARAFORM_TOKEN) return env.PARAFORM_TOKEN
   const { ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = env
-  if (!email || !password) throw new Error(`the server at ${url} holds the database: set ADMIN_EMAIL and ADMIN_PASSWORD (or an admin's PARAFORM_TOKEN) so that this command can sign in`)
-  const response = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) })
+  if (!email || !password)
+    throw new Error(
+      `the server at ${url} holds the database: set ADMIN_EMAIL and ADMIN_PASSWORD (or an admin's PARAFORM_TOKEN) so that this command can sign in`,
+    )
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
   if (!response.ok) throw new Error(`signing in at ${url} as ${email} failed (${response.status})`)
   return ((await response.json()) as { accessToken: string }).accessToken
 }

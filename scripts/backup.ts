@@ -14,7 +14,10 @@ const USAGE = 'usage: npm run backup -- <file.zip> [--server URL]'
 
 async function archiveOf(server: string | undefined): Promise<Readable> {
   if (server) {
-    const response = await okOrThrow(server, await fetch(`${server}/api/backup`, { headers: { authorization: `Bearer ${await adminToken(server)}` } }))
+    const response = await okOrThrow(
+      server,
+      await fetch(`${server}/api/backup`, { headers: { authorization: `Bearer ${await adminToken(server)}` } }),
+    )
     return Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream<Uint8Array>)
   }
   const { env } = await import('../lib/env')
@@ -37,7 +40,9 @@ async function main() {
   } finally {
     fs.rmSync(partial, { force: true })
   }
-  console.log(`paraform: backed up to ${file} (${(fs.statSync(file).size / 1048576).toFixed(1)} MB)${server ? ` by ${server}` : ''}`)
+  console.log(
+    `paraform: backed up to ${file} (${(fs.statSync(file).size / 1048576).toFixed(1)} MB)${server ? ` by ${server}` : ''}`,
+  )
   process.exit(0)
 }
 

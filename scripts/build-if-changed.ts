@@ -11,7 +11,19 @@ import { setTimeout as sleep } from 'node:timers/promises'
 
 // What `next build` reads from the checkout; files only server.ts reads at run time (prisma/migrations,
 // demo/) and tests are left out. lib/generated comes from the schema and the locked prisma version.
-const INPUTS = ['app', 'components', 'lib', 'public', 'proxy.ts', 'next.config.ts', 'postcss.config.mjs', 'tsconfig.json', 'package.json', 'package-lock.json', 'prisma/schema.prisma']
+const INPUTS = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'next.config.ts',
+  'postcss.config.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'prisma/schema.prisma',
+]
 // In .next, so that a deleted or newly built .next (next build empties it first) has no stamp.
 const STAMP = '.next/paraform-build-stamp'
 // Outside .next, which the build empties while the lock is held.
@@ -21,7 +33,9 @@ const BUILD_COMMAND = process.env.PARAFORM_BUILD_COMMAND ?? 'npm run build'
 
 function inputFiles(): string[] {
   // Tracked and new (not ignored) files; outside a git checkout, every file under the inputs.
-  const git = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...INPUTS], { encoding: 'utf8' })
+  const git = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...INPUTS], {
+    encoding: 'utf8',
+  })
   const files = git.status === 0 ? git.stdout.split('\0') : INPUTS.flatMap(filesUnder)
   return files.filter((file) => file && !/\.test\.tsx?$/.test(file) && fs.existsSync(file)).sort()
 }
@@ -38,7 +52,8 @@ function filesUnder(input: string): string[] {
 /** Contents, not modification times: a checkout or `touch` that changes nothing builds nothing. */
 function fingerprint(): string {
   const hash = createHash('sha256')
-  for (const file of inputFiles()) hash.update(`${file}\0${createHash('sha256').update(fs.readFileSync(file)).digest('hex')}\n`)
+  for (const file of inputFiles())
+    hash.update(`${file}\0${createHash('sha256').update(fs.readFileSync(file)).digest('hex')}\n`)
   return hash.digest('hex')
 }
 

@@ -45,14 +45,20 @@ async function throughServer(url: string): Promise<Libraries> {
   const operations = await import('../lib/libraries/operations')
   const token = await adminToken(url)
   const call = async (method: string, path: string, body?: Uint8Array<ArrayBuffer>) => {
-    const response = await fetch(`${url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/zip' }) }, body })
+    const response = await fetch(`${url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/zip' }) },
+      body,
+    })
     const text = await (await okOrThrow(url, response)).text()
     return text ? (JSON.parse(text) as unknown) : undefined
   }
   return {
     async add(source, name) {
       const archive = await libraryArchiveFrom(source, name)
-      return operations.installLibrary.response.parse(await call('POST', `/libraries${archive.name ? `?name=${encodeURIComponent(archive.name)}` : ''}`, archive.zip))
+      return operations.installLibrary.response.parse(
+        await call('POST', `/libraries${archive.name ? `?name=${encodeURIComponent(archive.name)}` : ''}`, archive.zip),
+      )
     },
     list: async () => operations.listLibraries.response.parse(await call('GET', '/libraries')),
     remove: async (name) => void (await call('DELETE', `/libraries/${encodeURIComponent(name)}`)),
@@ -65,14 +71,16 @@ async function main() {
   const [command, ...args] = process.argv.slice(2)
   const server = await serverUrl(args, () => failStartUp(USAGE))
   const libraries = server ? await throughServer(server) : await onDatabase()
-  const describe = ({ name, fileCount, sizeBytes, contentHash }: LibrarySummary) => `${name}: ${fileCount} files, ${sizeBytes} bytes, sha256 ${contentHash}`
+  const describe = ({ name, fileCount, sizeBytes, contentHash }: LibrarySummary) =>
+    `${name}: ${fileCount} files, ${sizeBytes} bytes, sha256 ${contentHash}`
   const where = server ? ` through ${server}` : ''
   if (command === 'add' && args[0] !== undefined) {
     const nameAt = args.indexOf('--name')
     const library = await libraries.add(args[0], nameAt > 0 ? args[nameAt + 1] : undefined)
     console.log(`paraform: installed ${describe(library)}${where}`)
     const using = await libraries.usedBy(library.name)
-    if (using) console.log(`paraform: ${using} configurators use it; each builds with it at its next change or first open`)
+    if (using)
+      console.log(`paraform: ${using} configurators use it; each builds with it at its next change or first open`)
   } else if (command === 'list') {
     for (const library of await libraries.list()) console.log(describe(library))
   } else if (command === 'remove' && args[0] !== undefined) {

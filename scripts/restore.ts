@@ -12,7 +12,9 @@ async function main() {
   await checkDataDir(env.DATA_DIR)
   const { restoreBackup } = await import('../lib/backup/restore')
   const restored = await restoreBackup(file)
-  console.log(`paraform: restored the ${restored.database === 'embedded' ? 'embedded' : 'PostgreSQL'} database and ${restored.files} stored files from ${file}; start the server`)
+  console.log(
+    `paraform: restored the ${restored.database === 'embedded' ? 'embedded' : 'PostgreSQL'} database and ${restored.files} stored files from ${file}; start the server`,
+  )
   process.exit(0)
 }
 

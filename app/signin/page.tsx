@@ -8,7 +8,11 @@ import { safeNextPath } from '@/lib/auth/sign-in-path'
 
 export const metadata: Metadata = { title: 'Sign in' }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>
+}) {
   const next = safeNextPath((await searchParams).next)
   if (await getPageUser()) redirect(next)
   return (

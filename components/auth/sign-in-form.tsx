@@ -29,8 +29,12 @@ export function SignInForm({ next }: { next: string }) {
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-4">
-      <Field label="Email">{(control) => <Input {...control} name="email" type="email" autoComplete="username" required autoFocus />}</Field>
-      <Field label="Password">{(control) => <Input {...control} name="password" type="password" autoComplete="current-password" required />}</Field>
+      <Field label="Email">
+        {(control) => <Input {...control} name="email" type="email" autoComplete="username" required autoFocus />}
+      </Field>
+      <Field label="Password">
+        {(control) => <Input {...control} name="password" type="password" autoComplete="current-password" required />}
+      </Field>
       <ErrorMessage error={signIn.error} />
       <Button type="submit" disabled={signIn.isPending || signIn.isSuccess}>
         {signIn.isPending || signIn.isSuccess ? 'Signing in…' : 'Sign in'}

@@ -25,7 +25,11 @@ export function BuildingIndicator({ since, onCancel }: { since: number; onCancel
     <span className="pointer-events-auto flex items-center gap-3 rounded-full bg-white/90 px-3 py-1 shadow-sm">
       <Spinner label={seconds >= SHOW_ELAPSED_AFTER_S ? `Building... ${seconds} s` : 'Building...'} />
       {onCancel && (
-        <button type="button" onClick={onCancel} className="rounded-sm text-sm font-medium text-stone-800 underline underline-offset-2 hover:text-stone-950 focus-visible:outline-2 focus-visible:outline-stone-900">
+        <button
+          type="button"
+          onClick={onCancel}
+          className="rounded-sm text-sm font-medium text-stone-800 underline underline-offset-2 hover:text-stone-950 focus-visible:outline-2 focus-visible:outline-stone-900"
+        >
           Cancel
         </button>
       )}

@@ -11,7 +11,12 @@ import { ShareLink } from '@/components/configurator/share-link'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
 import { useEmbedLayout } from '@/components/configurator/use-embed-layout'
 import { useUndo } from '@/components/configurator/use-undo'
-import { type DraftPreview, type ObjectInfo, type SessionLog, useConfigSession } from '@/components/configurator/use-config-session'
+import {
+  type DraftPreview,
+  type ObjectInfo,
+  type SessionLog,
+  useConfigSession,
+} from '@/components/configurator/use-config-session'
 import { useEmbedBridge } from '@/components/configurator/use-embed-bridge'
 import { useModelDetails } from '@/components/configurator/use-model-details'
 import { modelUrl, useRendererScene } from '@/components/configurator/use-renderer-scene'
@@ -59,7 +64,20 @@ export interface ConfiguratorProps {
 }
 
 /** The live configurator: the product in 3D beside its controls, what it measures and its downloads. */
-export function Configurator({ configuratorId, auth, initialQuery, canDownloadFinal, productName, header, sceneOverride, sidePanel, canSavePresets = false, embedDomain, preview, onLog }: ConfiguratorProps) {
+export function Configurator({
+  configuratorId,
+  auth,
+  initialQuery,
+  canDownloadFinal,
+  productName,
+  header,
+  sceneOverride,
+  sidePanel,
+  canSavePresets = false,
+  embedDomain,
+  preview,
+  onLog,
+}: ConfiguratorProps) {
   const { credentials, error: credentialsError } = useApiCredentials(auth)
   const [sharedQuery] = useState(initialQuery)
   const [viewerStatus, setViewerStatus] = useState<ViewerStatus>({ state: 'loading' })
@@ -71,7 +89,12 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   const scene = useRendererScene(session, credentials)
   const settings = sceneOverride ?? scene.settings
   const isModelShown = scene.rendererId === null || scene.error !== null || shownVersion >= modelVersion
-  const details = useModelDetails(session?.id ?? null, modelVersion, isModelShown && !configSession.isUpdating, credentials)
+  const details = useModelDetails(
+    session?.id ?? null,
+    modelVersion,
+    isModelShown && !configSession.isUpdating,
+    credentials,
+  )
   useEffect(() => {
     if (details.log) onLog?.(details.log)
   }, [details.log, onLog])
@@ -92,11 +115,16 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   useEffect(() => {
     if (!parameters) return
     const values = Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.value]))
-    setVersionValues((known) => new Map([...known].filter(([version]) => version >= drawnVersion)).set(modelVersion, values))
+    setVersionValues((known) =>
+      new Map([...known].filter(([version]) => version >= drawnVersion)).set(modelVersion, values),
+    )
   }, [parameters, modelVersion, drawnVersion])
   const drawnValues = versionValues.get(drawnVersion)
   // Going back to the model drawn supersedes the build under way, which stops once nobody waits for it.
-  const cancelBuild = drawnValues && JSON.stringify(drawnValues) !== JSON.stringify({ ...drawnValues, ...draft }) ? () => configSession.setValues(drawnValues) : null
+  const cancelBuild =
+    drawnValues && JSON.stringify(drawnValues) !== JSON.stringify({ ...drawnValues, ...draft })
+      ? () => configSession.setValues(drawnValues)
+      : null
   // The last figures stay while new ones are on their way, marked as not the current values'.
   const [lastInfo, setLastInfo] = useState<ObjectInfo | null>(null)
   useEffect(() => {
@@ -104,7 +132,10 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   }, [details.objectInfo])
   const figures = details.objectInfo ?? lastInfo
   const areFiguresStale = isBuilding || details.objectInfo === null
-  const shareQuery = useMemo(() => (parameters ? encodeShareQuery(parameters, draft) : initialQuery), [parameters, draft, initialQuery])
+  const shareQuery = useMemo(
+    () => (parameters ? encodeShareQuery(parameters, draft) : initialQuery),
+    [parameters, draft, initialQuery],
+  )
   const sessionId = session?.id
 
   const upload = useCallback(
@@ -126,7 +157,17 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   // Once the log is read: the designer's own words (a failed assert's message) or the engine's, never its raw lines.
   const failure = notBuilt && details.log ? (failureReason(details.log) ?? 'The model did not build.') : null
   const { layout, refusal } = useEmbedLayout(embedDomain)
-  useEmbedBridge(embedDomain, { session, credentials, parameters, modelVersion, fieldErrors: configSession.fieldErrors, objectInfo: details.objectInfo, failure, refusal, setValues: configSession.setValues })
+  useEmbedBridge(embedDomain, {
+    session,
+    credentials,
+    parameters,
+    modelVersion,
+    fieldErrors: configSession.fieldErrors,
+    objectInfo: details.objectInfo,
+    failure,
+    refusal,
+    setValues: configSession.setValues,
+  })
 
   const fatalError = credentialsError ?? configSession.sessionError
   if (fatalError) {
@@ -140,13 +181,22 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
   return (
     // Laid out by its own width, not the screen's: the studio editor's preview is a phone's width on a desktop.
     <div className="@container flex min-h-0 flex-1 flex-col">
-      <div className={`grid min-h-0 flex-1 grid-cols-1 ${layout.controls ? '@5xl:grid-cols-[minmax(0,1fr)_24rem] @5xl:grid-rows-[minmax(0,1fr)]' : ''}`}>
+      <div
+        className={`grid min-h-0 flex-1 grid-cols-1 ${layout.controls ? '@5xl:grid-cols-[minmax(0,1fr)_24rem] @5xl:grid-rows-[minmax(0,1fr)]' : ''}`}
+      >
         {/* On a phone the product stays at the top while the controls scroll under it; alone (the shop's controls drive it) it fills the frame. */}
         <div
           data-testid="product-view"
-          className={`bg-gradient-to-b from-stone-100 to-stone-200 ${layout.controls ? 'sticky top-0 z-10 h-[42vh] shadow-sm @5xl:relative @5xl:h-auto @5xl:min-h-[32rem] @5xl:shadow-none' : 'relative h-screen'}`}>
+          className={`bg-gradient-to-b from-stone-100 to-stone-200 ${layout.controls ? 'sticky top-0 z-10 h-[42vh] shadow-sm @5xl:relative @5xl:h-auto @5xl:min-h-[32rem] @5xl:shadow-none' : 'relative h-screen'}`}
+        >
           {session && modelVersion > 0 && settings && scene.files ? (
-            <Viewer modelUrl={modelUrl(session, 'glb')} modelVersion={modelVersion} settings={settings} files={scene.files} onStatus={showViewerStatus} />
+            <Viewer
+              modelUrl={modelUrl(session, 'glb')}
+              modelVersion={modelVersion}
+              settings={settings}
+              files={scene.files}
+              onStatus={showViewerStatus}
+            />
           ) : (
             <div className="flex h-full items-center justify-center">
               <Spinner label="Opening the configurator" />
@@ -158,7 +208,10 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
           <PhoneFigures info={figures} isStale={areFiguresStale} showPrice={layout.price} />
           <ViewerProblems status={viewerStatus} sceneError={scene.error} />
         </div>
-        <aside hidden={!layout.controls} className="flex flex-col gap-5 border-stone-200 bg-white p-5 @5xl:overflow-y-auto @5xl:border-l">
+        <aside
+          hidden={!layout.controls}
+          className="flex flex-col gap-5 border-stone-200 bg-white p-5 @5xl:overflow-y-auto @5xl:border-l"
+        >
           {header}
           {sidePanel && session ? (
             sidePanel({ sessionId: session.id, rendererId: scene.rendererId, settings: scene.settings, parts })
@@ -166,10 +219,20 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
             <>
               {/* Beside the product on a wide screen, the figures stay at the panel's top while its controls scroll. */}
               <div className="@5xl:sticky @5xl:-top-5 @5xl:z-10 @5xl:-mx-5 @5xl:-mt-5 @5xl:border-b @5xl:border-stone-200 @5xl:bg-white @5xl:p-5 @5xl:pb-3">
-                <ModelFacts info={figures} isStale={areFiguresStale} isNotBuilt={notBuilt} isUnavailable={objectInfoMissing && lastInfo === null} showPrice={layout.price} />
+                <ModelFacts
+                  info={figures}
+                  isStale={areFiguresStale}
+                  isNotBuilt={notBuilt}
+                  isUnavailable={objectInfoMissing && lastInfo === null}
+                  showPrice={layout.price}
+                />
               </div>
               {failure && (
-                <p role="alert" data-testid="build-failure" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+                <p
+                  role="alert"
+                  data-testid="build-failure"
+                  className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+                >
                   These values cannot be made: {failure}
                 </p>
               )}
@@ -185,7 +248,14 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
                   canSave={canSavePresets}
                 />
               )}
-              <ParameterControls parameters={parameters} values={draft} errors={configSession.fieldErrors} onChange={configSession.setValue} onCommit={configSession.commit} onUpload={upload} />
+              <ParameterControls
+                parameters={parameters}
+                values={draft}
+                errors={configSession.fieldErrors}
+                onChange={configSession.setValue}
+                onCommit={configSession.commit}
+                onUpload={upload}
+              />
               <div className="flex flex-col gap-3 border-t border-stone-200 pt-4">
                 <div className="flex gap-2">
                   <Button variant="ghost" onClick={configSession.resetToDefaults}>
@@ -195,12 +265,22 @@ export function Configurator({ configuratorId, auth, initialQuery, canDownloadFi
                     Undo
                   </Button>
                 </div>
-                {session && !notBuilt && <ModelDownloads session={session} credentials={credentials} canDownloadFinal={canDownloadFinal} isBusy={configSession.isUpdating} fileStem={fileStem(productName)} />}
+                {session && !notBuilt && (
+                  <ModelDownloads
+                    session={session}
+                    credentials={credentials}
+                    canDownloadFinal={canDownloadFinal}
+                    isBusy={configSession.isUpdating}
+                    fileStem={fileStem(productName)}
+                  />
+                )}
                 <ShareLink query={shareQuery} shareUrl={layout.shareUrl} />
                 {details.log?.message.trim() && (
                   <details className="text-xs text-stone-600">
                     <summary className="cursor-pointer">Build messages</summary>
-                    <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2">{details.log.message}</pre>
+                    <pre className="mt-2 max-h-48 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2">
+                      {details.log.message}
+                    </pre>
                   </details>
                 )}
               </div>
@@ -221,7 +301,10 @@ function PhoneFigures({ info, isStale, showPrice }: { info: ObjectInfo | null; i
   const about = isStale || estimate ? '≈ ' : ''
   const figure = price && showPrice ? formatPrice(price) : formatWeight(weight)
   return (
-    <span data-testid="phone-figures" className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm tabular-nums shadow-sm @5xl:hidden ${isStale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}>
+    <span
+      data-testid="phone-figures"
+      className={`pointer-events-none absolute right-3 top-3 rounded-full bg-white/90 px-3 py-1 text-sm tabular-nums shadow-sm @5xl:hidden ${isStale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}
+    >
       {about}
       {figure}
     </span>
@@ -231,7 +314,9 @@ function PhoneFigures({ info, isStale, showPrice }: { info: ObjectInfo | null; i
 function ViewerProblems({ status, sceneError }: { status: ViewerStatus; sceneError: unknown }) {
   const problems = [
     ...(status.state === 'error' && !status.notBuilt ? [`The new model could not be shown: ${status.message}`] : []),
-    ...(status.state === 'error' && status.notBuilt && status.showsEarlier ? ['Shown: the last model that could be made, not the values you set.'] : []),
+    ...(status.state === 'error' && status.notBuilt && status.showsEarlier
+      ? ['Shown: the last model that could be made, not the values you set.']
+      : []),
     ...(status.state === 'ready' ? status.warnings : []),
     ...(sceneError instanceof Error ? [`Scene settings: ${sceneError.message}`] : []),
   ]
@@ -248,5 +333,10 @@ function ViewerProblems({ status, sceneError }: { status: ViewerStatus; sceneErr
 }
 
 function fileStem(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'model'
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'model'
+  )
 }

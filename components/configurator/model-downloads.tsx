@@ -45,7 +45,12 @@ export function ModelDownloads({ session, credentials, canDownloadFinal, isBusy,
               Download {type.toUpperCase()}
             </Button>
           ) : (
-            <a key={type} className={buttonClasses('secondary')} href={modelUrl(session, type, quality, `${fileStem}.${type}`)} download={`${fileStem}.${type}`}>
+            <a
+              key={type}
+              className={buttonClasses('secondary')}
+              href={modelUrl(session, type, quality, `${fileStem}.${type}`)}
+              download={`${fileStem}.${type}`}
+            >
               Download {type.toUpperCase()}
             </a>
           ),

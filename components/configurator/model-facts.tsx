@@ -16,7 +16,19 @@ export function formatWeight(grams: number): string {
  * are built or on their way (`isNotBuilt`: cannot be made): dimmed and marked ≈, in the same place,
  * so nothing moves.
  */
-export function ModelFacts({ info, isStale, isNotBuilt, isUnavailable, showPrice }: { info: ObjectInfo | null; isStale: boolean; isNotBuilt: boolean; isUnavailable: boolean; showPrice: boolean }) {
+export function ModelFacts({
+  info,
+  isStale,
+  isNotBuilt,
+  isUnavailable,
+  showPrice,
+}: {
+  info: ObjectInfo | null
+  isStale: boolean
+  isNotBuilt: boolean
+  isUnavailable: boolean
+  showPrice: boolean
+}) {
   const box = info?.boundingBox
   const print = info?.print
   const stale = isStale && info !== null ? '≈ ' : ''
@@ -32,12 +44,24 @@ export function ModelFacts({ info, isStale, isNotBuilt, isUnavailable, showPrice
   ] as const
   return (
     <div className="flex flex-col gap-2">
-      <dl data-testid="model-facts" data-stale={stale !== '' || undefined} aria-live="polite" aria-busy={isStale} className="grid grid-cols-4 gap-2 text-center">
+      <dl
+        data-testid="model-facts"
+        data-stale={stale !== '' || undefined}
+        aria-live="polite"
+        aria-busy={isStale}
+        className="grid grid-cols-4 gap-2 text-center"
+      >
         {rows.map(([label, value]) => (
           // Dimmed by weight, colour and a dashed frame rather than by opacity, which would leave the text too faint to read.
-          <div key={label} className={`rounded-md px-1 py-2 ${stale ? 'border border-dashed border-stone-300 bg-stone-50' : 'border border-transparent bg-stone-100'}`}>
+          <div
+            key={label}
+            className={`rounded-md px-1 py-2 ${stale ? 'border border-dashed border-stone-300 bg-stone-50' : 'border border-transparent bg-stone-100'}`}
+          >
             <dt className="text-xs text-stone-600">{label}</dt>
-            <dd data-testid={`fact-${label.split(' ')[0]?.toLowerCase()}`} className={`whitespace-nowrap text-sm tabular-nums ${stale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}>
+            <dd
+              data-testid={`fact-${label.split(' ')[0]?.toLowerCase()}`}
+              className={`whitespace-nowrap text-sm tabular-nums ${stale ? 'font-normal text-stone-600' : 'font-semibold text-stone-900'}`}
+            >
               {value ?? (isUnavailable ? 'n/a' : '...')}
             </dd>
           </div>
@@ -47,13 +71,20 @@ export function ModelFacts({ info, isStale, isNotBuilt, isUnavailable, showPrice
       <div className="flex min-h-[calc(3lh+0.25rem)] flex-col gap-1 text-xs text-stone-600">
         {print && <p>{measured(print.bodies)}</p>}
         {stale ? (
-          <p>{isNotBuilt ? '≈ the figures of the last model that could be made, not of the values you set.' : '≈ the figures of the model shown; those of the values you set are on their way.'}</p>
+          <p>
+            {isNotBuilt
+              ? '≈ the figures of the last model that could be made, not of the values you set.'
+              : '≈ the figures of the model shown; those of the values you set are on their way.'}
+          </p>
         ) : (
           print?.estimate && <p>≈ estimate from the preview; the final model is being built.</p>
         )}
       </div>
       {print && print.problems.length > 0 && (
-        <ul data-testid="print-problems" className="list-disc rounded-md border border-amber-200 bg-amber-50 py-2 pl-6 pr-3 text-sm text-amber-900">
+        <ul
+          data-testid="print-problems"
+          className="list-disc rounded-md border border-amber-200 bg-amber-50 py-2 pl-6 pr-3 text-sm text-amber-900"
+        >
           {print.problems.map((problem) => (
             <li key={`${problem.rule}-${problem.part}`}>{problem.message}</li>
           ))}
@@ -65,5 +96,7 @@ export function ModelFacts({ info, isStale, isNotBuilt, isUnavailable, showPrice
 
 /** What width, depth and height measure: a model printed as several pieces lies side by side on the bed. */
 function measured(bodies: number): string {
-  return bodies > 1 ? `Width, depth and height measure its ${bodies} pieces together, as they lie on the print bed.` : 'Width, depth and height measure the product.'
+  return bodies > 1
+    ? `Width, depth and height measure its ${bodies} pieces together, as they lie on the print bed.`
+    : 'Width, depth and height measure the product.'
 }

@@ -23,7 +23,14 @@ interface ParameterControlsProps {
 }
 
 /** The model's parameters as labelled controls, in the model's groups and order. */
-export function ParameterControls({ parameters, values, errors, onChange, onCommit, onUpload }: ParameterControlsProps) {
+export function ParameterControls({
+  parameters,
+  values,
+  errors,
+  onChange,
+  onCommit,
+  onUpload,
+}: ParameterControlsProps) {
   const groups = new Map<string, [string, Parameter][]>()
   for (const entry of Object.entries(parameters)) {
     const group = entry[1].group || 'Parameters'
@@ -64,18 +71,45 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
   const hint = parameter.caption || undefined
   switch (parameter.type) {
     case 'float':
-      return <NumberControl parameter={parameter} value={typeof value === 'number' ? value : Number(value)} error={error} onChange={onChange} onCommit={onCommit} />
+      return (
+        <NumberControl
+          parameter={parameter}
+          value={typeof value === 'number' ? value : Number(value)}
+          error={error}
+          onChange={onChange}
+          onCommit={onCommit}
+        />
+      )
     case 'vector':
-      return <VectorControl parameter={parameter} value={Array.isArray(value) ? value : parameter.value} error={error} onChange={onChange} />
+      return (
+        <VectorControl
+          parameter={parameter}
+          value={Array.isArray(value) ? value : parameter.value}
+          error={error}
+          onChange={onChange}
+        />
+      )
     case 'bool':
-      return <Checkbox label={parameter.name} hint={hint} checked={value === true} error={error} onChange={(event) => onChange(event.target.checked)} />
+      return (
+        <Checkbox
+          label={parameter.name}
+          hint={hint}
+          checked={value === true}
+          error={error}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+      )
     case 'choice': {
       const { options } = parameter
       const index = options.findIndex((option) => option.value === value)
       return (
         <Field label={parameter.name} hint={hint} error={error}>
           {(control) => (
-            <Select {...control} value={index} onChange={(event) => onChange(options[Number(event.target.value)]?.value ?? parameter.default)}>
+            <Select
+              {...control}
+              value={index}
+              onChange={(event) => onChange(options[Number(event.target.value)]?.value ?? parameter.default)}
+            >
               {index < 0 && <option value={-1}>{String(value)}</option>}
               {options.map((option, optionIndex) => (
                 <option key={String(option.value)} value={optionIndex}>
@@ -92,9 +126,19 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
         <Field label={parameter.name} hint={hint} error={error}>
           {(control) => (
             <div className="flex items-center gap-2">
-              <Input {...control} type="text" value={String(value)} maxLength={parameter.maxLength ?? undefined} onChange={(event) => onChange(event.target.value)} />
+              <Input
+                {...control}
+                type="text"
+                value={String(value)}
+                maxLength={parameter.maxLength ?? undefined}
+                onChange={(event) => onChange(event.target.value)}
+              />
               {parameter.maxLength !== null && (
-                <span data-testid={`length-${parameter.name}`} aria-live="polite" className="flex-none text-xs tabular-nums text-stone-600">
+                <span
+                  data-testid={`length-${parameter.name}`}
+                  aria-live="polite"
+                  className="flex-none text-xs tabular-nums text-stone-600"
+                >
                   {String(value).length}/{parameter.maxLength}
                 </span>
               )}
@@ -103,7 +147,16 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
         </Field>
       )
     case 'file':
-      return <FileControl label={parameter.name} hint={hint} value={String(value)} error={error} onChange={onChange} onUpload={onUpload} />
+      return (
+        <FileControl
+          label={parameter.name}
+          hint={hint}
+          value={String(value)}
+          error={error}
+          onChange={onChange}
+          onUpload={onUpload}
+        />
+      )
   }
 }
 
@@ -147,7 +200,17 @@ function NumberControl({ parameter, value, error, onChange, onCommit }: NumberCo
 }
 
 /** One labelled number input per element, each within the parameter's range. */
-function VectorControl({ parameter, value, error, onChange }: { parameter: Extract<Parameter, { type: 'vector' }>; value: number[]; error: string | null; onChange: (value: number[]) => void }) {
+function VectorControl({
+  parameter,
+  value,
+  error,
+  onChange,
+}: {
+  parameter: Extract<Parameter, { type: 'vector' }>
+  value: number[]
+  error: string | null
+  onChange: (value: number[]) => void
+}) {
   const id = useId()
   const hint = parameter.caption || undefined
   return (
@@ -172,7 +235,11 @@ function VectorControl({ parameter, value, error, onChange }: { parameter: Extra
   )
 }
 
-type NumberInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & { range: Range; value: number; onChange: (value: number) => void }
+type NumberInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
+  range: Range
+  value: number
+  onChange: (value: number) => void
+}
 
 /** A number field that lets a half-typed number ("", "-") stand until it is one. */
 function NumberInput({ range, value, onChange, ...control }: NumberInputProps) {
@@ -191,18 +258,37 @@ function NumberInput({ range, value, onChange, ...control }: NumberInputProps) {
       value={text}
       onChange={(event) => {
         setText(event.target.value)
-        if (event.target.value.trim() !== '' && Number.isFinite(event.target.valueAsNumber)) onChange(event.target.valueAsNumber)
+        if (event.target.value.trim() !== '' && Number.isFinite(event.target.valueAsNumber))
+          onChange(event.target.valueAsNumber)
       }}
       className="tabular-nums"
     />
   )
 }
 
-function FileControl({ label, hint, value, error, onChange, onUpload }: { label: string; hint?: string; value: string; error: string | null; onChange: (value: string) => void; onUpload: (file: File) => Promise<string> }) {
+function FileControl({
+  label,
+  hint,
+  value,
+  error,
+  onChange,
+  onUpload,
+}: {
+  label: string
+  hint?: string
+  value: string
+  error: string | null
+  onChange: (value: string) => void
+  onUpload: (file: File) => Promise<string>
+}) {
   const [uploadError, setUploadError] = useState<string | null>(null)
   const [isUploading, setIsUploading] = useState(false)
   const [fileName, setFileName] = useState<string | null>(null)
-  const status = isUploading ? 'Uploading...' : value ? `Using ${fileName ?? 'the uploaded file'}` : 'No file chosen: the model uses its own default.'
+  const status = isUploading
+    ? 'Uploading...'
+    : value
+      ? `Using ${fileName ?? 'the uploaded file'}`
+      : 'No file chosen: the model uses its own default.'
   return (
     <Field
       label={label}
@@ -236,7 +322,11 @@ function FileControl({ label, hint, value, error, onChange, onUpload }: { label:
             }}
           />
           {value && (
-            <button type="button" className={`text-sm text-stone-700 underline ${FOCUS_RING}`} onClick={() => onChange('')}>
+            <button
+              type="button"
+              className={`text-sm text-stone-700 underline ${FOCUS_RING}`}
+              onClick={() => onChange('')}
+            >
               Remove
             </button>
           )}

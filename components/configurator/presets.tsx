@@ -29,10 +29,20 @@ interface PresetsProps {
  */
 /** A preset applied as OpenSCAD does: parameters it does not name go back to their defaults. */
 export function presetValues(parameters: ParameterSet, preset: OperationResult<'listPresets'>[number]): Values {
-  return Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, preset.values[key] ?? parameter.default]))
+  return Object.fromEntries(
+    Object.entries(parameters).map(([key, parameter]) => [key, preset.values[key] ?? parameter.default]),
+  )
 }
 
-export function Presets({ configuratorId, sessionId, credentials, parameters, values, onApply, canSave }: PresetsProps) {
+export function Presets({
+  configuratorId,
+  sessionId,
+  credentials,
+  parameters,
+  values,
+  onApply,
+  canSave,
+}: PresetsProps) {
   const queryClient = useQueryClient()
   const presets = useApiQuery('listPresets', { params: { sessionId }, credentials })
   const [name, setName] = useState('')
@@ -40,16 +50,25 @@ export function Presets({ configuratorId, sessionId, credentials, parameters, va
     mutationFn: () =>
       callApiJson('savePreset', {
         params: { configuratorId, name: name.trim() },
-        json: Object.fromEntries(Object.entries(values).filter(([key]) => parameters[key]?.type !== 'file').map(([key, value]) => [key, { value }])),
+        json: Object.fromEntries(
+          Object.entries(values)
+            .filter(([key]) => parameters[key]?.type !== 'file')
+            .map(([key, value]) => [key, { value }]),
+        ),
       }),
     onSuccess: () => setName(''),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('listPresets', { params: { sessionId } }) }),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: operationKey('listPresets', { params: { sessionId } }) }),
   })
   const list = presets.data ?? []
   if (list.length === 0 && !canSave) return null
 
   // The preset whose values the controls hold now: shown as the list's choice until a value changes.
-  const active = list.find((preset) => Object.entries(presetValues(parameters, preset)).every(([key, value]) => JSON.stringify(values[key]) === JSON.stringify(value)))
+  const active = list.find((preset) =>
+    Object.entries(presetValues(parameters, preset)).every(
+      ([key, value]) => JSON.stringify(values[key]) === JSON.stringify(value),
+    ),
+  )
 
   function apply(presetName: string) {
     const preset = list.find((candidate) => candidate.name === presetName)
@@ -81,8 +100,19 @@ export function Presets({ configuratorId, sessionId, credentials, parameters, va
           }}
         >
           <div className="flex-1">
-            <Field label="Save these values as preset" hint="Kept in the model's parameter set file, which OpenSCAD opens too.">
-              {(control) => <Input {...control} value={name} maxLength={200} onChange={(event) => setName(event.target.value)} placeholder="e.g. Large" />}
+            <Field
+              label="Save these values as preset"
+              hint="Kept in the model's parameter set file, which OpenSCAD opens too."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  value={name}
+                  maxLength={200}
+                  onChange={(event) => setName(event.target.value)}
+                  placeholder="e.g. Large"
+                />
+              )}
             </Field>
           </div>
           <Button type="submit" variant="secondary" disabled={name.trim() === '' || save.isPending}>

@@ -24,12 +24,21 @@ export function ShareLink({ query, shareUrl }: { query: string; shareUrl: string
 
   return (
     <div className="flex gap-2">
-      <Input aria-label="Shareable link" readOnly value={link} onFocus={(event) => event.target.select()} className="min-w-0 flex-1 text-xs" />
+      <Input
+        aria-label="Shareable link"
+        readOnly
+        value={link}
+        onFocus={(event) => event.target.select()}
+        className="min-w-0 flex-1 text-xs"
+      />
       <Button
         variant="secondary"
         onClick={async () => {
           // The clipboard can be refused (e.g. inside a shop's frame); the field stays selectable.
-          await navigator.clipboard.writeText(link).then(() => setIsCopied(true), () => setIsCopied(false))
+          await navigator.clipboard.writeText(link).then(
+            () => setIsCopied(true),
+            () => setIsCopied(false),
+          )
         }}
       >
         {isCopied ? 'Copied' : 'Copy link'}

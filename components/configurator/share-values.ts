@@ -42,12 +42,16 @@ function parseValue(parameter: ParameterSet[string], text: string): ParameterVal
       return parseNumber(text)
     case 'vector': {
       const elements = text.split(',').map(parseNumber)
-      return elements.every((element) => typeof element === 'number') ? elements.filter((element) => typeof element === 'number') : text
+      return elements.every((element) => typeof element === 'number')
+        ? elements.filter((element) => typeof element === 'number')
+        : text
     }
     case 'bool':
       return text === 'true' ? true : text === 'false' ? false : text
     case 'choice':
-      return typeof parameter.default === 'number' && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text
+      return typeof parameter.default === 'number' && text.trim() !== '' && Number.isFinite(Number(text))
+        ? Number(text)
+        : text
     default:
       return text
   }
@@ -58,6 +62,7 @@ export type PageSearchParams = Record<string, string | string[] | undefined>
 /** A page's `searchParams` back into a query string (the values of a shared link). */
 export function toQueryString(searchParams: PageSearchParams): string {
   const query = new URLSearchParams()
-  for (const [key, value] of Object.entries(searchParams)) for (const item of [value ?? []].flat()) query.append(key, item)
+  for (const [key, value] of Object.entries(searchParams))
+    for (const item of [value ?? []].flat()) query.append(key, item)
   return query.toString()
 }

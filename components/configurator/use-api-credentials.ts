@@ -19,7 +19,10 @@ export function useApiCredentials(auth: SessionAuth) {
     queryKey: [...operationKey('issueAnonymousToken'), apiKey],
     queryFn: ({ client, queryKey }) => {
       const current = client.getQueryData<OperationResult<'issueAnonymousToken'>>(queryKey)
-      return callApiJson('issueAnonymousToken', { headers: { 'x-api-key': apiKey ?? '' }, credentials: { token: current?.accessToken } })
+      return callApiJson('issueAnonymousToken', {
+        headers: { 'x-api-key': apiKey ?? '' },
+        credentials: { token: current?.accessToken },
+      })
     },
     enabled: apiKey !== null,
     staleTime: Infinity,

@@ -29,7 +29,12 @@ export interface DraftPreview {
   sourceVersion?: string
 }
 
-export function useConfigSession(configuratorId: string, credentials: ApiCredentials | undefined, sharedQuery: string, { draft: isDraft = false, sourceVersion }: DraftPreview = {}) {
+export function useConfigSession(
+  configuratorId: string,
+  credentials: ApiCredentials | undefined,
+  sharedQuery: string,
+  { draft: isDraft = false, sourceVersion }: DraftPreview = {},
+) {
   const credentialsRef = useRef(credentials)
   credentialsRef.current = credentials
   const [parameters, setParameters] = useState<ParameterSet | null>(null)
@@ -45,16 +50,24 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
   const candidateTimer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const slid = useRef<{ key: string; value: number } | null>(null)
 
-  const session = useApiQuery('createSession', { json: { configuratorId, ...(isDraft && { draft: true }) }, credentials }, {
-    enabled: credentials !== undefined,
-    staleTime: Infinity,
-    gcTime: Infinity,
-  })
+  const session = useApiQuery(
+    'createSession',
+    { json: { configuratorId, ...(isDraft && { draft: true }) }, credentials },
+    {
+      enabled: credentials !== undefined,
+      staleTime: Infinity,
+      gcTime: Infinity,
+    },
+  )
   const sessionId = session.data?.id ?? null
 
   const putValues = useCallback(
     async (values: Values): Promise<ParameterSet> =>
-      callApiJson('setParameters', { params: { sessionId: sessionId! }, json: setBody(values), credentials: credentialsRef.current }),
+      callApiJson('setParameters', {
+        params: { sessionId: sessionId! },
+        json: setBody(values),
+        credentials: credentialsRef.current,
+      }),
     [sessionId],
   )
 
@@ -65,7 +78,11 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     // Nothing pending: the values were sent, and the candidates are moot.
     if (candidates.length === 0 || Object.keys(pending.current).length === 0) return
     const json = { candidates: candidates.map(setBody) }
-    callApiJson('prefetchModels', { params: { sessionId: sessionId! }, json, credentials: credentialsRef.current }).catch(() => {})
+    callApiJson('prefetchModels', {
+      params: { sessionId: sessionId! },
+      json,
+      credentials: credentialsRef.current,
+    }).catch(() => {})
   }, [sessionId])
 
   /** Sends the values; on 422 sends the accepted rest again (a 422 stores nothing) and answers which were refused and why. */
@@ -76,41 +93,54 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 422) throw error
         // A parameter's field is its key; the message alone goes beside its control.
-        const refused = Object.fromEntries(error.fields.flatMap(({ path: [key], message }) => (typeof key === 'string' && Object.hasOwn(values, key) ? [[key, message]] : [])))
+        const refused = Object.fromEntries(
+          error.fields.flatMap(({ path: [key], message }) =>
+            typeof key === 'string' && Object.hasOwn(values, key) ? [[key, message]] : [],
+          ),
+        )
         if (Object.keys(refused).length === 0) throw error
         const accepted = withoutKeys(values, Object.keys(refused))
-        const built = Object.keys(accepted).length > 0 ? (await putValues(accepted)) : null
+        const built = Object.keys(accepted).length > 0 ? await putValues(accepted) : null
         return { built, refused }
       }
     },
     [putValues],
   )
 
-  const showResult = useCallback((sent: Values, { built, refused }: { built: ParameterSet | null; refused: Record<string, string> }) => {
-    setFieldErrors((errors) => ({ ...withoutKeys(errors, Object.keys(sent)), ...refused }))
-    if (!built) return
-    setParameters(built)
-    // Controls keep what the customer typed for values still on their way or refused, so the message
-    // sits beside them. Read now: the updater runs at the next render, after the next PUT took `pending`.
-    const kept = new Set([...Object.keys(pending.current), ...Object.keys(refused)])
-    setDraft((current) => {
-      const next: Values = {}
-      for (const [key, parameter] of Object.entries(built)) next[key] = kept.has(key) ? (current[key] ?? parameter.value) : parameter.value
-      return next
-    })
-    setModelVersion((version) => version + 1)
-  }, [])
+  const showResult = useCallback(
+    (sent: Values, { built, refused }: { built: ParameterSet | null; refused: Record<string, string> }) => {
+      setFieldErrors((errors) => ({ ...withoutKeys(errors, Object.keys(sent)), ...refused }))
+      if (!built) return
+      setParameters(built)
+      // Controls keep what the customer typed for values still on their way or refused, so the message
+      // sits beside them. Read now: the updater runs at the next render, after the next PUT took `pending`.
+      const kept = new Set([...Object.keys(pending.current), ...Object.keys(refused)])
+      setDraft((current) => {
+        const next: Values = {}
+        for (const [key, parameter] of Object.entries(built))
+          next[key] = kept.has(key) ? (current[key] ?? parameter.value) : parameter.value
+        return next
+      })
+      setModelVersion((version) => version + 1)
+    },
+    [],
+  )
 
   useEffect(() => {
     if (!sessionId) return
     let isCurrent = true
     void (async () => {
       try {
-        const initial = await callApiJson('getParameters', { params: { sessionId }, credentials: credentialsRef.current })
+        const initial = await callApiJson('getParameters', {
+          params: { sessionId },
+          credentials: credentialsRef.current,
+        })
         const shared = decodeShareQuery(initial, new URLSearchParams(sharedQuery))
         const result = Object.keys(shared).length > 0 ? await applyValues(shared) : { built: null, refused: {} }
         if (!isCurrent) return
-        setDraft(Object.fromEntries(Object.entries(initial).map(([key, parameter]) => [key, shared[key] ?? parameter.value])))
+        setDraft(
+          Object.fromEntries(Object.entries(initial).map(([key, parameter]) => [key, shared[key] ?? parameter.value])),
+        )
         showResult(shared, { built: result.built ?? initial, refused: result.refused })
       } catch (error) {
         if (isCurrent) setRequestError(error)
@@ -166,7 +196,10 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
       if (parameter?.type !== 'float' || typeof value !== 'number') return
       const previous = slid.current?.key === key ? slid.current.value : undefined
       slid.current = { key, value }
-      pendingCandidates.current = sliderCandidates(parameter, value, previous).map((candidate) => ({ ...pending.current, [key]: candidate }))
+      pendingCandidates.current = sliderCandidates(parameter, value, previous).map((candidate) => ({
+        ...pending.current,
+        [key]: candidate,
+      }))
       candidateTimer.current ??= setTimeout(sendCandidates, PREFETCH_INTERVAL_MS)
     },
     [changeValues, parameters, sendCandidates],
@@ -180,7 +213,8 @@ export function useConfigSession(configuratorId: string, credentials: ApiCredent
     [changeValues, commit],
   )
   const resetToDefaults = useCallback(() => {
-    if (parameters) changeValues(Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.default])))
+    if (parameters)
+      changeValues(Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.default])))
   }, [changeValues, parameters])
 
   useEffect(

@@ -5,7 +5,14 @@ import { presetValues } from '@/components/configurator/presets'
 import type { Values } from '@/components/configurator/share-values'
 import type { ConfigSession, ObjectInfo } from '@/components/configurator/use-config-session'
 import { ApiError, type ApiCredentials } from '@/lib/client/api-client'
-import { EMBED_PROTOCOL, EMBED_VERSION, type EmbedMessage, framingOrigin, hostMessageOf, type HostMessage } from '@/lib/embed/messages'
+import {
+  EMBED_PROTOCOL,
+  EMBED_VERSION,
+  type EmbedMessage,
+  framingOrigin,
+  hostMessageOf,
+  type HostMessage,
+} from '@/lib/embed/messages'
 import { callApiJson } from '@/lib/endpoints/client'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 
@@ -32,7 +39,10 @@ type Outgoing = EmbedMessage extends infer M ? (M extends unknown ? Omit<M, 'pro
  */
 export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeState): void {
   const hostOrigin = useMemo(
-    () => (domain && typeof window !== 'undefined' && window.parent !== window ? framingOrigin(domain, Array.from(window.location.ancestorOrigins ?? []), document.referrer) : null),
+    () =>
+      domain && typeof window !== 'undefined' && window.parent !== window
+        ? framingOrigin(domain, Array.from(window.location.ancestorOrigins ?? []), document.referrer)
+        : null,
     [domain],
   )
   const stateRef = useRef(state)
@@ -42,7 +52,8 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
 
   const post = useMemo(
     () => (message: Outgoing) => {
-      if (hostOrigin) window.parent.postMessage({ protocol: EMBED_PROTOCOL, version: EMBED_VERSION, ...message }, hostOrigin)
+      if (hostOrigin)
+        window.parent.postMessage({ protocol: EMBED_PROTOCOL, version: EMBED_VERSION, ...message }, hostOrigin)
     },
     [hostOrigin],
   )
@@ -60,8 +71,11 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
 
   // After each build, once its figures (or its failure) are known, and again when the final figures replace the estimate.
   useEffect(() => {
-    if (!parameters || modelVersion === 0 || (!objectInfo && failure === null && Object.keys(fieldErrors).length === 0)) return
-    const done = waiting.current.filter(({ version, keys }) => version < modelVersion || keys.some((key) => key in fieldErrors))
+    if (!parameters || modelVersion === 0 || (!objectInfo && failure === null && Object.keys(fieldErrors).length === 0))
+      return
+    const done = waiting.current.filter(
+      ({ version, keys }) => version < modelVersion || keys.some((key) => key in fieldErrors),
+    )
     waiting.current = waiting.current.filter((request) => !done.includes(request))
     post({
       type: 'change',
@@ -78,17 +92,20 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
 
   useEffect(() => {
     if (!hostOrigin) return
-    const refuse = (requestId: string, code: string, message: string) => post({ type: 'error', requestId, code, message })
+    const refuse = (requestId: string, code: string, message: string) =>
+      post({ type: 'error', requestId, code, message })
     const setValues = (requestId: string, values: Values) => {
       const { parameters: current, modelVersion: version, setValues: set } = stateRef.current
       const unknown = Object.keys(values).filter((key) => !current || !(key in current))
-      if (unknown.length > 0) return refuse(requestId, 'unknown_parameter', `Not parameters of this model: ${unknown.join(', ')}`)
+      if (unknown.length > 0)
+        return refuse(requestId, 'unknown_parameter', `Not parameters of this model: ${unknown.join(', ')}`)
       waiting.current.push({ requestId, keys: Object.keys(values), version })
       set(values)
     }
     const handle = async (message: HostMessage) => {
       const { session: current, credentials, parameters: currentParameters } = stateRef.current
-      if (!current || !currentParameters) return refuse(message.requestId, 'not_ready', 'The configurator is still opening; wait for its ready message')
+      if (!current || !currentParameters)
+        return refuse(message.requestId, 'not_ready', 'The configurator is still opening; wait for its ready message')
       try {
         switch (message.type) {
           case 'set':
@@ -105,7 +122,11 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
           }
         }
       } catch (error) {
-        refuse(message.requestId, error instanceof ApiError ? error.code : 'failed', error instanceof Error ? error.message : String(error))
+        refuse(
+          message.requestId,
+          error instanceof ApiError ? error.code : 'failed',
+          error instanceof Error ? error.message : String(error),
+        )
       }
     }
     const receive = (event: MessageEvent) => {

@@ -17,7 +17,10 @@ const EVERYTHING: EmbedLayout = { controls: true, price: true, presets: true, sh
 
 /** The layout the framing shop asked for; a shareUrl off the application's domain is refused, and `refusal` says so. */
 export function useEmbedLayout(domain: string | undefined): { layout: EmbedLayout; refusal: string | null } {
-  const [read, setRead] = useState<{ layout: EmbedLayout; refusal: string | null }>({ layout: EVERYTHING, refusal: null })
+  const [read, setRead] = useState<{ layout: EmbedLayout; refusal: string | null }>({
+    layout: EVERYTHING,
+    refusal: null,
+  })
   useEffect(() => {
     if (!domain) return
     const fragment = new URLSearchParams(window.location.hash.slice(1))
@@ -25,8 +28,15 @@ export function useEmbedLayout(domain: string | undefined): { layout: EmbedLayou
     const shareUrl = fragment.get('shareUrl')
     const isOffDomain = shareUrl !== null && !belongsToDomain(shareUrl, domain)
     setRead({
-      layout: { controls: shown('controls'), price: shown('price'), presets: shown('presets'), shareUrl: isOffDomain ? null : shareUrl },
-      refusal: isOffDomain ? `Paraform.mount: shareUrl ${shareUrl} is not a page of the application's domain ${domain}` : null,
+      layout: {
+        controls: shown('controls'),
+        price: shown('price'),
+        presets: shown('presets'),
+        shareUrl: isOffDomain ? null : shareUrl,
+      },
+      refusal: isOffDomain
+        ? `Paraform.mount: shareUrl ${shareUrl} is not a page of the application's domain ${domain}`
+        : null,
     })
   }, [domain])
   return read

@@ -19,7 +19,12 @@ const SETTLE_MS = 250
  * viewer has drawn that model and no newer values are on their way) for SETTLE_MS: asked for
  * together with the model's download, they slowed it by half a second on a busy server.
  */
-export function useModelDetails(sessionId: string | null, modelVersion: number, isWanted: boolean, credentials: ApiCredentials | undefined) {
+export function useModelDetails(
+  sessionId: string | null,
+  modelVersion: number,
+  isWanted: boolean,
+  credentials: ApiCredentials | undefined,
+) {
   const queryClient = useQueryClient()
   const [settledVersion, setSettledVersion] = useState(0)
   useEffect(() => {
@@ -29,21 +34,32 @@ export function useModelDetails(sessionId: string | null, modelVersion: number, 
   }, [isWanted, modelVersion])
   const enabled = sessionId !== null && modelVersion > 0 && isWanted && settledVersion === modelVersion
   const input = { params: { sessionId: sessionId ?? '' } }
-  const objectInfo = useApiQuery('getObjectInfo', { ...input, credentials }, {
-    keySuffix: [modelVersion],
-    enabled,
-    staleTime: Infinity,
-    // The print figures are the preview's until the final quality is built in the background.
-    refetchInterval: (query) => (query.state.data?.print.estimate ? ESTIMATE_REFRESH_MS : false),
-  })
-  const log = useApiQuery('getLog', { ...input, credentials }, {
-    keySuffix: [modelVersion],
-    enabled,
-    staleTime: Infinity,
-  })
+  const objectInfo = useApiQuery(
+    'getObjectInfo',
+    { ...input, credentials },
+    {
+      keySuffix: [modelVersion],
+      enabled,
+      staleTime: Infinity,
+      // The print figures are the preview's until the final quality is built in the background.
+      refetchInterval: (query) => (query.state.data?.print.estimate ? ESTIMATE_REFRESH_MS : false),
+    },
+  )
+  const log = useApiQuery(
+    'getLog',
+    { ...input, credentials },
+    {
+      keySuffix: [modelVersion],
+      enabled,
+      staleTime: Infinity,
+    },
+  )
   useEffect(() => {
     // Only the newest version is ever read again.
-    for (const queryKey of [operationKey('getObjectInfo', { params: { sessionId: sessionId ?? '' } }), operationKey('getLog', { params: { sessionId: sessionId ?? '' } })]) {
+    for (const queryKey of [
+      operationKey('getObjectInfo', { params: { sessionId: sessionId ?? '' } }),
+      operationKey('getLog', { params: { sessionId: sessionId ?? '' } }),
+    ]) {
       queryClient.removeQueries({ queryKey, predicate: (query) => query.queryKey[queryKey.length] !== modelVersion })
     }
   }, [queryClient, sessionId, modelVersion])

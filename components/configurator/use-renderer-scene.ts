@@ -13,15 +13,22 @@ const NO_MATERIALS: SceneSettings = { materials: {} }
 /** The session's webgl renderer: its scene settings and where the viewer loads its files (with the renderingKey). */
 export function useRendererScene(session: ConfigSession | null, credentials: ApiCredentials | undefined) {
   const rendererId = session?.renderSessions.find((renderer) => renderer.rendererType === 'webgl')?.sessionId ?? null
-  const scene = useApiQuery('getScene', { params: { sessionId: session?.id ?? '', rendererId: rendererId ?? '' }, credentials }, {
-    enabled: session !== null && rendererId !== null,
-    staleTime: Infinity,
-  })
+  const scene = useApiQuery(
+    'getScene',
+    { params: { sessionId: session?.id ?? '', rendererId: rendererId ?? '' }, credentials },
+    {
+      enabled: session !== null && rendererId !== null,
+      staleTime: Infinity,
+    },
+  )
   // The prefix is getRendererFile's path with an empty file name: `/api/configsessions/…/renderers/…/files/`.
   const files = useMemo<RendererFiles | null>(
     () =>
       session && rendererId
-        ? { prefix: `/api${operationPath('getRendererFile', { params: { sessionId: session.id, rendererId, path: [''] } })}`, query: `?key=${encodeURIComponent(session.renderingKey)}` }
+        ? {
+            prefix: `/api${operationPath('getRendererFile', { params: { sessionId: session.id, rendererId, path: [''] } })}`,
+            query: `?key=${encodeURIComponent(session.renderingKey)}`,
+          }
         : null,
     [session, rendererId],
   )
@@ -30,7 +37,12 @@ export function useRendererScene(session: ConfigSession | null, credentials: Api
 }
 
 /** The session's model as the viewer loads it: same-origin, authorised by the modelKey. */
-export function modelUrl(session: ConfigSession, type: string, quality: 'preview' | 'final' = 'preview', filename?: string): string {
+export function modelUrl(
+  session: ConfigSession,
+  type: string,
+  quality: 'preview' | 'final' = 'preview',
+  filename?: string,
+): string {
   const query = { type, key: session.modelKey, ...(filename && { filename }) }
   return `/api${operationPath(quality === 'final' ? 'getFinalizedModel' : 'getModel', { params: { sessionId: session.id }, query })}`
 }

@@ -18,7 +18,8 @@ export function useUndo(parameters: ParameterSet | null, setValues: (values: Val
   useEffect(() => {
     if (!parameters) return
     const values = Object.fromEntries(Object.entries(parameters).map(([key, parameter]) => [key, parameter.value]))
-    if (current.current && !isUndoing.current && JSON.stringify(current.current) !== JSON.stringify(values)) history.current.push(current.current)
+    if (current.current && !isUndoing.current && JSON.stringify(current.current) !== JSON.stringify(values))
+      history.current.push(current.current)
     isUndoing.current = false
     current.current = values
     setCanUndo(history.current.length > 0)
@@ -33,7 +34,11 @@ export function useUndo(parameters: ParameterSet | null, setValues: (values: Val
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      const isText = event.target instanceof HTMLElement && (event.target.isContentEditable || (event.target instanceof HTMLInputElement && event.target.type === 'text') || event.target instanceof HTMLTextAreaElement)
+      const isText =
+        event.target instanceof HTMLElement &&
+        (event.target.isContentEditable ||
+          (event.target instanceof HTMLInputElement && event.target.type === 'text') ||
+          event.target instanceof HTMLTextAreaElement)
       if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'z' && !isText) {
         event.preventDefault()
         undo()

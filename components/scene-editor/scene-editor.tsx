@@ -37,7 +37,9 @@ export function SceneEditor({ configuratorId, productName }: { configuratorId: s
       sceneOverride={preview}
       // The scene is saved into the draft: it previews on the draft's files (its shaders and textures).
       preview={{ draft: true }}
-      sidePanel={(context) => <SceneEditorPanel configuratorId={configuratorId} context={context} draft={draft} onChange={setDraft} />}
+      sidePanel={(context) => (
+        <SceneEditorPanel configuratorId={configuratorId} context={context} draft={draft} onChange={setDraft} />
+      )}
     />
   )
 }
@@ -56,7 +58,10 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
     if (!draft && settings) onChange(structuredClone(settings))
   }, [draft, settings, onChange])
   const files = useApiQuery('listConfiguratorFiles', { params: { configuratorId } })
-  const rendererFiles = (files.data ?? []).map((file) => file.path).filter((path) => path.startsWith('renderer/')).map((path) => path.slice('renderer/'.length))
+  const rendererFiles = (files.data ?? [])
+    .map((file) => file.path)
+    .filter((path) => path.startsWith('renderer/'))
+    .map((path) => path.slice('renderer/'.length))
   const shaders = rendererFiles.filter((path) => SHADER.test(path))
   const textures = rendererFiles.filter((path) => IMAGE.test(path))
   const save = useMutation({
@@ -71,7 +76,10 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
     },
   })
 
-  if (!rendererId) return <p className="text-sm text-stone-700">This configurator has no webgl renderer, so there is no scene to edit.</p>
+  if (!rendererId)
+    return (
+      <p className="text-sm text-stone-700">This configurator has no webgl renderer, so there is no scene to edit.</p>
+    )
   if (!draft) return <Spinner label="Loading the scene settings" />
 
   const setMaterial = (key: string, material: Material | null) => {
@@ -88,26 +96,44 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
       <div>
         <h2 className="text-lg font-semibold tracking-tight">Scene</h2>
         <p className="text-sm text-stone-600">
-          A material paints one part of the model (a colour in OpenSCAD, numbered in order of appearance) with the shaders of the renderer directory.
-          Changes show in the viewer at once; save to make them what customers see.
+          A material paints one part of the model (a colour in OpenSCAD, numbered in order of appearance) with the
+          shaders of the renderer directory. Changes show in the viewer at once; save to make them what customers see.
         </p>
       </div>
       <ErrorMessage error={files.error} />
       {shaders.length === 0 && files.isSuccess && (
-        <p className="rounded-md bg-stone-100 px-3 py-2 text-sm text-stone-700">Upload vertex and fragment shaders into the renderer directory (Files tab) to paint parts with them.</p>
+        <p className="rounded-md bg-stone-100 px-3 py-2 text-sm text-stone-700">
+          Upload vertex and fragment shaders into the renderer directory (Files tab) to paint parts with them.
+        </p>
       )}
       {keys.map((key) => {
         const part = parts.find((candidate) => candidate.key === key)
         const material = Object.hasOwn(draft.materials, key) ? draft.materials[key] : undefined
         return (
-          <section key={key} aria-labelledby={`part-${key}`} className="flex flex-col gap-3 rounded-lg border border-stone-200 p-4">
+          <section
+            key={key}
+            aria-labelledby={`part-${key}`}
+            className="flex flex-col gap-3 rounded-lg border border-stone-200 p-4"
+          >
             <h3 id={`part-${key}`} className="flex items-center gap-2 text-sm font-semibold">
-              {part?.color && <span aria-hidden className="size-3 rounded-full border border-stone-300" style={{ backgroundColor: part.color }} />}
+              {part?.color && (
+                <span
+                  aria-hidden
+                  className="size-3 rounded-full border border-stone-300"
+                  style={{ backgroundColor: part.color }}
+                />
+              )}
               Part {key}
               {!part && <span className="font-normal text-amber-700">(not in the current model)</span>}
             </h3>
             {material ? (
-              <MaterialEditor partKey={key} material={material} shaders={shaders} textures={textures} onChange={(next) => setMaterial(key, next)} />
+              <MaterialEditor
+                partKey={key}
+                material={material}
+                shaders={shaders}
+                textures={textures}
+                onChange={(next) => setMaterial(key, next)}
+              />
             ) : (
               <div className="flex items-center justify-between gap-2">
                 <span className="text-sm text-stone-600">Shown in its own colour</span>
@@ -133,7 +159,11 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
         <Button onClick={() => save.mutate({ scene: draft, rendererId })} disabled={save.isPending}>
           {save.isPending ? 'Saving...' : 'Save scene'}
         </Button>
-        {save.isSuccess && <p role="status" className="text-sm text-green-800">Saved: customers see this scene from their next visit.</p>}
+        {save.isSuccess && (
+          <p role="status" className="text-sm text-green-800">
+            Saved: customers see this scene from their next visit.
+          </p>
+        )}
         <ErrorMessage error={save.error} />
       </div>
     </div>
@@ -150,15 +180,25 @@ interface MaterialEditorProps {
 
 function MaterialEditor({ partKey, material, shaders, textures, onChange }: MaterialEditorProps) {
   const uniforms = material.uniforms ?? {}
-  const setUniforms = (entries: [string, NonNullable<Material['uniforms']>[string]][]) => onChange({ ...material, uniforms: Object.fromEntries(entries) })
+  const setUniforms = (entries: [string, NonNullable<Material['uniforms']>[string]][]) =>
+    onChange({ ...material, uniforms: Object.fromEntries(entries) })
   const entries = Object.entries(uniforms)
   return (
     <div className="flex flex-col gap-3">
       {(['vertexShader', 'fragmentShader'] as const).map((stage) => (
-        <Field key={stage} label={stage === 'vertexShader' ? `Vertex shader of part ${partKey}` : `Fragment shader of part ${partKey}`}>
+        <Field
+          key={stage}
+          label={stage === 'vertexShader' ? `Vertex shader of part ${partKey}` : `Fragment shader of part ${partKey}`}
+        >
           {(control) => (
-            <Select {...control} value={material[stage]} onChange={(event) => onChange({ ...material, [stage]: event.target.value })}>
-              {!shaders.includes(material[stage]) && <option value={material[stage]}>{material[stage]} (missing)</option>}
+            <Select
+              {...control}
+              value={material[stage]}
+              onChange={(event) => onChange({ ...material, [stage]: event.target.value })}
+            >
+              {!shaders.includes(material[stage]) && (
+                <option value={material[stage]}>{material[stage]} (missing)</option>
+              )}
               {shaders.map((path) => (
                 <option key={path}>{path}</option>
               ))}
@@ -174,13 +214,20 @@ function MaterialEditor({ partKey, material, shaders, textures, onChange }: Mate
             name={name}
             uniform={uniform}
             textures={textures}
-            onRename={(next) => setUniforms(entries.map((entry, position) => (position === index ? [next, entry[1]] : entry)))}
-            onChange={(next) => setUniforms(entries.map((entry, position) => (position === index ? [entry[0], next] : entry)))}
+            onRename={(next) =>
+              setUniforms(entries.map((entry, position) => (position === index ? [next, entry[1]] : entry)))
+            }
+            onChange={(next) =>
+              setUniforms(entries.map((entry, position) => (position === index ? [entry[0], next] : entry)))
+            }
             onRemove={() => setUniforms(entries.filter((_entry, position) => position !== index))}
           />
         ))}
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" onClick={() => setUniforms([...entries, [uniqueName(uniforms), defaultUniform('color', textures)]])}>
+          <Button
+            variant="secondary"
+            onClick={() => setUniforms([...entries, [uniqueName(uniforms), defaultUniform('color', textures)]])}
+          >
             Add uniform
           </Button>
           <Button variant="ghost" onClick={() => onChange(null)}>

@@ -42,8 +42,18 @@ export function UniformEditor({ name, uniform, textures, onRename, onChange, onR
   return (
     <div className="flex flex-col gap-2 rounded-md border border-stone-200 p-3" data-testid={`uniform-${name}`}>
       <div className="flex gap-2">
-        <Input aria-label="Uniform name" value={name} onChange={(event) => onRename(event.target.value)} className="font-mono" />
-        <Select aria-label={`Type of ${name}`} value={uniform.type} onChange={(event) => onChange(defaultUniform(event.target.value as Uniform['type'], textures))} className="w-28 flex-none">
+        <Input
+          aria-label="Uniform name"
+          value={name}
+          onChange={(event) => onRename(event.target.value)}
+          className="font-mono"
+        />
+        <Select
+          aria-label={`Type of ${name}`}
+          value={uniform.type}
+          onChange={(event) => onChange(defaultUniform(event.target.value as Uniform['type'], textures))}
+          className="w-28 flex-none"
+        >
           {UNIFORM_TYPES.map((type) => (
             <option key={type}>{type}</option>
           ))}
@@ -57,7 +67,17 @@ export function UniformEditor({ name, uniform, textures, onRename, onChange, onR
   )
 }
 
-function UniformValue({ name, uniform, textures, onChange }: { name: string; uniform: Uniform; textures: string[]; onChange: (uniform: Uniform) => void }) {
+function UniformValue({
+  name,
+  uniform,
+  textures,
+  onChange,
+}: {
+  name: string
+  uniform: Uniform
+  textures: string[]
+  onChange: (uniform: Uniform) => void
+}) {
   switch (uniform.type) {
     case 'float':
     case 'int':
@@ -67,13 +87,24 @@ function UniformValue({ name, uniform, textures, onChange }: { name: string; uni
           type="number"
           step={uniform.type === 'int' ? 1 : 'any'}
           value={uniform.value}
-          onChange={(event) => Number.isFinite(event.target.valueAsNumber) && onChange({ type: uniform.type, value: uniform.type === 'int' ? Math.trunc(event.target.valueAsNumber) : event.target.valueAsNumber })}
+          onChange={(event) =>
+            Number.isFinite(event.target.valueAsNumber) &&
+            onChange({
+              type: uniform.type,
+              value: uniform.type === 'int' ? Math.trunc(event.target.valueAsNumber) : event.target.valueAsNumber,
+            })
+          }
         />
       )
     case 'bool':
       return (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={uniform.value} onChange={(event) => onChange({ type: 'bool', value: event.target.checked })} className="size-4 accent-stone-900" />
+          <input
+            type="checkbox"
+            checked={uniform.value}
+            onChange={(event) => onChange({ type: 'bool', value: event.target.checked })}
+            className="size-4 accent-stone-900"
+          />
           Value of {name}
         </label>
       )
@@ -103,7 +134,13 @@ function UniformValue({ name, uniform, textures, onChange }: { name: string; uni
     case 'color':
       return (
         <label className="flex items-center gap-2 text-sm">
-          <input type="color" aria-label={`Colour of ${name}`} value={uniform.value} onChange={(event) => onChange({ type: 'color', value: event.target.value })} className="h-8 w-12 cursor-pointer rounded border border-stone-300" />
+          <input
+            type="color"
+            aria-label={`Colour of ${name}`}
+            value={uniform.value}
+            onChange={(event) => onChange({ type: 'color', value: event.target.value })}
+            className="h-8 w-12 cursor-pointer rounded border border-stone-300"
+          />
           <span className="font-mono text-xs">{uniform.value}</span>
         </label>
       )
@@ -114,16 +151,34 @@ function UniformValue({ name, uniform, textures, onChange }: { name: string; uni
             <input
               type="checkbox"
               checked={uniform.value.external}
-              onChange={(event) => onChange({ type: 'sampler2d', value: event.target.checked ? { url: 'https://', external: true } : { url: textures[0] ?? '', external: false } })}
+              onChange={(event) =>
+                onChange({
+                  type: 'sampler2d',
+                  value: event.target.checked
+                    ? { url: 'https://', external: true }
+                    : { url: textures[0] ?? '', external: false },
+                })
+              }
               className="size-4 accent-stone-900"
             />
             External image (http or https URL)
           </label>
           {uniform.value.external ? (
-            <Input aria-label={`Image URL of ${name}`} type="url" value={uniform.value.url} onChange={(event) => onChange({ type: 'sampler2d', value: { url: event.target.value, external: true } })} />
+            <Input
+              aria-label={`Image URL of ${name}`}
+              type="url"
+              value={uniform.value.url}
+              onChange={(event) => onChange({ type: 'sampler2d', value: { url: event.target.value, external: true } })}
+            />
           ) : (
-            <Select aria-label={`Texture of ${name}`} value={uniform.value.url} onChange={(event) => onChange({ type: 'sampler2d', value: { url: event.target.value, external: false } })}>
-              {!textures.includes(uniform.value.url) && <option value={uniform.value.url}>{uniform.value.url || 'Choose a texture'}</option>}
+            <Select
+              aria-label={`Texture of ${name}`}
+              value={uniform.value.url}
+              onChange={(event) => onChange({ type: 'sampler2d', value: { url: event.target.value, external: false } })}
+            >
+              {!textures.includes(uniform.value.url) && (
+                <option value={uniform.value.url}>{uniform.value.url || 'Choose a texture'}</option>
+              )}
               {textures.map((texture) => (
                 <option key={texture}>{texture}</option>
               ))}

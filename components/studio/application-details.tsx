@@ -32,7 +32,15 @@ function Credential({ label, value, children }: { label: string; value: string; 
   )
 }
 
-export function ApplicationDetails({ configuratorId, applicationId, onDeleted }: { configuratorId: string; applicationId: string; onDeleted: () => void }) {
+export function ApplicationDetails({
+  configuratorId,
+  applicationId,
+  onDeleted,
+}: {
+  configuratorId: string
+  applicationId: string
+  onDeleted: () => void
+}) {
   const queryClient = useQueryClient()
   const application = useApiQuery('getApplication', { params: { applicationId } })
   const configuratorName = useApiQuery('getConfigurator', { params: { configuratorId } }).data?.name
@@ -40,7 +48,9 @@ export function ApplicationDetails({ configuratorId, applicationId, onDeleted }:
   const remove = useMutation({
     mutationFn: () => callApi('deleteApplication', { params: { applicationId } }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: operationKey('listApplications', { params: { configuratorId } }) })
+      await queryClient.invalidateQueries({
+        queryKey: operationKey('listApplications', { params: { configuratorId } }),
+      })
       onDeleted()
     },
   })
@@ -61,7 +71,12 @@ export function ApplicationDetails({ configuratorId, applicationId, onDeleted }:
             {domain} · {secureInit ? 'secure start' : 'open start'} · {secureModel ? 'secure model' : 'open model'}
           </p>
         </div>
-        <ConfirmButton label="Delete" accessibleLabel={`Delete application ${name}`} question={`Delete ${name}? Its keys stop working.`} onConfirm={() => remove.mutate()} />
+        <ConfirmButton
+          label="Delete"
+          accessibleLabel={`Delete application ${name}`}
+          question={`Delete ${name}? Its keys stop working.`}
+          onConfirm={() => remove.mutate()}
+        />
       </div>
       <ErrorMessage error={remove.error} />
       <dl className="flex flex-col gap-4">
@@ -76,14 +91,21 @@ export function ApplicationDetails({ configuratorId, applicationId, onDeleted }:
           </Button>
         </Credential>
       </dl>
-      <p className="text-xs text-stone-600">The secret key belongs on the shop's server only: with it the back end gets a server token. Never put it in a web page.</p>
+      <p className="text-xs text-stone-600">
+        The secret key belongs on the shop's server only: with it the back end gets a server token. Never put it in a
+        web page.
+      </p>
       <div className="flex flex-col gap-2">
         <h3 className="text-sm font-semibold">Embed in your shop</h3>
         <p className="text-sm text-stone-600">Paste this where the configurator should appear on {domain}.</p>
         <p data-testid="domain-rule" className="text-sm text-stone-600">
           {describeDomain(domain)}
         </p>
-        <pre data-testid="embed-snippet" tabIndex={0} className="overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
+        <pre
+          data-testid="embed-snippet"
+          tabIndex={0}
+          className="overflow-x-auto whitespace-pre-wrap break-all rounded-md bg-stone-900 p-3 font-mono text-xs text-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+        >
           {snippet}
         </pre>
         <div>

@@ -22,7 +22,11 @@ export function ApplicationsPanel({ configuratorId }: { configuratorId: string }
           </h2>
           <ErrorMessage error={applications.error} />
           {applications.isPending && <Spinner label="Loading applications" />}
-          {applications.data?.length === 0 && <p className="text-sm text-stone-600">No shop uses this configurator yet. Register one below to get its keys and embed code.</p>}
+          {applications.data?.length === 0 && (
+            <p className="text-sm text-stone-600">
+              No shop uses this configurator yet. Register one below to get its keys and embed code.
+            </p>
+          )}
           <ul className="flex flex-col gap-1">
             {applications.data?.map((application) => (
               <li key={application.UUID}>
@@ -35,7 +39,9 @@ export function ApplicationsPanel({ configuratorId }: { configuratorId: string }
                   }`}
                 >
                   <span className="text-sm font-medium">{application.name}</span>
-                  <span className={`text-xs ${application.UUID === selectedId ? 'text-stone-200' : 'text-stone-600'}`}>{application.domain}</span>
+                  <span className={`text-xs ${application.UUID === selectedId ? 'text-stone-200' : 'text-stone-600'}`}>
+                    {application.domain}
+                  </span>
                 </button>
               </li>
             ))}
@@ -50,9 +56,16 @@ export function ApplicationsPanel({ configuratorId }: { configuratorId: string }
       </div>
       <Card>
         {selectedId ? (
-          <ApplicationDetails key={selectedId} configuratorId={configuratorId} applicationId={selectedId} onDeleted={() => setSelectedId(null)} />
+          <ApplicationDetails
+            key={selectedId}
+            configuratorId={configuratorId}
+            applicationId={selectedId}
+            onDeleted={() => setSelectedId(null)}
+          />
         ) : (
-          <p className="py-10 text-center text-sm text-stone-600">Choose an application to see its keys and embed code.</p>
+          <p className="py-10 text-center text-sm text-stone-600">
+            Choose an application to see its keys and embed code.
+          </p>
         )}
       </Card>
     </div>

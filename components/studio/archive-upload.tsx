@@ -31,20 +31,37 @@ export function ArchiveUpload({ configuratorId }: { configuratorId: string }) {
         setChoice(error.fields[0]!.message)
       }
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('getConfigurator', { params: { configuratorId } }) }),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: operationKey('getConfigurator', { params: { configuratorId } }) }),
   })
   const asksForMainFile = pending !== null
 
   return (
     <div className="flex flex-col gap-4">
       <p className="text-sm text-stone-700">
-        A <span className="font-mono">.zip</span> of the project: its files go into <span className="font-mono">configurator/</span> with their folders, so includes
-        and imports work as on the desktop.
+        A <span className="font-mono">.zip</span> of the project: its files go into{' '}
+        <span className="font-mono">configurator/</span> with their folders, so includes and imports work as on the
+        desktop.
       </p>
-      <Checkbox label="Replace all model files" hint="Otherwise files of the same path are replaced and the others kept." checked={replace} onChange={(event) => setReplace(event.target.checked)} />
-      <ZipPicker label="Upload a project .zip…" busyLabel="Unpacking…" isBusy={upload.isPending} inputLabel="Project archive to upload" onPick={(zip) => upload.mutate({ zip })} />
+      <Checkbox
+        label="Replace all model files"
+        hint="Otherwise files of the same path are replaced and the others kept."
+        checked={replace}
+        onChange={(event) => setReplace(event.target.checked)}
+      />
+      <ZipPicker
+        label="Upload a project .zip…"
+        busyLabel="Unpacking…"
+        isBusy={upload.isPending}
+        inputLabel="Project archive to upload"
+        onPick={(zip) => upload.mutate({ zip })}
+      />
       {asksForMainFile && (
-        <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-3" role="group" aria-label="Choose the main file">
+        <div
+          className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-3"
+          role="group"
+          aria-label="Choose the main file"
+        >
           <Field label="Main file" hint="The archive does not say which file is the model; choose it.">
             {(control) => (
               <Select {...control} value={choice} onChange={(event) => setChoice(event.target.value)}>
@@ -60,7 +77,8 @@ export function ArchiveUpload({ configuratorId }: { configuratorId: string }) {
       {!asksForMainFile && <ErrorMessage error={upload.error} />}
       {upload.data && (
         <p role="status" className="text-sm text-stone-700">
-          Unpacked {upload.data.files.length} files; the main file is <span className="font-mono">{upload.data.mainFile}</span>.
+          Unpacked {upload.data.files.length} files; the main file is{' '}
+          <span className="font-mono">{upload.data.mainFile}</span>.
         </p>
       )}
     </div>

@@ -13,14 +13,23 @@ import { callApi, operationKey } from '@/lib/endpoints/client'
 
 /** Whether the model builds, as its last preparation found: what a customer opening it now gets. */
 function BuildState({ configuratorId }: { configuratorId: string }) {
-  const preparation = useApiQuery('getPreparation', { params: { configuratorId } }, { refetchInterval: (query) => (query.state.data?.state === 'preparing' ? 1000 : false) })
+  const preparation = useApiQuery(
+    'getPreparation',
+    { params: { configuratorId } },
+    { refetchInterval: (query) => (query.state.data?.state === 'preparing' ? 1000 : false) },
+  )
   const state = preparation.data
   if (!state || state.state === 'none') return null
   const [text, tone] =
     state.state === 'preparing'
       ? ['Preparing…', 'bg-stone-100 text-stone-700']
       : state.state === 'failed' || state.failedBuilds > 0
-        ? [state.state === 'failed' ? 'Does not build' : `${state.failedBuilds} of ${state.builds} models do not build`, 'bg-red-100 text-red-800']
+        ? [
+            state.state === 'failed'
+              ? 'Does not build'
+              : `${state.failedBuilds} of ${state.builds} models do not build`,
+            'bg-red-100 text-red-800',
+          ]
         : ['Builds', 'bg-emerald-100 text-emerald-800']
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${tone}`}>{text}</span>
 }
@@ -37,7 +46,9 @@ export function ConfiguratorList() {
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">Configurators</h1>
-        <p className="text-stone-600">Each configurator is one parametric product: its OpenSCAD model, renderer assets and the shops that embed it.</p>
+        <p className="text-stone-600">
+          Each configurator is one parametric product: its OpenSCAD model, renderer assets and the shops that embed it.
+        </p>
       </div>
       <Card aria-labelledby="create-heading">
         <h2 id="create-heading" className="mb-4 text-base font-semibold">
@@ -58,24 +69,42 @@ export function ConfiguratorList() {
         )}
         <ul className="grid gap-3 md:grid-cols-2">
           {configurators.data?.map((configurator) => (
-            <li key={configurator.UUID} className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
+            <li
+              key={configurator.UUID}
+              className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 shadow-sm"
+            >
               <div className="flex flex-col gap-1">
-                <Link href={`/studio/configurators/${configurator.UUID}`} className={`rounded-sm text-base font-semibold hover:underline ${FOCUS_RING}`}>
+                <Link
+                  href={`/studio/configurators/${configurator.UUID}`}
+                  className={`rounded-sm text-base font-semibold hover:underline ${FOCUS_RING}`}
+                >
                   {configurator.name}
                 </Link>
-                {configurator.description && <p className="line-clamp-2 text-sm text-stone-600">{configurator.description}</p>}
+                {configurator.description && (
+                  <p className="line-clamp-2 text-sm text-stone-600">{configurator.description}</p>
+                )}
                 <p className="text-xs text-stone-600">
-                  {configurator.mainFile} · {configurator.cadType} {configurator.cadVersion} · {configurator.rendererType} · updated {configurator.updatedAt}
+                  {configurator.mainFile} · {configurator.cadType} {configurator.cadVersion} ·{' '}
+                  {configurator.rendererType} · updated {configurator.updatedAt}
                 </p>
               </div>
               <div className="flex flex-wrap items-center gap-2">
-                <Link href={`/studio/configurators/${configurator.UUID}/files`} className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}>
+                <Link
+                  href={`/studio/configurators/${configurator.UUID}/files`}
+                  className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}
+                >
                   Files
                 </Link>
-                <Link href={`/studio/configurators/${configurator.UUID}/applications`} className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}>
+                <Link
+                  href={`/studio/configurators/${configurator.UUID}/applications`}
+                  className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}
+                >
                   Applications
                 </Link>
-                <Link href={`/configure/${configurator.UUID}`} className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}>
+                <Link
+                  href={`/configure/${configurator.UUID}`}
+                  className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}
+                >
                   Customer page
                 </Link>
                 <BuildState configuratorId={configurator.UUID} />

@@ -29,7 +29,9 @@ type Engine = Pick<Capabilities['cad'][number], 'type' | 'versions'>
 function withCurrent(engines: Engine[], type: string, version: string): Engine[] {
   const known = engines.find((engine) => engine.type === type)
   if (!known) return [...engines, { type, versions: [version] }]
-  return known.versions.includes(version) ? engines : engines.map((engine) => (engine === known ? { type, versions: [...engine.versions, version] } : engine))
+  return known.versions.includes(version)
+    ? engines
+    : engines.map((engine) => (engine === known ? { type, versions: [...engine.versions, version] } : engine))
 }
 
 function versionsOf(engines: Engine[], type: string): string[] {
@@ -50,12 +52,27 @@ interface EngineChoiceProps {
   onChange: (type: string, version: string) => void
 }
 
-function EngineChoice({ typeLabel, typeHint, versionLabel, versionHint, engines, type, version, typeError, versionError, onChange }: EngineChoiceProps) {
+function EngineChoice({
+  typeLabel,
+  typeHint,
+  versionLabel,
+  versionHint,
+  engines,
+  type,
+  version,
+  typeError,
+  versionError,
+  onChange,
+}: EngineChoiceProps) {
   return (
     <>
       <Field label={typeLabel} hint={typeHint} error={typeError}>
         {(control) => (
-          <Select {...control} value={type} onChange={(event) => onChange(event.target.value, versionsOf(engines, event.target.value).at(-1) ?? '')}>
+          <Select
+            {...control}
+            value={type}
+            onChange={(event) => onChange(event.target.value, versionsOf(engines, event.target.value).at(-1) ?? '')}
+          >
             {engines.map((engine) => (
               <option key={engine.type}>{engine.type}</option>
             ))}
@@ -78,7 +95,15 @@ function EngineChoice({ typeLabel, typeHint, versionLabel, versionHint, engines,
 function SettingsForm({ configurator, capabilities }: { configurator: ConfiguratorDto; capabilities: Capabilities }) {
   const queryClient = useQueryClient()
   const { name, description, mainFile, cadType, cadVersion, rendererType, rendererVersion } = configurator
-  const [fields, setFields] = useState({ name, description, mainFile, cadType, cadVersion, rendererType, rendererVersion })
+  const [fields, setFields] = useState({
+    name,
+    description,
+    mainFile,
+    cadType,
+    cadVersion,
+    rendererType,
+    rendererVersion,
+  })
   const [extraSettingsText, setExtraSettingsText] = useState(() => JSON.stringify(configurator.extraSettings, null, 2))
   const extraSettings = parseJsonObject(extraSettingsText)
   const cadEngines = withCurrent(capabilities.cad, configurator.cadType, configurator.cadVersion)
@@ -86,7 +111,8 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
 
   const save = useMutation({
     // The choices are the server's own (and the current values), which it checks again: sent as chosen.
-    mutationFn: (body: Record<string, unknown>) => callApiJson('updateConfigurator', { params: { configuratorId: configurator.UUID }, json: body }),
+    mutationFn: (body: Record<string, unknown>) =>
+      callApiJson('updateConfigurator', { params: { configuratorId: configurator.UUID }, json: body }),
     // The list shows names and settings too.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfigurators') }),
   })
@@ -107,15 +133,41 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
       <Card className="grid gap-4 md:grid-cols-2">
         <h2 className="text-base font-semibold md:col-span-2">General</h2>
         <Field label="Name" error={serverErrors.name}>
-          {(control) => <Input {...control} value={fields.name} onChange={(event) => change({ name: event.target.value })} required maxLength={200} />}
+          {(control) => (
+            <Input
+              {...control}
+              value={fields.name}
+              onChange={(event) => change({ name: event.target.value })}
+              required
+              maxLength={200}
+            />
+          )}
         </Field>
-        <Field label="Main file" hint="Path inside the configurator folder, e.g. main.scad" error={serverErrors.mainFile}>
-          {(control) => <Input {...control} value={fields.mainFile} onChange={(event) => change({ mainFile: event.target.value })} required />}
+        <Field
+          label="Main file"
+          hint="Path inside the configurator folder, e.g. main.scad"
+          error={serverErrors.mainFile}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              value={fields.mainFile}
+              onChange={(event) => change({ mainFile: event.target.value })}
+              required
+            />
+          )}
         </Field>
         <div className="md:col-span-2">
           <Field label="Description" error={serverErrors.description}>
             {(control) => (
-              <TextArea {...control} monospace={false} rows={3} maxLength={10_000} value={fields.description} onChange={(event) => change({ description: event.target.value })} />
+              <TextArea
+                {...control}
+                monospace={false}
+                rows={3}
+                maxLength={10_000}
+                value={fields.description}
+                onChange={(event) => change({ description: event.target.value })}
+              />
             )}
           </Field>
         </div>
@@ -152,10 +204,12 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
           label="Extra settings (JSON)"
           hint={
             <>
-              A JSON object. The server reads <code>quality.preview</code> and <code>quality.final</code> (variable overrides such as {'{"$fn": 96}'}),{' '}
-              <code>limits.buildSeconds</code>, <code>renderers</code> and <code>manufacturing</code>: each part&apos;s <code>label</code> and{' '}
-              <code>material</code> ({'{"name": "PETG", "density": 1.27, "pricePerCm3": 0.09}'}) by part number in <code>parts</code>,{' '}
-              <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code> (0.8) and <code>buildVolumeMm</code> ([256, 256, 256]).
+              A JSON object. The server reads <code>quality.preview</code> and <code>quality.final</code> (variable
+              overrides such as {'{"$fn": 96}'}), <code>limits.buildSeconds</code>, <code>renderers</code> and{' '}
+              <code>manufacturing</code>: each part&apos;s <code>label</code> and <code>material</code> (
+              {'{"name": "PETG", "density": 1.27, "pricePerCm3": 0.09}'}) by part number in <code>parts</code>,{' '}
+              <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code> (0.8) and{' '}
+              <code>buildVolumeMm</code> ([256, 256, 256]).
             </>
           }
           error={extraSettings.error ?? serverErrors.extraSettings}

@@ -32,7 +32,9 @@ export function ConfiguratorShell({ configuratorId, children }: { configuratorId
           </Link>
           <span aria-hidden> / </span>
         </nav>
-        <h1 className="text-2xl font-semibold tracking-tight">{configurator.data?.name ?? (configurator.isPending ? '…' : 'Configurator')}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">
+          {configurator.data?.name ?? (configurator.isPending ? '…' : 'Configurator')}
+        </h1>
       </div>
       <nav aria-label="Configurator" className="-mb-px flex gap-1 overflow-x-auto border-b border-stone-200">
         {TABS.map((tab) => {
@@ -44,7 +46,9 @@ export function ConfiguratorShell({ configuratorId, children }: { configuratorId
               href={href}
               aria-current={isCurrent ? 'page' : undefined}
               className={`whitespace-nowrap rounded-t-md border-b-2 px-3 py-2 text-sm font-medium ${FOCUS_RING} ${
-                isCurrent ? 'border-stone-900 text-stone-900' : 'border-transparent text-stone-600 hover:border-stone-300 hover:text-stone-900'
+                isCurrent
+                  ? 'border-stone-900 text-stone-900'
+                  : 'border-transparent text-stone-600 hover:border-stone-300 hover:text-stone-900'
               }`}
             >
               {tab.label}

@@ -11,11 +11,17 @@ import { callApi, operationKey } from '@/lib/endpoints/client'
 /** Copies a file from another of the designer's configurators; the server copies by reference, no download. */
 export function CopyFileForm({ configuratorId }: { configuratorId: string }) {
   const queryClient = useQueryClient()
-  const others = (useApiQuery('listConfigurators', {}).data ?? []).filter((configurator) => configurator.UUID !== configuratorId)
+  const others = (useApiQuery('listConfigurators', {}).data ?? []).filter(
+    (configurator) => configurator.UUID !== configuratorId,
+  )
   const [sourceId, setSourceId] = useState<string | null>(null)
   const [sourcePath, setSourcePath] = useState('')
   const [targetPath, setTargetPath] = useState('')
-  const sourceFiles = useApiQuery('listConfiguratorFiles', { params: { configuratorId: sourceId ?? '' } }, { enabled: sourceId !== null })
+  const sourceFiles = useApiQuery(
+    'listConfiguratorFiles',
+    { params: { configuratorId: sourceId ?? '' } },
+    { enabled: sourceId !== null },
+  )
 
   const copy = useMutation({
     mutationFn: () =>
@@ -23,10 +29,14 @@ export function CopyFileForm({ configuratorId }: { configuratorId: string }) {
         params: { configuratorId, path: targetPath.split('/') },
         headers: { 'service-copy-source': `configurators/${sourceId}/files/${sourcePath}` },
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }) }),
+    onSuccess: () =>
+      queryClient.invalidateQueries({
+        queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }),
+      }),
   })
 
-  if (others.length === 0) return <p className="text-sm text-stone-600">Once you have another configurator, you can copy its files here.</p>
+  if (others.length === 0)
+    return <p className="text-sm text-stone-600">Once you have another configurator, you can copy its files here.</p>
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -76,7 +86,9 @@ export function CopyFileForm({ configuratorId }: { configuratorId: string }) {
         )}
       </Field>
       <Field label="Copy to" hint="configurator/… or renderer/… in this configurator">
-        {(control) => <Input {...control} value={targetPath} onChange={(event) => setTargetPath(event.target.value)} required />}
+        {(control) => (
+          <Input {...control} value={targetPath} onChange={(event) => setTargetPath(event.target.value)} required />
+        )}
       </Field>
       <ErrorMessage error={sourceFiles.error ?? copy.error} />
       <div className="flex items-center gap-4">

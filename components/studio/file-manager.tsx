@@ -16,8 +16,16 @@ import { useApiQuery } from '@/components/use-api-query'
 import { callApi, operationKey } from '@/lib/endpoints/client'
 
 const TREES = [
-  { root: 'configurator', title: 'Model', emptyHint: 'No model files yet. Upload the main .scad file and anything it includes.' },
-  { root: 'renderer', title: 'Renderer', emptyHint: 'No renderer files. Add scene.json, shaders or textures to style the viewer.' },
+  {
+    root: 'configurator',
+    title: 'Model',
+    emptyHint: 'No model files yet. Upload the main .scad file and anything it includes.',
+  },
+  {
+    root: 'renderer',
+    title: 'Renderer',
+    emptyHint: 'No renderer files. Add scene.json, shaders or textures to style the viewer.',
+  },
 ] as const
 
 export function FileManager({ configuratorId }: { configuratorId: string }) {
@@ -25,11 +33,15 @@ export function FileManager({ configuratorId }: { configuratorId: string }) {
   const files = useApiQuery('listConfiguratorFiles', { params: { configuratorId } })
   const [viewedPath, setViewedPath] = useState<string | null>(null)
   const remove = useMutation({
-    mutationFn: (file: ConfiguratorFile) => callApi('deleteConfiguratorFile', { params: { configuratorId, path: file.path.split('/') } }),
+    mutationFn: (file: ConfiguratorFile) =>
+      callApi('deleteConfiguratorFile', { params: { configuratorId, path: file.path.split('/') } }),
     onSuccess: (_response, file) => {
       if (file.path === viewedPath) setViewedPath(null)
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }) }),
+    onSettled: () =>
+      queryClient.invalidateQueries({
+        queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }),
+      }),
   })
 
   return (
@@ -44,7 +56,13 @@ export function FileManager({ configuratorId }: { configuratorId: string }) {
               <h2 id={`tree-${tree.root}`} className="mb-3 text-base font-semibold">
                 {tree.title} <span className="font-mono text-sm font-normal text-stone-600">{tree.root}/</span>
               </h2>
-              <FileTree root={tree.root} files={files.data} emptyHint={tree.emptyHint} onView={(file) => setViewedPath(file.path)} onDelete={(file) => remove.mutate(file)} />
+              <FileTree
+                root={tree.root}
+                files={files.data}
+                emptyHint={tree.emptyHint}
+                onView={(file) => setViewedPath(file.path)}
+                onDelete={(file) => remove.mutate(file)}
+              />
             </Card>
           ))}
         {viewedPath && (

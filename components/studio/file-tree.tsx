@@ -52,7 +52,11 @@ type ItemActions = Pick<FileTreeProps, 'onView' | 'onDelete' | 'viewLabel' | 'on
 export function FileTree({ root, files, emptyHint, ...actions }: FileTreeProps) {
   const tree = buildTree(files, root)
   if (tree.files.length === 0 && tree.folders.size === 0) {
-    return <p className="rounded-md border border-dashed border-stone-300 px-4 py-6 text-center text-sm text-stone-600">{emptyHint}</p>
+    return (
+      <p className="rounded-md border border-dashed border-stone-300 px-4 py-6 text-center text-sm text-stone-600">
+        {emptyHint}
+      </p>
+    )
   }
   return <FolderList folder={tree} {...actions} />
 }
@@ -75,7 +79,11 @@ function FolderList({ folder, ...actions }: { folder: Folder } & ItemActions) {
         </li>
       ))}
       {files.map(({ name, file }) => (
-        <li key={file.path} aria-current={file.path === openPath ? 'true' : undefined} className="flex flex-wrap items-center gap-3 rounded-md px-2 py-1 hover:bg-stone-50 aria-[current=true]:bg-stone-100">
+        <li
+          key={file.path}
+          aria-current={file.path === openPath ? 'true' : undefined}
+          className="flex flex-wrap items-center gap-3 rounded-md px-2 py-1 hover:bg-stone-50 aria-[current=true]:bg-stone-100"
+        >
           <span className="font-mono text-sm text-stone-900">{name}</span>
           <span className="text-xs text-stone-600">
             {formatSize(file.size)} · {file.updatedAt}
@@ -91,7 +99,12 @@ function FolderList({ folder, ...actions }: { folder: Folder } & ItemActions) {
                 Rename
               </Button>
             )}
-            <ConfirmButton label="Delete" accessibleLabel={`Delete ${file.path}`} question={`Delete ${file.path}?`} onConfirm={() => onDelete(file)} />
+            <ConfirmButton
+              label="Delete"
+              accessibleLabel={`Delete ${file.path}`}
+              question={`Delete ${file.path}?`}
+              onConfirm={() => onDelete(file)}
+            />
           </span>
         </li>
       ))}

@@ -36,10 +36,20 @@ export function FileUpload({ configuratorId }: { configuratorId: string }) {
     for (const file of Array.from(files ?? [])) {
       const upload = { id: nextId.current++, path: `${target}/${file.name}`, progress: 0, isDone: false, error: null }
       setUploads((current) => [upload, ...current])
-      uploadFile(operationPath('uploadConfiguratorFile', { params: { configuratorId, path: upload.path.split('/') } }), file, (progress) => patch(upload.id, { progress }))
+      uploadFile(
+        operationPath('uploadConfiguratorFile', { params: { configuratorId, path: upload.path.split('/') } }),
+        file,
+        (progress) => patch(upload.id, { progress }),
+      )
         .then(() => patch(upload.id, { isDone: true }))
-        .catch((error: unknown) => patch(upload.id, { error: error instanceof ApiError ? error.message : 'The upload failed' }))
-        .finally(() => queryClient.invalidateQueries({ queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }) }))
+        .catch((error: unknown) =>
+          patch(upload.id, { error: error instanceof ApiError ? error.message : 'The upload failed' }),
+        )
+        .finally(() =>
+          queryClient.invalidateQueries({
+            queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }),
+          }),
+        )
     }
   }
 
@@ -54,14 +64,25 @@ export function FileUpload({ configuratorId }: { configuratorId: string }) {
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Upload into">
           {(control) => (
-            <Select {...control} value={root} onChange={(event) => setRoot(event.target.value === 'renderer' ? 'renderer' : 'configurator')}>
+            <Select
+              {...control}
+              value={root}
+              onChange={(event) => setRoot(event.target.value === 'renderer' ? 'renderer' : 'configurator')}
+            >
               <option value="configurator">configurator/ (model)</option>
               <option value="renderer">renderer/ (scene, shaders)</option>
             </Select>
           )}
         </Field>
         <Field label="Folder" hint="Optional, e.g. lib or shaders">
-          {(control) => <Input {...control} value={folder} onChange={(event) => setFolder(event.target.value)} placeholder="(top level)" />}
+          {(control) => (
+            <Input
+              {...control}
+              value={folder}
+              onChange={(event) => setFolder(event.target.value)}
+              placeholder="(top level)"
+            />
+          )}
         </Field>
       </div>
       <div
@@ -76,7 +97,9 @@ export function FileUpload({ configuratorId }: { configuratorId: string }) {
           isDragging ? 'border-blue-700 bg-blue-50' : 'border-stone-300 bg-stone-50'
         }`}
       >
-        <p className="text-sm text-stone-700">Drop files here to upload them into <span className="font-mono">{target}/</span></p>
+        <p className="text-sm text-stone-700">
+          Drop files here to upload them into <span className="font-mono">{target}/</span>
+        </p>
         <Button variant="secondary" onClick={() => picker.current?.click()}>
           Choose files…
         </Button>

@@ -6,7 +6,15 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
 import { callApi, operationKey } from '@/lib/endpoints/client'
 
-export function FileViewer({ configuratorId, path, onClose }: { configuratorId: string; path: string; onClose: () => void }) {
+export function FileViewer({
+  configuratorId,
+  path,
+  onClose,
+}: {
+  configuratorId: string
+  path: string
+  onClose: () => void
+}) {
   const input = { params: { configuratorId, path: path.split('/') } }
   // Text, not JSON: under the files list's key, so an upload refreshes it too.
   const content = useQuery({
@@ -25,7 +33,10 @@ export function FileViewer({ configuratorId, path, onClose }: { configuratorId: 
       {content.isPending && <Spinner label={`Loading ${path}`} />}
       {content.data !== undefined && (
         // Focusable so keyboard users can scroll it.
-        <pre tabIndex={0} className="max-h-[32rem] overflow-auto rounded-md bg-stone-900 p-4 font-mono text-xs leading-relaxed text-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700">
+        <pre
+          tabIndex={0}
+          className="max-h-[32rem] overflow-auto rounded-md bg-stone-900 p-4 font-mono text-xs leading-relaxed text-stone-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+        >
           {content.data || '(empty file)'}
         </pre>
       )}

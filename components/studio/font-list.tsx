@@ -16,8 +16,9 @@ export function FontList({ configuratorId }: { configuratorId?: string }) {
   return (
     <div className="flex flex-col gap-2">
       <p className="text-sm text-stone-600">
-        A model names one as <span className="font-mono">text(font = &quot;Liberation Sans:style=Bold&quot;)</span>. Upload a TTF or OTF file with the model to add
-        one; a missing font is replaced by Liberation Sans, and the build log says so.
+        A model names one as <span className="font-mono">text(font = &quot;Liberation Sans:style=Bold&quot;)</span>.
+        Upload a TTF or OTF file with the model to add one; a missing font is replaced by Liberation Sans, and the build
+        log says so.
       </p>
       <ErrorMessage error={fonts.error} />
       {fonts.isPending && <Spinner label="Loading fonts" />}
@@ -25,7 +26,9 @@ export function FontList({ configuratorId }: { configuratorId?: string }) {
         {[...families].map(([family, { source, styles }]) => (
           <li key={family}>
             <span className="font-medium">{family}</span> <span className="text-stone-600">{styles.join(', ')}</span>
-            {source === 'configurator' && <span className="ml-2 rounded bg-blue-50 px-1.5 text-xs text-blue-800">uploaded</span>}
+            {source === 'configurator' && (
+              <span className="ml-2 rounded bg-blue-50 px-1.5 text-xs text-blue-800">uploaded</span>
+            )}
           </li>
         ))}
       </ul>

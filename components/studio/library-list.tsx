@@ -22,18 +22,26 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
   const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: operationKey('listLibraries') }) }
   const install = useMutation({
     mutationFn: (zip: File) =>
-      callApiJson('installLibrary', { query: name.trim() ? { name: name.trim() } : undefined, body: zip, headers: { 'content-type': 'application/zip' } }),
+      callApiJson('installLibrary', {
+        query: name.trim() ? { name: name.trim() } : undefined,
+        body: zip,
+        headers: { 'content-type': 'application/zip' },
+      }),
     onSuccess: () => setName(''),
     ...settle,
   })
-  const remove = useMutation({ mutationFn: (library: string) => callApi('removeLibrary', { params: { name: library } }), ...settle })
+  const remove = useMutation({
+    mutationFn: (library: string) => callApi('removeLibrary', { params: { name: library } }),
+    ...settle,
+  })
 
   return (
     <div className="flex flex-col gap-8">
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">Libraries and fonts</h1>
         <p className="text-stone-600">
-          Installed once for every configurator: a model includes one by its name, as <span className="font-mono">include &lt;BOSL2/std.scad&gt;</span>.
+          Installed once for every configurator: a model includes one by its name, as{' '}
+          <span className="font-mono">include &lt;BOSL2/std.scad&gt;</span>.
         </p>
       </div>
       {canManage && (
@@ -43,12 +51,26 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
           </h2>
           <div className="flex flex-col gap-3">
             <Field label="Name" hint="Optional: by default the folder the zip holds, e.g. BOSL2 for BOSL2-master.">
-              {(control) => <Input {...control} value={name} onChange={(event) => setName(event.target.value)} placeholder="BOSL2" />}
+              {(control) => (
+                <Input
+                  {...control}
+                  value={name}
+                  onChange={(event) => setName(event.target.value)}
+                  placeholder="BOSL2"
+                />
+              )}
             </Field>
-            <ZipPicker label="Upload a library .zip…" busyLabel="Installing…" isBusy={install.isPending} inputLabel="Library archive to install" onPick={(zip) => install.mutate(zip)} />
+            <ZipPicker
+              label="Upload a library .zip…"
+              busyLabel="Installing…"
+              isBusy={install.isPending}
+              inputLabel="Library archive to install"
+              onPick={(zip) => install.mutate(zip)}
+            />
             {install.data && (
               <p role="status" className="text-sm text-stone-700">
-                Installed {install.data.name} ({install.data.fileCount} {install.data.fileCount === 1 ? 'file' : 'files'}).
+                Installed {install.data.name} ({install.data.fileCount}{' '}
+                {install.data.fileCount === 1 ? 'file' : 'files'}).
               </p>
             )}
             <ErrorMessage error={install.error} />
@@ -61,7 +83,12 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
         </h2>
         <ErrorMessage error={libraries.error ?? remove.error} />
         {libraries.isPending && <Spinner label="Loading libraries" />}
-        {libraries.data?.length === 0 && <p className="text-sm text-stone-600">No libraries yet. BOSL2, MCAD and the Gridfinity libraries are the usual ones (where to get them: Shared libraries in docs/api.md).</p>}
+        {libraries.data?.length === 0 && (
+          <p className="text-sm text-stone-600">
+            No libraries yet. BOSL2, MCAD and the Gridfinity libraries are the usual ones (where to get them: Shared
+            libraries in docs/api.md).
+          </p>
+        )}
         {libraries.data && libraries.data.length > 0 && (
           <table className="w-full text-left text-sm">
             <thead className="text-stone-600">
@@ -88,7 +115,12 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
                   </td>
                   {canManage && (
                     <td className="py-2 text-right">
-                      <ConfirmButton label="Remove" accessibleLabel={`Remove ${library.name}`} question={`Remove ${library.name}?`} onConfirm={() => remove.mutate(library.name)} />
+                      <ConfirmButton
+                        label="Remove"
+                        accessibleLabel={`Remove ${library.name}`}
+                        question={`Remove ${library.name}?`}
+                        onConfirm={() => remove.mutate(library.name)}
+                      />
                     </td>
                   )}
                 </tr>

@@ -18,10 +18,13 @@ import { useApiQuery } from '@/components/use-api-query'
 import { callApi, operationKey } from '@/lib/endpoints/client'
 
 // CodeMirror reads the DOM as it loads: in the browser only.
-const CodeEditor = dynamic(() => import('@/components/studio/code-editor/code-editor').then((module) => module.CodeEditor), {
-  ssr: false,
-  loading: () => <Spinner label="Loading the editor" />,
-})
+const CodeEditor = dynamic(
+  () => import('@/components/studio/code-editor/code-editor').then((module) => module.CodeEditor),
+  {
+    ssr: false,
+    loading: () => <Spinner label="Loading the editor" />,
+  },
+)
 
 const ROOT = 'configurator/'
 const TREES = [
@@ -44,13 +47,22 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
   const [log, setLog] = useState<SessionLog | null>(null)
   const [treeError, setTreeError] = useState<unknown>(null)
 
-  const refreshFiles = useCallback(() => queryClient.invalidateQueries({ queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }) }), [queryClient, configuratorId])
+  const refreshFiles = useCallback(
+    () =>
+      queryClient.invalidateQueries({
+        queryKey: operationKey('listConfiguratorFiles', { params: { configuratorId } }),
+      }),
+    [queryClient, configuratorId],
+  )
   const draftChanged = useCallback(() => {
     setSourceVersion((version) => version + 1)
     void refreshFiles()
   }, [refreshFiles])
   const file = useDraftFile(configuratorId, path, draftChanged)
-  const diagnostics = useMemo(() => (log && path ? diagnosticsOf(`${log.error}\n${log.message}`, path) : []), [log, path])
+  const diagnostics = useMemo(
+    () => (log && path ? diagnosticsOf(`${log.error}\n${log.message}`, path) : []),
+    [log, path],
+  )
 
   /** Runs a change of the tree, then shows the draft it made; its error stays beside the tree. */
   const changeTree = async (change: () => Promise<void>) => {
@@ -72,12 +84,17 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
   const renameFile = (from: ConfiguratorFile, to: string) =>
     changeTree(async () => {
       if (files.data?.some((existing) => existing.path === to)) throw new Error(`${to} exists already`)
-      await callApi('uploadConfiguratorFile', { params: fileParams(to), headers: { 'service-copy-source': `configurators/${configuratorId}/files/${from.path}` } })
+      await callApi('uploadConfiguratorFile', {
+        params: fileParams(to),
+        headers: { 'service-copy-source': `configurators/${configuratorId}/files/${from.path}` },
+      })
       await callApi('deleteConfiguratorFile', { params: fileParams(from.path) })
       // The main file keeps its role under its new name.
       if (configurator.data && from.path === ROOT + configurator.data.mainFile && to.startsWith(ROOT)) {
         await callApi('updateConfigurator', { params: { configuratorId }, json: { mainFile: to.slice(ROOT.length) } })
-        await queryClient.invalidateQueries({ queryKey: operationKey('getConfigurator', { params: { configuratorId } }) })
+        await queryClient.invalidateQueries({
+          queryKey: operationKey('getConfigurator', { params: { configuratorId } }),
+        })
       }
       if (from.path === path) setChosenPath(to)
     })
@@ -95,7 +112,11 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
         </h2>
         {releases.data?.length === 0 && (
           <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-            Not published yet: every save reaches new sessions at once. <Link href={`/studio/configurators/${configuratorId}/releases`} className={`underline ${FOCUS_RING}`}>Publish a release</Link> to keep customers on it while you edit.
+            Not published yet: every save reaches new sessions at once.{' '}
+            <Link href={`/studio/configurators/${configuratorId}/releases`} className={`underline ${FOCUS_RING}`}>
+              Publish a release
+            </Link>{' '}
+            to keep customers on it while you edit.
           </p>
         )}
         <ErrorMessage error={files.error ?? treeError} />
@@ -127,7 +148,13 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
         </div>
         <ErrorMessage error={file.loadError} />
         {path && file.loaded?.path === path ? (
-          <CodeEditor path={path} value={file.text} onChange={file.edit} onSave={file.saveNow} diagnostics={diagnostics} />
+          <CodeEditor
+            path={path}
+            value={file.text}
+            onChange={file.edit}
+            onSave={file.saveNow}
+            diagnostics={diagnostics}
+          />
         ) : (
           !file.loadError && <Spinner label={`Loading ${path ?? 'the main file'}`} />
         )}
@@ -135,7 +162,10 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
           {problemSummary(diagnostics)}
         </p>
       </section>
-      <section aria-label="Preview of the draft" className="flex h-[80vh] min-h-[36rem] flex-col overflow-y-auto rounded-lg border border-stone-200 bg-white">
+      <section
+        aria-label="Preview of the draft"
+        className="flex h-[80vh] min-h-[36rem] flex-col overflow-y-auto rounded-lg border border-stone-200 bg-white"
+      >
         <Configurator
           configuratorId={configuratorId}
           auth={{ kind: 'cookie' }}
@@ -144,7 +174,11 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
           productName={productName}
           preview={{ draft: true, sourceVersion: String(sourceVersion) }}
           onLog={setLog}
-          header={<p className="text-sm text-stone-600">The draft, built as you type. Customers get it once you publish it.</p>}
+          header={
+            <p className="text-sm text-stone-600">
+              The draft, built as you type. Customers get it once you publish it.
+            </p>
+          }
         />
       </section>
     </div>
@@ -155,13 +189,31 @@ function problemSummary(diagnostics: { severity: 'error' | 'warning' }[]): strin
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length
   const warnings = diagnostics.length - errors
   if (diagnostics.length === 0) return 'No problems in this file.'
-  return [errors > 0 && `${errors} ${errors === 1 ? 'error' : 'errors'}`, warnings > 0 && `${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`].filter(Boolean).join(' and ') + ' in this file.'
+  return (
+    [
+      errors > 0 && `${errors} ${errors === 1 ? 'error' : 'errors'}`,
+      warnings > 0 && `${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`,
+    ]
+      .filter(Boolean)
+      .join(' and ') + ' in this file.'
+  )
 }
 
-function SaveStatus({ saveState, onTakeTheirs, onKeepMine }: { saveState: SaveState; onTakeTheirs: () => void; onKeepMine: () => void }) {
+function SaveStatus({
+  saveState,
+  onTakeTheirs,
+  onKeepMine,
+}: {
+  saveState: SaveState
+  onTakeTheirs: () => void
+  onKeepMine: () => void
+}) {
   if (saveState.state === 'conflict') {
     return (
-      <div role="alert" className="flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+      <div
+        role="alert"
+        className="flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+      >
         <span>This file was saved elsewhere since you opened it: nothing of yours was saved.</span>
         <Button variant="secondary" onClick={onTakeTheirs}>
           Load the newer version
@@ -171,7 +223,9 @@ function SaveStatus({ saveState, onTakeTheirs, onKeepMine }: { saveState: SaveSt
         </Button>
         <details className="w-full">
           <summary className="cursor-pointer">The newer version</summary>
-          <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-xs">{saveState.theirs.text}</pre>
+          <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-xs">
+            {saveState.theirs.text}
+          </pre>
         </details>
       </div>
     )
@@ -196,7 +250,12 @@ function NewFileForm({ onCreate }: { onCreate: (path: string) => void }) {
   }
   return (
     <form onSubmit={submit} className="flex gap-2" aria-label="New file">
-      <Input aria-label="New file name" placeholder="parts/lid.scad" value={name} onChange={(event) => setName(event.target.value)} />
+      <Input
+        aria-label="New file name"
+        placeholder="parts/lid.scad"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+      />
       <Button type="submit" variant="secondary">
         New
       </Button>

@@ -3,7 +3,10 @@ import { describeJsonSyntaxError, parseJsonObject } from '@/components/studio/pa
 
 describe('parseJsonObject', () => {
   it('accepts an object', () => {
-    expect(parseJsonObject('{"quality": {"preview": {"$fn": 24}}}')).toEqual({ value: { quality: { preview: { $fn: 24 } } }, error: null })
+    expect(parseJsonObject('{"quality": {"preview": {"$fn": 24}}}')).toEqual({
+      value: { quality: { preview: { $fn: 24 } } },
+      error: null,
+    })
   })
 
   it.each([
@@ -25,9 +28,21 @@ describe('parseJsonObject', () => {
 describe('describeJsonSyntaxError', () => {
   const text = '{\n  "a": 1,\n  "b": }'
   it.each([
-    ['Chromium', `Unexpected token '}', "{"a": 1,"b": }" is not valid JSON at position 19 (line 3 column 8)`, `Invalid JSON at line 3, column 8: Unexpected token '}', "{"a": 1,"b": }" is not valid JSON`],
-    ['V8 with a position only', 'Expected double-quoted property name in JSON at position 19', 'Invalid JSON at line 3, column 8: Expected double-quoted property name'],
-    ['Firefox', 'JSON.parse: unexpected character at line 3 column 8 of the JSON data', 'Invalid JSON at line 3, column 8: unexpected character'],
+    [
+      'Chromium',
+      `Unexpected token '}', "{"a": 1,"b": }" is not valid JSON at position 19 (line 3 column 8)`,
+      `Invalid JSON at line 3, column 8: Unexpected token '}', "{"a": 1,"b": }" is not valid JSON`,
+    ],
+    [
+      'V8 with a position only',
+      'Expected double-quoted property name in JSON at position 19',
+      'Invalid JSON at line 3, column 8: Expected double-quoted property name',
+    ],
+    [
+      'Firefox',
+      'JSON.parse: unexpected character at line 3 column 8 of the JSON data',
+      'Invalid JSON at line 3, column 8: unexpected character',
+    ],
     ['Safari', 'JSON Parse error: Unexpected token: }', 'Invalid JSON: JSON Parse error: Unexpected token: }'],
   ])('reads the line and column from %s', (_engine, message, expected) => {
     expect(describeJsonSyntaxError(text, message)).toBe(expected)

@@ -21,7 +21,9 @@ export function parseJsonObject(text: string): JsonObjectResult {
  */
 export function describeJsonSyntaxError(text: string, message: string): string {
   const lineColumn = /line (\d+) column (\d+)/.exec(message)
-  const position = /position (\d+)/.exec(message)?.[1] ?? (/end of (JSON )?(input|data)/i.test(message) ? String(text.length) : undefined)
+  const position =
+    /position (\d+)/.exec(message)?.[1] ??
+    (/end of (JSON )?(input|data)/i.test(message) ? String(text.length) : undefined)
   const reason = message
     .replace(/^JSON\.parse: /, '')
     .replace(/\s*(in JSON )?at position \d+.*$/, '')

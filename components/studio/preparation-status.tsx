@@ -5,10 +5,15 @@ import { useApiQuery } from '@/components/use-api-query'
 
 /** Where the background preparation of the model stands after the last change: customers' first models come from it. */
 export function PreparationStatus({ configuratorId }: { configuratorId: string }) {
-  const preparation = useApiQuery('getPreparation', { params: { configuratorId } }, {
-    // A change anywhere (another tab, the API) starts a new preparation: asked again now and then.
-    refetchInterval: (query) => (query.state.data?.state === 'preparing' || query.state.data?.testDrive.done === false ? 1000 : 3000),
-  })
+  const preparation = useApiQuery(
+    'getPreparation',
+    { params: { configuratorId } },
+    {
+      // A change anywhere (another tab, the API) starts a new preparation: asked again now and then.
+      refetchInterval: (query) =>
+        query.state.data?.state === 'preparing' || query.state.data?.testDrive.done === false ? 1000 : 3000,
+    },
+  )
   const state = preparation.data
   if (!state || state.state === 'none') return null
   const seconds = state.durationMs === null ? '' : ` in ${(state.durationMs / 1000).toFixed(1)} s`
@@ -17,7 +22,9 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
   return (
     <div className="flex flex-col gap-2">
       <p role="status" aria-label="Preparation" className="text-sm text-stone-700">
-        {state.state === 'preparing' && <Spinner label="Preparing the model for customers: reading its parameters, building its defaults and presets…" />}
+        {state.state === 'preparing' && (
+          <Spinner label="Preparing the model for customers: reading its parameters, building its defaults and presets…" />
+        )}
         {state.state === 'ready' &&
           `Prepared for customers${seconds}: ${state.builds} ${state.builds === 1 ? 'model' : 'models'} (the defaults${state.builds > 1 ? ' and each preset' : ''}) built${
             state.failedBuilds > 0 ? `, ${state.failedBuilds} did not build:` : '.'
@@ -28,7 +35,8 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
         <ul aria-label="Models that did not build" className="flex flex-col gap-1 text-sm">
           {state.failures.map(({ build, message, log }) => (
             <li key={build} className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-900">
-              <span className="font-medium">{build.charAt(0).toUpperCase() + build.slice(1)}</span>: <span className="font-mono text-xs">{message}</span>
+              <span className="font-medium">{build.charAt(0).toUpperCase() + build.slice(1)}</span>:{' '}
+              <span className="font-mono text-xs">{message}</span>
               <details className="mt-1 text-xs">
                 <summary className="cursor-pointer">Full log</summary>
                 <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap">{log}</pre>
@@ -40,15 +48,20 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
       {samples.length > 0 && (
         <section aria-label="Test drive" className="text-sm text-stone-700">
           <p>
-            Test drive: {samples.length} random {samples.length === 1 ? 'combination' : 'combinations'} of values{done ? '' : ' so far'},{' '}
-            {problems.length === 0 ? 'all built.' : `${problems.length} did not build:`}
+            Test drive: {samples.length} random {samples.length === 1 ? 'combination' : 'combinations'} of values
+            {done ? '' : ' so far'}, {problems.length === 0 ? 'all built.' : `${problems.length} did not build:`}
           </p>
           {problems.length > 0 && (
             <ul className="mt-1 flex flex-col gap-1">
               {problems.map(({ values, outcome, message }) => (
                 <li key={JSON.stringify(values)} className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2">
-                  <span className="font-medium">{outcome === 'time limit' ? 'Ran past the time limit' : 'Failed'}</span> with{' '}
-                  <span className="font-mono text-xs">{Object.entries(values).map(([key, value]) => `${key} = ${JSON.stringify(value)}`).join(', ')}</span>
+                  <span className="font-medium">{outcome === 'time limit' ? 'Ran past the time limit' : 'Failed'}</span>{' '}
+                  with{' '}
+                  <span className="font-mono text-xs">
+                    {Object.entries(values)
+                      .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
+                      .join(', ')}
+                  </span>
                   {message && <span className="block text-xs text-stone-600">{message}</span>}
                 </li>
               ))}

@@ -10,12 +10,21 @@ import { fieldErrors } from '@/lib/client/field-errors'
 import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
 import { formText } from '@/lib/client/form-text'
 
-export function RegisterApplicationForm({ configuratorId, onRegistered }: { configuratorId: string; onRegistered: (applicationId: string) => void }) {
+export function RegisterApplicationForm({
+  configuratorId,
+  onRegistered,
+}: {
+  configuratorId: string
+  onRegistered: (applicationId: string) => void
+}) {
   const queryClient = useQueryClient()
   const register = useMutation({
-    mutationFn: (input: OperationBody<'registerApplication'>) => callApiJson('registerApplication', { params: { configuratorId }, json: input }),
+    mutationFn: (input: OperationBody<'registerApplication'>) =>
+      callApiJson('registerApplication', { params: { configuratorId }, json: input }),
     onSuccess: async ({ UUID }) => {
-      await queryClient.invalidateQueries({ queryKey: operationKey('listApplications', { params: { configuratorId } }) })
+      await queryClient.invalidateQueries({
+        queryKey: operationKey('listApplications', { params: { configuratorId } }),
+      })
       onRegistered(UUID)
     },
   })
@@ -42,14 +51,26 @@ export function RegisterApplicationForm({ configuratorId, onRegistered }: { conf
       <Field label="Name" error={errors.name}>
         {(control) => <Input {...control} name="name" required maxLength={200} placeholder="Web shop" />}
       </Field>
-      <Field label="Domain" hint="The host of the pages that embed it: shop.example.com allows that host on any port, shop.example.com:8443 only that port" error={errors.domain}>
+      <Field
+        label="Domain"
+        hint="The host of the pages that embed it: shop.example.com allows that host on any port, shop.example.com:8443 only that port"
+        error={errors.domain}
+      >
         {(control) => <Input {...control} name="domain" required placeholder="shop.example.com" />}
       </Field>
       <Field label="License" hint="Optional: your reference for this shop's license" error={errors.licenseUUID}>
         {(control) => <Input {...control} name="licenseUUID" maxLength={200} />}
       </Field>
-      <Checkbox name="secureInit" label="Secure start" hint="Sessions can only be opened by the shop's back end (server token)" />
-      <Checkbox name="secureModel" label="Secure model" hint="Only the shop's back end can download the finalized model" />
+      <Checkbox
+        name="secureInit"
+        label="Secure start"
+        hint="Sessions can only be opened by the shop's back end (server token)"
+      />
+      <Checkbox
+        name="secureModel"
+        label="Secure model"
+        hint="Only the shop's back end can download the finalized model"
+      />
       {Object.keys(errors).length === 0 && <ErrorMessage error={register.error} />}
       <Button type="submit" disabled={register.isPending}>
         {register.isPending ? 'Registering…' : 'Register application'}

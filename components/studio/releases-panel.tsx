@@ -24,7 +24,8 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
   const releases = useApiQuery('listReleases', { params })
   const refresh = () => queryClient.invalidateQueries({ queryKey: operationKey('listReleases', { params }) })
   const rollBack = useMutation({
-    mutationFn: (number: number) => callApiJson('rollBackRelease', { params: { configuratorId, number: String(number) } }),
+    mutationFn: (number: number) =>
+      callApiJson('rollBackRelease', { params: { configuratorId, number: String(number) } }),
     onSettled: refresh,
   })
   return (
@@ -40,7 +41,9 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
             Open the draft as a customer would
           </Link>
         </Card>
-        {releases.data && releases.data.length >= 2 && <CompareReleases configuratorId={configuratorId} releases={releases.data} />}
+        {releases.data && releases.data.length >= 2 && (
+          <CompareReleases configuratorId={configuratorId} releases={releases.data} />
+        )}
       </div>
       <Card aria-labelledby="releases-heading" className="flex flex-col gap-3">
         <h2 id="releases-heading" className="text-base font-semibold">
@@ -49,27 +52,47 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
         <ErrorMessage error={releases.error ?? rollBack.error} />
         {releases.isPending && <Spinner label="Loading releases" />}
         {releases.data?.length === 0 && (
-          <p className="text-sm text-stone-600">Never published: new sessions get the files as they are. Once you publish, they get the release, and your edits stay in the draft until the next.</p>
+          <p className="text-sm text-stone-600">
+            Never published: new sessions get the files as they are. Once you publish, they get the release, and your
+            edits stay in the draft until the next.
+          </p>
         )}
         <ol className="flex flex-col gap-2">
           {releases.data?.map((release) => (
-            <li key={release.number} aria-label={`Release ${release.number}`} className="flex flex-col gap-1 rounded-md border border-stone-200 px-3 py-2">
+            <li
+              key={release.number}
+              aria-label={`Release ${release.number}`}
+              className="flex flex-col gap-1 rounded-md border border-stone-200 px-3 py-2"
+            >
               <div className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold">Release {release.number}</span>
-                {release.current && <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-900">Customers get this</span>}
+                {release.current && (
+                  <span className="rounded bg-emerald-100 px-1.5 py-0.5 text-xs font-medium text-emerald-900">
+                    Customers get this
+                  </span>
+                )}
                 <span className="text-xs text-stone-600">{release.createdAt}</span>
                 {!release.current && (
-                  <Button variant="secondary" className="ml-auto" disabled={rollBack.isPending} onClick={() => rollBack.mutate(release.number)}>
+                  <Button
+                    variant="secondary"
+                    className="ml-auto"
+                    disabled={rollBack.isPending}
+                    onClick={() => rollBack.mutate(release.number)}
+                  >
                     Roll back to release {release.number}
                   </Button>
                 )}
               </div>
               {release.note && <p className="text-sm text-stone-800">{release.note}</p>}
               <p className="text-xs text-stone-600">
-                {release.files} {release.files === 1 ? 'file' : 'files'}, main file {release.mainFile}; the defaults: {describeDefaults(release.defaults)}
+                {release.files} {release.files === 1 ? 'file' : 'files'}, main file {release.mainFile}; the defaults:{' '}
+                {describeDefaults(release.defaults)}
               </p>
               {release.overridden.length > 0 && (
-                <p className="text-xs text-amber-900">Published although these did not build: {release.overridden.map((failure) => failure.build).join(', ')}.</p>
+                <p className="text-xs text-amber-900">
+                  Published although these did not build:{' '}
+                  {release.overridden.map((failure) => failure.build).join(', ')}.
+                </p>
               )}
             </li>
           ))}
@@ -91,14 +114,21 @@ function PublishForm({ configuratorId, onPublished }: { configuratorId: string; 
   const [note, setNote] = useState('')
   const [override, setOverride] = useState(false)
   const publish = useMutation({
-    mutationFn: () => callApiJson('publishRelease', { params: { configuratorId }, json: { note, override, ...(preparation.data?.draft && { draft: preparation.data.draft }) } }),
+    mutationFn: () =>
+      callApiJson('publishRelease', {
+        params: { configuratorId },
+        json: { note, override, ...(preparation.data?.draft && { draft: preparation.data.draft }) },
+      }),
     onSuccess: () => {
       setNote('')
       setOverride(false)
     },
     onSettled: onPublished,
   })
-  const hasFailures = (preparation.data?.failures.length ?? 0) > 0 || preparation.data?.state === 'failed' || preparation.data?.testDrive.samples.some((sample) => sample.outcome !== 'built')
+  const hasFailures =
+    (preparation.data?.failures.length ?? 0) > 0 ||
+    preparation.data?.state === 'failed' ||
+    preparation.data?.testDrive.samples.some((sample) => sample.outcome !== 'built')
   const submit = (event: FormEvent) => {
     event.preventDefault()
     publish.mutate()
@@ -106,9 +136,24 @@ function PublishForm({ configuratorId, onPublished }: { configuratorId: string; 
   return (
     <form onSubmit={submit} className="flex flex-col gap-3" aria-label="Publish">
       <Field label="What changed">
-        {(control) => <TextArea {...control} monospace={false} rows={2} value={note} onChange={(event) => setNote(event.target.value)} maxLength={2000} />}
+        {(control) => (
+          <TextArea
+            {...control}
+            monospace={false}
+            rows={2}
+            value={note}
+            onChange={(event) => setNote(event.target.value)}
+            maxLength={2000}
+          />
+        )}
       </Field>
-      {hasFailures && <Checkbox label="Publish although some models do not build" checked={override} onChange={(event) => setOverride(event.target.checked)} />}
+      {hasFailures && (
+        <Checkbox
+          label="Publish although some models do not build"
+          checked={override}
+          onChange={(event) => setOverride(event.target.checked)}
+        />
+      )}
       <ErrorMessage error={publish.error} />
       {publish.data && (
         <p role="status" className="text-sm text-emerald-900">
@@ -125,7 +170,10 @@ function PublishForm({ configuratorId, onPublished }: { configuratorId: string; 
 function CompareReleases({ configuratorId, releases }: { configuratorId: string; releases: Release[] }) {
   const [from, setFrom] = useState(releases[1]!.number)
   const [to, setTo] = useState(releases[0]!.number)
-  const comparison = useApiQuery('compareReleases', { params: { configuratorId }, query: { from: String(from), to: String(to) } })
+  const comparison = useApiQuery('compareReleases', {
+    params: { configuratorId },
+    query: { from: String(from), to: String(to) },
+  })
   const numbers = releases.map((release) => release.number)
   return (
     <Card aria-labelledby="compare-heading" className="flex flex-col gap-3">
@@ -142,7 +190,17 @@ function CompareReleases({ configuratorId, releases }: { configuratorId: string;
   )
 }
 
-function ReleaseSelect({ label, numbers, value, onChange }: { label: string; numbers: number[]; value: number; onChange: (number: number) => void }) {
+function ReleaseSelect({
+  label,
+  numbers,
+  value,
+  onChange,
+}: {
+  label: string
+  numbers: number[]
+  value: number
+  onChange: (number: number) => void
+}) {
   return (
     <Field label={label}>
       {(control) => (
@@ -166,13 +224,24 @@ function ComparisonView({ comparison }: { comparison: Comparison }) {
     ...Object.entries(parameters.changed).map(([key, { from, to }]) => `${key}: ${describeParameterChange(from, to)}`),
   ]
   return (
-    <section aria-label={`Changes from release ${comparison.from} to release ${comparison.to}`} className="flex flex-col gap-3 text-sm">
+    <section
+      aria-label={`Changes from release ${comparison.from} to release ${comparison.to}`}
+      className="flex flex-col gap-3 text-sm"
+    >
       <p>
         The defaults: {describeDefaults(defaults.from)} → {describeDefaults(defaults.to)}
       </p>
       <div>
         <h3 className="font-medium">Parameters</h3>
-        {parameterChanges.length === 0 ? <p className="text-stone-600">No change.</p> : <ul className="list-disc pl-5">{parameterChanges.map((change) => <li key={change}>{change}</li>)}</ul>}
+        {parameterChanges.length === 0 ? (
+          <p className="text-stone-600">No change.</p>
+        ) : (
+          <ul className="list-disc pl-5">
+            {parameterChanges.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        )}
       </div>
       <div>
         <h3 className="font-medium">Files</h3>
@@ -186,12 +255,19 @@ function ComparisonView({ comparison }: { comparison: Comparison }) {
               <p className="text-stone-600">Not shown: {file.noDiff}.</p>
             ) : (
               // Focusable so keyboard users can scroll it.
-              <pre tabIndex={0} aria-label={`Diff of ${file.path}`} className="mt-1 max-h-80 overflow-auto rounded bg-stone-50 p-2 font-mono text-xs">
+              <pre
+                tabIndex={0}
+                aria-label={`Diff of ${file.path}`}
+                className="mt-1 max-h-80 overflow-auto rounded bg-stone-50 p-2 font-mono text-xs"
+              >
                 {file.diff
                   .split('\n')
                   .slice(4)
                   .map((line, index) => (
-                    <span key={index} className={`block ${line.startsWith('+') ? 'bg-emerald-50 text-emerald-900' : line.startsWith('-') ? 'bg-red-50 text-red-900' : ''}`}>
+                    <span
+                      key={index}
+                      className={`block ${line.startsWith('+') ? 'bg-emerald-50 text-emerald-900' : line.startsWith('-') ? 'bg-red-50 text-red-900' : ''}`}
+                    >
                       {line || ' '}
                     </span>
                   ))}

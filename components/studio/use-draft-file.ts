@@ -51,7 +51,11 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
       // The file may be left while its save travels: its answer then changes nothing shown.
       const isShown = () => latest.current.path === file.path
       try {
-        const response = await callApi('uploadConfiguratorFile', { params: { configuratorId, path: file.path.split('/') }, body: sent, headers: { 'if-match': etag } })
+        const response = await callApi('uploadConfiguratorFile', {
+          params: { configuratorId, path: file.path.split('/') },
+          body: sent,
+          headers: { 'if-match': etag },
+        })
         latest.current.onSaved()
         if (!isShown()) return
         setLoaded({ path: file.path, text: sent, etag: response.headers.get('etag') ?? '' })
@@ -60,7 +64,10 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
         const isConflict = error instanceof ApiError && error.status === 409
         if (!isShown()) {
           const why = isConflict ? 'it was saved elsewhere since you opened it' : (error as Error).message
-          return setSaveState({ state: 'failed', error: new Error(`Your last edit of ${file.path} was not saved: ${why}. Open it again to redo it.`) })
+          return setSaveState({
+            state: 'failed',
+            error: new Error(`Your last edit of ${file.path} was not saved: ${why}. Open it again to redo it.`),
+          })
         }
         const theirs = isConflict ? await readFile(configuratorId, file.path).catch(() => null) : null
         setSaveState(theirs ? { state: 'conflict', theirs } : { state: 'failed', error })

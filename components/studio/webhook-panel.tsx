@@ -18,17 +18,23 @@ export function WebhookPanel({ applicationId }: { applicationId: string }) {
   const input = { params: { applicationId } }
   const webhook = useApiQuery('getWebhook', input)
   const deliveries = useApiQuery('listWebhookDeliveries', input, {
-    refetchInterval: (query) => (query.state.data?.some((delivery) => delivery.status === 'pending') ? REFRESH_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((delivery) => delivery.status === 'pending') ? REFRESH_MS : false,
   })
   const [url, setUrl] = useState<string | null>(null)
   // The webhook's key is a prefix of its deliveries'.
   const refresh = () => queryClient.invalidateQueries({ queryKey: operationKey('getWebhook', input) })
-  const save = useMutation({ mutationFn: (next: string) => callApiJson('setWebhook', { ...input, json: { url: next } }), onSuccess: () => setUrl(null), onSettled: refresh })
+  const save = useMutation({
+    mutationFn: (next: string) => callApiJson('setWebhook', { ...input, json: { url: next } }),
+    onSuccess: () => setUrl(null),
+    onSettled: refresh,
+  })
   const remove = useMutation({ mutationFn: () => callApi('deleteWebhook', input), onSettled: refresh })
 
   const current = webhook.data
   const shown = url ?? current?.url ?? ''
-  const urlError = save.error instanceof ApiError ? save.error.fields.find((field) => field.path[0] === 'url')?.message : undefined
+  const urlError =
+    save.error instanceof ApiError ? save.error.fields.find((field) => field.path[0] === 'url')?.message : undefined
   const submit = (event: FormEvent) => {
     event.preventDefault()
     save.mutate(shown.trim())
@@ -37,11 +43,22 @@ export function WebhookPanel({ applicationId }: { applicationId: string }) {
   return (
     <div className="flex flex-col gap-3">
       <h3 className="text-sm font-semibold">Webhook</h3>
-      <p className="text-sm text-stone-600">Your shop's back end hears of each snapshot (an order) here, as a signed POST (Standard Webhooks), retried until it answers 2xx.</p>
+      <p className="text-sm text-stone-600">
+        Your shop's back end hears of each snapshot (an order) here, as a signed POST (Standard Webhooks), retried until
+        it answers 2xx.
+      </p>
       <ErrorMessage error={webhook.error} />
       <form onSubmit={submit} className="flex flex-col gap-2">
         <Field label="Webhook URL" error={urlError} hint="https://shop.example.com/paraform-webhook">
-          {(control) => <Input {...control} type="url" value={shown} onChange={(event) => setUrl(event.target.value)} placeholder="https://" />}
+          {(control) => (
+            <Input
+              {...control}
+              type="url"
+              value={shown}
+              onChange={(event) => setUrl(event.target.value)}
+              placeholder="https://"
+            />
+          )}
         </Field>
         <div className="flex gap-2">
           <Button type="submit" disabled={save.isPending || shown.trim() === ''}>
@@ -83,8 +100,12 @@ export function WebhookPanel({ applicationId }: { applicationId: string }) {
                 <td>{delivery.attempts}</td>
                 <td className="break-all">
                   {delivery.lastStatus === null ? '—' : `HTTP ${delivery.lastStatus}`}
-                  {delivery.lastResponse && <div className="text-xs text-stone-500">{delivery.lastResponse.slice(0, 120)}</div>}
-                  {delivery.nextAttemptAt && <div className="text-xs text-stone-500">next try {delivery.nextAttemptAt}</div>}
+                  {delivery.lastResponse && (
+                    <div className="text-xs text-stone-500">{delivery.lastResponse.slice(0, 120)}</div>
+                  )}
+                  {delivery.nextAttemptAt && (
+                    <div className="text-xs text-stone-500">next try {delivery.nextAttemptAt}</div>
+                  )}
                 </td>
               </tr>
             ))}

@@ -16,6 +16,11 @@ export function buttonClasses(variant: ButtonVariant = 'primary', className = ''
   return `inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium motion-safe:transition-colors disabled:cursor-not-allowed ${FOCUS_RING} ${VARIANTS[variant]} ${className}`
 }
 
-export function Button({ variant, className, type = 'button', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+export function Button({
+  variant,
+  className,
+  type = 'button',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
   return <button type={type} className={buttonClasses(variant, className)} {...props} />
 }

@@ -1,4 +1,10 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react'
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react'
 import { FOCUS_RING } from '@/components/ui/button'
 
 export const CONTROL_CLASSES = `w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 placeholder:text-stone-500 aria-[invalid=true]:border-red-700 ${FOCUS_RING}`
@@ -32,7 +38,17 @@ export function describedByIds(id: string, hint: ReactNode, error: string | null
 }
 
 /** A control's hint and its announced error, under it, with the ids describedByIds() names. */
-export function FieldNotes({ id, hint, error, className = '' }: { id: string; hint?: ReactNode; error?: string | null; className?: string }) {
+export function FieldNotes({
+  id,
+  hint,
+  error,
+  className = '',
+}: {
+  id: string
+  hint?: ReactNode
+  error?: string | null
+  className?: string
+}) {
   return (
     <>
       {hint && (
@@ -58,6 +74,10 @@ export function Select({ className = '', ...props }: SelectHTMLAttributes<HTMLSe
 }
 
 /** Monospaced by default, for code and JSON; `monospace={false}` for prose. */
-export function TextArea({ className = '', monospace = true, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { monospace?: boolean }) {
+export function TextArea({
+  className = '',
+  monospace = true,
+  ...props
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { monospace?: boolean }) {
   return <textarea className={`${CONTROL_CLASSES} ${monospace ? 'font-mono' : ''} ${className}`} {...props} />
 }

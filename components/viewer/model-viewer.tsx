@@ -56,7 +56,8 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
         gl={{ antialias: !isSoftware }}
         performance={{ min: 0.5, debounce: 300 }}
         role="img"
-        aria-label="3D view of the configured product; drag to rotate (two fingers on a touch screen), scroll or pinch to zoom">
+        aria-label="3D view of the configured product; drag to rotate (two fingers on a touch screen), scroll or pinch to zoom"
+      >
         <ModelScene {...props} wrapper={wrapper} homeRequests={homeRequests} />
         {/* While orbiting, frames are drawn at half resolution: a CPU renderer is bound by pixels. */}
         <AdaptiveDpr />
@@ -64,7 +65,14 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
       <div className="absolute bottom-3 right-3 flex gap-2">
         <ViewButton label="Reset view" onClick={() => setHomeRequests((count) => count + 1)} />
         {/* A page that frames the viewer without allowing full screen refuses it: nothing to tell the customer. */}
-        <ViewButton label="Full screen" onClick={() => void (document.fullscreenElement ? document.exitFullscreen() : wrapper.current?.requestFullscreen())?.catch(() => {})} />
+        <ViewButton
+          label="Full screen"
+          onClick={() =>
+            void (document.fullscreenElement ? document.exitFullscreen() : wrapper.current?.requestFullscreen())?.catch(
+              () => {},
+            )
+          }
+        />
       </div>
     </div>
   )
@@ -72,7 +80,11 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
 
 function ViewButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" onClick={onClick} className="rounded-full bg-white/90 px-3 py-1 text-xs font-medium text-stone-800 shadow-sm hover:bg-white focus-visible:outline-2 focus-visible:outline-stone-900">
+    <button
+      type="button"
+      onClick={onClick}
+      className="rounded-full bg-white/90 px-3 py-1 text-xs font-medium text-stone-800 shadow-sm hover:bg-white focus-visible:outline-2 focus-visible:outline-stone-900"
+    >
       {label}
     </button>
   )
@@ -89,7 +101,15 @@ interface Shown {
   home: { position: Vector3; up: Vector3 }
 }
 
-function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper, homeRequests }: Omit<ModelViewerProps, 'className'> & { wrapper: RefObject<HTMLDivElement | null>; homeRequests: number }) {
+function ModelScene({
+  modelUrl,
+  modelVersion,
+  settings,
+  files,
+  onStatus,
+  wrapper,
+  homeRequests,
+}: Omit<ModelViewerProps, 'className'> & { wrapper: RefObject<HTMLDivElement | null>; homeRequests: number }) {
   const gl = useThree((state) => state.gl)
   const root = useThree((state) => state.scene)
   const set = useThree((state) => state.set)
@@ -136,7 +156,13 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
         const { width, height } = gl.domElement.getBoundingClientRect()
         const previous = shownRef.current
         // A new model keeps the direction the customer orbited to, framed to its new size.
-        const camera = createCamera(previous ? { view: previous.camera.getWorldDirection(new Vector3()).toArray(), top: previous.camera.up.toArray() } : {}, built.bounds, Math.max(width, 1) / Math.max(height, 1))
+        const camera = createCamera(
+          previous
+            ? { view: previous.camera.getWorldDirection(new Vector3()).toArray(), top: previous.camera.up.toArray() }
+            : {},
+          built.bounds,
+          Math.max(width, 1) / Math.max(height, 1),
+        )
         addHeadlight(built.scene, camera)
         const warnings = [...built.warnings, ...checkShaders(gl, built.scene, camera)]
         // The old model stays on screen until the new one is ready, so an update never blanks the view.
@@ -146,7 +172,12 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
           disposeScene(previous.scene)
         }
         const home = createCamera({}, built.bounds, Math.max(width, 1) / Math.max(height, 1))
-        const next = { scene: built.scene, camera, center: built.bounds.center.clone(), home: { position: home.position.clone(), up: home.up.clone() } }
+        const next = {
+          scene: built.scene,
+          camera,
+          center: built.bounds.center.clone(),
+          home: { position: home.position.clone(), up: home.up.clone() },
+        }
         shownRef.current = next
         set({ camera })
         setShown(next)
@@ -156,12 +187,24 @@ function ModelScene({ modelUrl, modelVersion, settings, files, onStatus, wrapper
       } catch (error) {
         if (controller.signal.aborted) return
         if (wrapper.current) wrapper.current.dataset.state = 'error'
-        onStatusRef.current?.({ state: 'error', modelVersion, message: error instanceof Error ? error.message : String(error), notBuilt: false, showsEarlier: shownRef.current !== null })
+        onStatusRef.current?.({
+          state: 'error',
+          modelVersion,
+          message: error instanceof Error ? error.message : String(error),
+          notBuilt: false,
+          showsEarlier: shownRef.current !== null,
+        })
       }
     })()
     function notBuilt(message: string) {
       if (wrapper.current) wrapper.current.dataset.state = 'not-built'
-      onStatusRef.current?.({ state: 'error', modelVersion, message, notBuilt: true, showsEarlier: shownRef.current !== null })
+      onStatusRef.current?.({
+        state: 'error',
+        modelVersion,
+        message,
+        notBuilt: true,
+        showsEarlier: shownRef.current !== null,
+      })
     }
     return () => controller.abort()
   }, [modelUrl, modelVersion, settings, files, gl, root, set, invalidate, wrapper])

@@ -54,7 +54,11 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
     return ((await response.json()) as { accessToken: string }).accessToken
   }
 
-  async function fulfil(snapshot: { id: string; parameters: Record<string, { value: unknown }>; print: { price: Order['price'] } }): Promise<void> {
+  async function fulfil(snapshot: {
+    id: string
+    parameters: Record<string, { value: unknown }>
+    print: { price: Order['price'] }
+  }): Promise<void> {
     const response = await fetch(`${options.paraformUrl}/api/snapshots/${snapshot.id}/finalizedmodel?type=3mf`, {
       headers: { authorization: `Bearer ${await serverToken()}`, 'x-api-key': options.applicationKey },
     })
@@ -63,7 +67,14 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
     const file = path.join(options.ordersDir, `${snapshot.id}.3mf`)
     await fs.writeFile(file, bytes)
     const name = snapshot.parameters.name?.value
-    orders.push({ snapshotId: snapshot.id, text: typeof name === 'string' ? name : '', price: snapshot.print.price, file, bytes: bytes.byteLength, receivedAt: new Date().toISOString() })
+    orders.push({
+      snapshotId: snapshot.id,
+      text: typeof name === 'string' ? name : '',
+      price: snapshot.print.price,
+      file,
+      bytes: bytes.byteLength,
+      receivedAt: new Date().toISOString(),
+    })
   }
 
   async function receiveWebhook(request: http.IncomingMessage): Promise<number> {
@@ -88,7 +99,9 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://shop')
       if (request.method === 'GET' && url.pathname === '/') {
-        const page = (await fs.readFile(PAGE, 'utf8')).replaceAll('{{PARAFORM_URL}}', options.paraformUrl).replaceAll('{{APPLICATION_KEY}}', options.applicationKey)
+        const page = (await fs.readFile(PAGE, 'utf8'))
+          .replaceAll('{{PARAFORM_URL}}', options.paraformUrl)
+          .replaceAll('{{APPLICATION_KEY}}', options.applicationKey)
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page)
       } else if (request.method === 'GET' && url.pathname === '/orders') {
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ orders, received }))

@@ -8,18 +8,25 @@ const SCHEMA_FILES = fs.readdirSync(path.join(ROOT, 'lib'), { withFileTypes: tru
   return entry.isDirectory() && fs.existsSync(path.join(ROOT, file)) ? [file] : []
 })
 // What must never reach a browser bundle: the database, Node built-ins, server-only modules.
-const SERVER_ONLY = /^(node:|server-only$|@\/lib\/db$|@\/lib\/env$|@\/lib\/generated\/prisma|@prisma\/|pg$|@electric-sql\/)/
+const SERVER_ONLY =
+  /^(node:|server-only$|@\/lib\/db$|@\/lib\/env$|@\/lib\/generated\/prisma|@prisma\/|pg$|@electric-sql\/)/
 
 // Imports that are evaluated at run time: `import type` and `export type` vanish in the bundle.
 function runtimeImports(file: string): string[] {
   const source = fs.readFileSync(path.join(ROOT, file), 'utf8')
-  return [...source.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map(([, specifier]) => specifier!)
+  return [...source.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)].map(
+    ([, specifier]) => specifier!,
+  )
 }
 
 function resolveLocal(from: string, specifier: string): string | null {
   if (!specifier.startsWith('@/') && !specifier.startsWith('.')) return null
   const base = specifier.startsWith('@/') ? specifier.slice(2) : path.join(path.dirname(from), specifier)
-  return ['.ts', '.tsx', '/index.ts'].map((ending) => base + ending).find((candidate) => fs.existsSync(path.join(ROOT, candidate))) ?? null
+  return (
+    ['.ts', '.tsx', '/index.ts']
+      .map((ending) => base + ending)
+      .find((candidate) => fs.existsSync(path.join(ROOT, candidate))) ?? null
+  )
 }
 
 /** Every server-only module `file` reaches through run-time imports, each with the chain that reaches it. */

@@ -3,7 +3,8 @@ import { toErrorResponse } from '@/lib/api/errors'
 import { ZErrorBody } from '@/lib/api/schemas'
 import { Prisma } from '@/lib/generated/prisma/client'
 
-const prismaError = (code: string) => new Prisma.PrismaClientKnownRequestError('failed', { code, clientVersion: Prisma.prismaVersion.client })
+const prismaError = (code: string) =>
+  new Prisma.PrismaClientKnownRequestError('failed', { code, clientVersion: Prisma.prismaVersion.client })
 
 describe('toErrorResponse', () => {
   it.each([

@@ -24,19 +24,32 @@ export class AppError extends Error {
 export class ValidationError extends AppError {
   declare readonly fields: FieldError[]
 
-  constructor(fields: FieldError[], message = fields.map(({ path, message }) => (path.length > 0 ? `${path.join('.')}: ${message}` : message)).join('; ')) {
+  constructor(
+    fields: FieldError[],
+    message = fields
+      .map(({ path, message }) => (path.length > 0 ? `${path.join('.')}: ${message}` : message))
+      .join('; '),
+  ) {
     super('unprocessable_entity', message, {}, fields)
     this.name = 'ValidationError'
   }
 }
 
-export function errorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}, fields?: FieldError[]): Response {
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+  fields?: FieldError[],
+): Response {
   return Response.json({ error: { code, message, fields } }, { status: ERROR_STATUS[code], headers })
 }
 
 /** A zod error's issues as fields, under `prefix` (e.g. ["query"]). */
 export function zodFields(error: z.ZodError, prefix: FieldError['path'] = []): FieldError[] {
-  return error.issues.map((issue) => ({ path: [...prefix, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))], message: issue.message }))
+  return error.issues.map((issue) => ({
+    path: [...prefix, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))],
+    message: issue.message,
+  }))
 }
 
 /**
@@ -49,7 +62,8 @@ export function toErrorResponse(error: unknown): Response {
   const prismaCode = prismaErrorCode(error)
   if (prismaCode === 'P2025') return errorResponse('not_found', 'Not found')
   if (prismaCode === 'P2002') return errorResponse('conflict', 'Already exists')
-  if (prismaCode !== undefined && DATABASE_UNREACHABLE.has(prismaCode)) return errorResponse('service_unavailable', 'The database cannot be reached; try again later')
+  if (prismaCode !== undefined && DATABASE_UNREACHABLE.has(prismaCode))
+    return errorResponse('service_unavailable', 'The database cannot be reached; try again later')
   return errorResponse('internal_error', 'Internal server error')
 }
 
@@ -59,6 +73,7 @@ const DATABASE_UNREACHABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024'])
 // Recognised by name rather than instanceof: importing the Prisma client here would pull it
 // into the browser through every schema that uses AppError (lib/storage/file-path.ts).
 function prismaErrorCode(error: unknown): string | undefined {
-  if (!(error instanceof Error) || error.name !== 'PrismaClientKnownRequestError' || !('code' in error)) return undefined
+  if (!(error instanceof Error) || error.name !== 'PrismaClientKnownRequestError' || !('code' in error))
+    return undefined
   return typeof error.code === 'string' ? error.code : undefined
 }

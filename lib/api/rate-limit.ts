@@ -12,7 +12,13 @@ function store(name: string, points: number, durationSeconds: number): RateLimit
   const id = `${name}:${points}:${durationSeconds}`
   let limiter = stores.get(id)
   if (!limiter) {
-    limiter = new RateLimiterPrisma({ storeClient: db, tableName: 'rateLimit', keyPrefix: name, points, duration: durationSeconds })
+    limiter = new RateLimiterPrisma({
+      storeClient: db,
+      tableName: 'rateLimit',
+      keyPrefix: name,
+      points,
+      duration: durationSeconds,
+    })
     stores.set(id, limiter)
   }
   return limiter
@@ -54,7 +60,9 @@ export class RateLimit {
 
   /** Counts `points` against `key`; 429 with Retry-After when that goes past the limit (they stay counted). */
   async consume(key: string, points = 1): Promise<void> {
-    await this.limiter.consume(key, points).catch((error: unknown) => Promise.reject(refusal(error, this.name, this.message)))
+    await this.limiter
+      .consume(key, points)
+      .catch((error: unknown) => Promise.reject(refusal(error, this.name, this.message)))
   }
 
   /** 429 with Retry-After when `key` has used up its points; counts nothing. */
@@ -123,7 +131,8 @@ export class BackOff {
     const { freeFailures, blockSeconds, maxBlockSeconds } = this.settings()
     const { attempts, gate } = this.limiters()
     const failures = (await attempts.get(key))?.consumedPoints ?? 0
-    if (failures >= freeFailures) await gate.block(key, Math.min(blockSeconds * 2 ** (failures - freeFailures), maxBlockSeconds))
+    if (failures >= freeFailures)
+      await gate.block(key, Math.min(blockSeconds * 2 ** (failures - freeFailures), maxBlockSeconds))
   }
 
   /** The attempt succeeded and does not count (e.g. one of many users behind one address). */
@@ -147,8 +156,16 @@ const loginBackOff = (freeFailures: number): BackOffSettings => ({
 
 /** Every limit of the service; settings are read at each call. */
 export const limits = {
-  loginByAccount: new BackOff('login-account', () => loginBackOff(env.LOGIN_FAILURES_PER_ACCOUNT), 'Too many failed sign-ins for this account'),
-  loginByAddress: new BackOff('login-address', () => loginBackOff(env.LOGIN_FAILURES_PER_ADDRESS), 'Too many failed sign-ins from this address'),
+  loginByAccount: new BackOff(
+    'login-account',
+    () => loginBackOff(env.LOGIN_FAILURES_PER_ACCOUNT),
+    'Too many failed sign-ins for this account',
+  ),
+  loginByAddress: new BackOff(
+    'login-address',
+    () => loginBackOff(env.LOGIN_FAILURES_PER_ADDRESS),
+    'Too many failed sign-ins from this address',
+  ),
   anonymousTokensByKey: new RateLimit(
     'anonymous-key',
     () => ({ points: env.ANONYMOUS_TOKENS_PER_MINUTE_PER_KEY, durationSeconds: 60 }),

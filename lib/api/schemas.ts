@@ -49,7 +49,9 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS
 
 export const ZFieldError = z.object({
-  path: z.array(z.union([z.string(), z.number()])).describe('the field, relative to what was sent: the JSON body, or ["query", name]'),
+  path: z
+    .array(z.union([z.string(), z.number()]))
+    .describe('the field, relative to what was sent: the JSON body, or ["query", name]'),
   message: z.string(),
 })
 export type FieldError = z.infer<typeof ZFieldError>
@@ -58,7 +60,10 @@ export const ZErrorBody = z.object({
   error: z.object({
     code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
-    fields: z.array(ZFieldError).optional().describe('on 422: each field that is wrong; on a 409 that asks for a choice: each choice'),
+    fields: z
+      .array(ZFieldError)
+      .optional()
+      .describe('on 422: each field that is wrong; on a 409 that asks for a choice: each choice'),
   }),
 })
 export type ErrorBody = z.infer<typeof ZErrorBody>

@@ -19,11 +19,18 @@ describe('parseUntrustedJson', () => {
     ['65 objects', `${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`],
     ['a million unclosed levels', '['.repeat(1_000_000)],
   ])('refuses %s', (_case, text) => {
-    expect(() => parseUntrustedJson(text)).toThrow(expect.objectContaining({ code: 'bad_request', message: `Malformed JSON: nested deeper than ${MAX_JSON_DEPTH} levels` }))
+    expect(() => parseUntrustedJson(text)).toThrow(
+      expect.objectContaining({
+        code: 'bad_request',
+        message: `Malformed JSON: nested deeper than ${MAX_JSON_DEPTH} levels`,
+      }),
+    )
   })
 
   it('refuses malformed JSON with 400', () => {
-    expect(() => parseUntrustedJson('{"a": ')).toThrow(expect.objectContaining({ code: 'bad_request', message: expect.stringMatching(/^Malformed JSON: /) }))
+    expect(() => parseUntrustedJson('{"a": ')).toThrow(
+      expect.objectContaining({ code: 'bad_request', message: expect.stringMatching(/^Malformed JSON: /) }),
+    )
   })
 })
 
@@ -37,7 +44,9 @@ describe('assertNoNul', () => {
     [{ name: 'a\0' }, ['query'], ['query', 'name'], 'must not contain NUL characters'],
   ])('refuses %j (under %j) naming the field %j', (value, prefix, path, message) => {
     const sentence = path.length > 0 ? `${path.join('.')}: ${message}` : message
-    expect(() => assertNoNul(value, prefix)).toThrow(expect.objectContaining({ code: 'unprocessable_entity', message: sentence, fields: [{ path, message }] }))
+    expect(() => assertNoNul(value, prefix)).toThrow(
+      expect.objectContaining({ code: 'unprocessable_entity', message: sentence, fields: [{ path, message }] }),
+    )
   })
 
   it('accepts everything else, also the escaped text \\u0000', () => {

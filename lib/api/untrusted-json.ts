@@ -18,7 +18,8 @@ export function parseUntrustedJson(text: string): unknown {
     } else if (char === '"') {
       inString = true
     } else if (char === '{' || char === '[') {
-      if (++depth > MAX_JSON_DEPTH) throw new AppError('bad_request', `Malformed JSON: nested deeper than ${MAX_JSON_DEPTH} levels`)
+      if (++depth > MAX_JSON_DEPTH)
+        throw new AppError('bad_request', `Malformed JSON: nested deeper than ${MAX_JSON_DEPTH} levels`)
     } else if (char === '}' || char === ']') {
       depth--
     }
@@ -38,10 +39,12 @@ export function assertNoNul(value: unknown, prefix: FieldError['path'] = []): vo
   const pending: { value: unknown; path: FieldError['path'] }[] = [{ value, path: prefix }]
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (typeof next.value === 'string') {
-      if (next.value.includes('\0')) throw new ValidationError([{ path: next.path, message: 'must not contain NUL characters' }])
+      if (next.value.includes('\0'))
+        throw new ValidationError([{ path: next.path, message: 'must not contain NUL characters' }])
     } else if (typeof next.value === 'object' && next.value !== null) {
       for (const [key, item] of Object.entries(next.value)) {
-        if (key.includes('\0')) throw new ValidationError([{ path: next.path, message: 'keys must not contain NUL characters' }])
+        if (key.includes('\0'))
+          throw new ValidationError([{ path: next.path, message: 'keys must not contain NUL characters' }])
         pending.push({ value: item, path: [...next.path, Array.isArray(next.value) ? Number(key) : key] })
       }
     }

@@ -43,7 +43,8 @@ export function frameAncestors(domain: string): string {
 export function describeDomain(domain: string): string {
   const rule = ruleOf(domain)
   if (!rule) return `${domain} is no host[:port]: no page can embed the configurator`
-  if (rule.port === null) return `Pages of ${rule.host} on any port, over http or https, may embed it: https://${rule.host}/product and http://${rule.host}:8080/ both can.`
+  if (rule.port === null)
+    return `Pages of ${rule.host} on any port, over http or https, may embed it: https://${rule.host}/product and http://${rule.host}:8080/ both can.`
   const other = rule.port === '8080' ? '8081' : '8080'
   return `Only pages at http://${rule.host}:${rule.port} or https://${rule.host}:${rule.port} may embed it; ${rule.host}:${other} cannot (a domain without a port allows every port).`
 }

@@ -19,8 +19,11 @@ function isSame(a: string, b: string): boolean {
 async function findApplicationByKey(key: string, secretKey?: string) {
   const application = await db.application.findUnique({ where: { key } })
   const isValid =
-    application !== null && isSame(application.key, key) && (secretKey === undefined || isSame(application.secretKey, secretKey))
-  if (!isValid) throw new AppError('unauthorized', secretKey === undefined ? 'Unknown X-API-KEY' : 'Key or secret key is wrong')
+    application !== null &&
+    isSame(application.key, key) &&
+    (secretKey === undefined || isSame(application.secretKey, secretKey))
+  if (!isValid)
+    throw new AppError('unauthorized', secretKey === undefined ? 'Unknown X-API-KEY' : 'Key or secret key is wrong')
   return application
 }
 

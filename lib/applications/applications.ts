@@ -13,7 +13,10 @@ export interface OwnedApplicationOptions {
   userId: string
 }
 
-export async function registerApplication({ input, ...owned }: OwnedConfiguratorOptions & { input: RegisterApplicationInput }) {
+export async function registerApplication({
+  input,
+  ...owned
+}: OwnedConfiguratorOptions & { input: RegisterApplicationInput }) {
   await findOwnedConfigurator(owned)
   return db.application.create({
     data: {

@@ -4,7 +4,8 @@ import { ZDateTime } from '@/lib/api/schemas'
 export const ZApplicationParams = z.object({ applicationId: z.uuid() })
 
 // A host name with an optional port, as in an Origin header: shop.example.com or localhost:8080.
-const HOST_PATTERN = /^(?=.{1,253}(:|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/
+const HOST_PATTERN =
+  /^(?=.{1,253}(:|$))([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/
 
 export const ZRegisterApplication = z.object({
   name: z.string().trim().min(1).max(200),

@@ -24,22 +24,31 @@ export async function authenticate(request: Request): Promise<Principal | null> 
   if (!token) throw new AppError('unauthorized', 'Token is invalid, expired or revoked')
   if (token.kind === 'user' && token.user) return { kind: 'user', tokenId: token.id, user: token.user }
   // Anonymous tokens issued before identities existed are each their own identity.
-  if (token.kind === 'anonymous' && token.application) return { kind: 'anonymous', tokenId: token.id, application: token.application, identityId: token.identityId ?? token.id }
-  if (token.kind === 'server' && token.application) return { kind: 'server', tokenId: token.id, application: token.application }
+  if (token.kind === 'anonymous' && token.application)
+    return {
+      kind: 'anonymous',
+      tokenId: token.id,
+      application: token.application,
+      identityId: token.identityId ?? token.id,
+    }
+  if (token.kind === 'server' && token.application)
+    return { kind: 'server', tokenId: token.id, application: token.application }
   throw new AppError('unauthorized', 'Token is invalid, expired or revoked')
 }
 
 async function authenticateCookie(request: Request): Promise<Principal | null> {
   const cookieToken = readSessionCookie(request.headers.get('cookie'))
   if (cookieToken === null) return null
-  if (!isSameOriginOrSafe(request)) throw new AppError('forbidden', 'A signed-in browser may change things only from pages of this site')
+  if (!isSameOriginOrSafe(request))
+    throw new AppError('forbidden', 'A signed-in browser may change things only from pages of this site')
   const token = await verifyToken(cookieToken)
   return token?.kind === 'user' && token.user ? { kind: 'user', tokenId: token.id, user: token.user } : null
 }
 
 export function requireUser(principal: Principal | null): Extract<Principal, { kind: 'user' }> {
   if (!principal) throw new AppError('unauthorized', 'Sign in, or send a bearer token')
-  if (principal.kind !== 'user') throw new AppError('forbidden', 'This endpoint needs a user token, not an application token')
+  if (principal.kind !== 'user')
+    throw new AppError('forbidden', 'This endpoint needs a user token, not an application token')
   return principal
 }
 

@@ -48,7 +48,8 @@ export const signIn = defineOperation({
   id: 'signIn',
   method: 'POST',
   path: '/auth/session',
-  summary: 'Browser sign-in: sets the httpOnly session cookie that then stands for a bearer token (changes need a same-origin request)',
+  summary:
+    'Browser sign-in: sets the httpOnly session cookie that then stands for a bearer token (changes need a same-origin request)',
   tag: 'Auth',
   auth: 'none',
   body: ZLogin,

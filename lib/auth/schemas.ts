@@ -3,7 +3,10 @@ import { ZEmail } from '@/lib/email'
 
 export const ZLogin = z.object({ email: ZEmail, password: z.string().min(1).max(1024) })
 
-export const ZApplicationCredentials = z.object({ key: z.string().min(1).max(200), secretKey: z.string().min(1).max(200) })
+export const ZApplicationCredentials = z.object({
+  key: z.string().min(1).max(200),
+  secretKey: z.string().min(1).max(200),
+})
 
 export const ZTokenGrant = z.object({
   accessToken: z.string(),

@@ -10,7 +10,14 @@ function isHttps(request: Request): boolean {
 }
 
 export function sessionCookie(request: Request, token: string, maxAgeSeconds: number): string {
-  return [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`, ...(isHttps(request) ? ['Secure'] : [])].join('; ')
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(isHttps(request) ? ['Secure'] : []),
+  ].join('; ')
 }
 
 export function clearedSessionCookie(request: Request): string {

@@ -46,7 +46,13 @@ export interface IssueTokenOptions {
   identityId?: string
 }
 
-export async function issueToken({ kind, ttlSeconds, userId, applicationId, identityId }: IssueTokenOptions): Promise<TokenGrant> {
+export async function issueToken({
+  kind,
+  ttlSeconds,
+  userId,
+  applicationId,
+  identityId,
+}: IssueTokenOptions): Promise<TokenGrant> {
   const key = await loadSigningKey()
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000)
   const id = randomUUID()
@@ -61,14 +67,21 @@ export async function issueToken({ kind, ttlSeconds, userId, applicationId, iden
 /** The token's row with its user or application; the signed kind says which, so the other is not looked up. */
 function readToken(id: string, kind: TokenKind) {
   return kind === 'user'
-    ? db.authToken.findUnique({ where: { id }, include: { user: true } }).then((found) => found && { ...found, application: null })
-    : db.authToken.findUnique({ where: { id }, include: { application: true } }).then((found) => found && { ...found, user: null })
+    ? db.authToken
+        .findUnique({ where: { id }, include: { user: true } })
+        .then((found) => found && { ...found, application: null })
+    : db.authToken
+        .findUnique({ where: { id }, include: { application: true } })
+        .then((found) => found && { ...found, user: null })
 }
 
 // Every request of a customer carries the same token: its row (with its application) is
 // remembered, so a request reads no row to know who asks. Whatever changes what a remembered row
 // says (a revocation, an application's change or deletion) forgets them all, on every instance.
-const tokens = rememberedRows<NonNullable<Awaited<ReturnType<typeof readToken>>>>('tokens', 'paraform_tokens_changed', { entries: 10_000, maxAgeMs: 60_000 })
+const tokens = rememberedRows<NonNullable<Awaited<ReturnType<typeof readToken>>>>('tokens', 'paraform_tokens_changed', {
+  entries: 10_000,
+  maxAgeMs: 60_000,
+})
 
 /** Call after changing a token or an application: every instance reads token rows anew. */
 export function forgetTokens(): Promise<void> {

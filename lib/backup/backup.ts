@@ -54,7 +54,9 @@ export async function* backupArchive(): AsyncIterable<Uint8Array> {
   const manifest: Manifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), database: kind }
   yield* add(MANIFEST, once(new TextEncoder().encode(JSON.stringify(manifest, null, 2))))
   yield* add(databaseEntry(kind), getDatabase().dump())
-  const marker = await storage.readBuffer(MARKER_KEY).catch((error: unknown) => (error instanceof MissingObjectError ? null : Promise.reject(error)))
+  const marker = await storage
+    .readBuffer(MARKER_KEY)
+    .catch((error: unknown) => (error instanceof MissingObjectError ? null : Promise.reject(error)))
   if (marker) yield* add(`files/${MARKER_KEY}`, once(marker))
   for await (const key of storage.list(BLOB_PREFIX)) yield* add(`files/${key}`, once(await storage.readBuffer(key)))
   zip.end()

@@ -55,18 +55,23 @@ async function checkEmpty(kind: DatabaseKind): Promise<void> {
   if (kind === 'embedded') {
     lockEmbeddedDatabase(env.DATA_DIR)
     const entries = await fs.readdir(embeddedDatabaseDir()).catch(() => [])
-    if (entries.length > 0) throw new Error(`${embeddedDatabaseDir()} holds a database already; restore into an empty DATA_DIR`)
+    if (entries.length > 0)
+      throw new Error(`${embeddedDatabaseDir()} holds a database already; restore into an empty DATA_DIR`)
   } else {
     const client = new pg.Client({ connectionString: env.DATABASE_URL })
     await client.connect()
     try {
-      const { rows } = await client.query<{ count: string }>(`SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`)
-      if (Number(rows[0]!.count) > 0) throw new Error('the database named by DATABASE_URL holds tables already; restore into an empty database')
+      const { rows } = await client.query<{ count: string }>(
+        `SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`,
+      )
+      if (Number(rows[0]!.count) > 0)
+        throw new Error('the database named by DATABASE_URL holds tables already; restore into an empty database')
     } finally {
       await client.end()
     }
   }
-  for await (const key of storage.list(BLOB_PREFIX)) throw new Error(`${storage.location} holds files already (${key}); restore into an empty store`)
+  for await (const key of storage.list(BLOB_PREFIX))
+    throw new Error(`${storage.location} holds files already (${key}); restore into an empty store`)
 }
 
 /** The archive's entries by role, each name and size checked: the manifest, the database dump, the stored files. */
@@ -74,22 +79,34 @@ async function checkEntries(zip: ZipFile, kind: DatabaseKind, problem: (text: st
   const other = databaseEntry(kind === 'embedded' ? 'postgresql' : 'embedded')
   const [manifest, database, ...rest] = zip.entries
   if (manifest?.name !== MANIFEST) throw problem(`it does not start with ${MANIFEST}`)
-  if (database?.name === other) throw problem(`it holds ${kind === 'embedded' ? 'a PostgreSQL database' : 'an embedded database'}; restore it where the settings name one (${kind === 'embedded' ? 'DATABASE_URL' : 'no DATABASE_URL'})`)
+  if (database?.name === other)
+    throw problem(
+      `it holds ${kind === 'embedded' ? 'a PostgreSQL database' : 'an embedded database'}; restore it where the settings name one (${kind === 'embedded' ? 'DATABASE_URL' : 'no DATABASE_URL'})`,
+    )
   if (database?.name !== databaseEntry(kind)) throw problem(`${databaseEntry(kind)} does not follow ${MANIFEST}`)
-  if (manifest.size > RESTORE_LIMITS.manifestBytes) throw problem(`${MANIFEST} is larger than ${RESTORE_LIMITS.manifestBytes} bytes`)
+  if (manifest.size > RESTORE_LIMITS.manifestBytes)
+    throw problem(`${MANIFEST} is larger than ${RESTORE_LIMITS.manifestBytes} bytes`)
   const files = rest.map((entry) => {
     const key = entry.name.slice('files/'.length)
-    if (!entry.name.startsWith('files/') || !STORED_KEY.test(key)) throw problem(`unexpected entry ${JSON.stringify(entry.name)}`)
-    if (entry.size > RESTORE_LIMITS.storedFileBytes) throw problem(`entry ${JSON.stringify(entry.name)} is larger than ${RESTORE_LIMITS.storedFileBytes} bytes`)
+    if (!entry.name.startsWith('files/') || !STORED_KEY.test(key))
+      throw problem(`unexpected entry ${JSON.stringify(entry.name)}`)
+    if (entry.size > RESTORE_LIMITS.storedFileBytes)
+      throw problem(`entry ${JSON.stringify(entry.name)} is larger than ${RESTORE_LIMITS.storedFileBytes} bytes`)
     return { entry, key }
   })
   const total = zip.entries.reduce((sum, entry) => sum + entry.size, 0)
   const { bavail, bsize } = await fs.statfs(env.DATA_DIR)
-  if (total > bavail * bsize) throw problem(`it unpacks to ${total} bytes, more than the ${bavail * bsize} free in DATA_DIR ${env.DATA_DIR}`)
+  if (total > bavail * bsize)
+    throw problem(`it unpacks to ${total} bytes, more than the ${bavail * bsize} free in DATA_DIR ${env.DATA_DIR}`)
   return { manifest, database, files }
 }
 
-async function readManifest(zip: ZipFile, entry: ZipEntry, kind: DatabaseKind, problem: (text: string) => BadBackup): Promise<Manifest> {
+async function readManifest(
+  zip: ZipFile,
+  entry: ZipEntry,
+  kind: DatabaseKind,
+  problem: (text: string) => BadBackup,
+): Promise<Manifest> {
   const chunks: Uint8Array[] = []
   for await (const chunk of readZipFileEntry(zip, entry)) chunks.push(chunk)
   let parsed: unknown
@@ -99,8 +116,14 @@ async function readManifest(zip: ZipFile, entry: ZipEntry, kind: DatabaseKind, p
     throw problem(`${MANIFEST} is not JSON`)
   }
   const manifest = ZManifest.safeParse(parsed)
-  if (!manifest.success) throw problem(`${MANIFEST} is not a manifest this server reads (${z.prettifyError(manifest.error).replace(/\s+/g, ' ')})`)
-  if (manifest.data.database !== kind) throw problem(`its manifest says it holds ${manifest.data.database === 'embedded' ? 'an embedded database' : 'a PostgreSQL database'}`)
+  if (!manifest.success)
+    throw problem(
+      `${MANIFEST} is not a manifest this server reads (${z.prettifyError(manifest.error).replace(/\s+/g, ' ')})`,
+    )
+  if (manifest.data.database !== kind)
+    throw problem(
+      `its manifest says it holds ${manifest.data.database === 'embedded' ? 'an embedded database' : 'a PostgreSQL database'}`,
+    )
   return manifest.data
 }
 
@@ -109,7 +132,11 @@ async function unpack(zip: ZipFile, entry: ZipEntry, target: string, expectedHas
   const hash = createHash('sha256')
   const content = Readable.from(readZipFileEntry(zip, entry)).on('data', (chunk: Buffer) => hash.update(chunk))
   await pipeline(content, createWriteStream(target, { flags: 'wx' }))
-  if (expectedHash !== undefined && hash.digest('hex') !== expectedHash) throw new AppError('bad_request', `Zip entry ${JSON.stringify(entry.name)}: its content's sha256 is not the one its name says`)
+  if (expectedHash !== undefined && hash.digest('hex') !== expectedHash)
+    throw new AppError(
+      'bad_request',
+      `Zip entry ${JSON.stringify(entry.name)}: its content's sha256 is not the one its name says`,
+    )
 }
 
 /** Loads the dump into the staging folder (embedded), or lists it (pg_restore reads its table of contents): a damaged dump fails here. */
@@ -145,7 +172,14 @@ async function place(kind: DatabaseKind, database: string, files: { key: string;
       await fs.rename(database, embeddedDatabaseDir())
     } else {
       // One transaction: a dump that fails halfway leaves the database empty.
-      await pgRestore(['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${env.DATABASE_URL}`, database])
+      await pgRestore([
+        '--no-owner',
+        '--no-privileges',
+        '--exit-on-error',
+        '--single-transaction',
+        `--dbname=${env.DATABASE_URL}`,
+        database,
+      ])
     }
   } catch (error) {
     for (const key of placed) await storage.delete(key)
@@ -157,7 +191,11 @@ async function place(kind: DatabaseKind, database: string, files: { key: string;
 export async function restoreBackup(file: string): Promise<Restored> {
   const kind: DatabaseKind = env.DATABASE_URL ? 'postgresql' : 'embedded'
   const problem = (text: string) => new BadBackup(file, text)
-  const handle = await fs.open(file).catch((error: NodeJS.ErrnoException) => Promise.reject(new Error(`cannot read ${file} (${error.code ?? error.message})`)))
+  const handle = await fs
+    .open(file)
+    .catch((error: NodeJS.ErrnoException) =>
+      Promise.reject(new Error(`cannot read ${file} (${error.code ?? error.message})`)),
+    )
   const staging = path.join(env.DATA_DIR, `.restore-${randomUUID()}`)
   try {
     const zip = await openZipFile(handle, { ...RESTORE_LIMITS, maxTotalBytes: Number.MAX_SAFE_INTEGER }, 'The backup')
@@ -174,7 +212,9 @@ export async function restoreBackup(file: string): Promise<Restored> {
       await unpack(zip, entry, target, STORED_KEY.exec(key)![2])
       staged.push({ key, staged: target })
     }
-    const checked = await checkDatabase(kind, dump, staging).catch((error: Error) => Promise.reject(problem(`${database.name} does not load: ${error.message}`)))
+    const checked = await checkDatabase(kind, dump, staging).catch((error: Error) =>
+      Promise.reject(problem(`${database.name} does not load: ${error.message}`)),
+    )
     await place(kind, checked, staged)
     return { database: kind, files: staged.length }
   } catch (error) {

@@ -60,7 +60,10 @@ function meshKey(key: string): string {
 
 export async function loadBuild(key: string): Promise<CachedBuild | null> {
   // Both reads at once: a failed build has no mesh, which is no error then.
-  const [entry, bytes] = await Promise.all([db.cacheEntry.findUnique({ where: { key } }), storage.readBuffer(meshKey(key)).catch(() => null)])
+  const [entry, bytes] = await Promise.all([
+    db.cacheEntry.findUnique({ where: { key } }),
+    storage.readBuffer(meshKey(key)).catch(() => null),
+  ])
   if (!entry || (entry.ok && !bytes)) return null
   let mesh: Mesh | null = null
   if (entry.ok) {
@@ -106,12 +109,27 @@ export function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print
   return { key, source: 'built', mesh, log, objectInfo }
 }
 
-async function writeBuild(key: string, mesh: Mesh | null, log: EngineLog, objectInfo: ObjectInfo | null): Promise<void> {
+async function writeBuild(
+  key: string,
+  mesh: Mesh | null,
+  log: EngineLog,
+  objectInfo: ObjectInfo | null,
+): Promise<void> {
   const bytes = mesh ? serializeMesh(mesh) : null
   if (bytes) await storage.put(meshKey(key), bytes)
-  const data = { ok: mesh !== null, data: objectInfo as unknown as Prisma.InputJsonValue, logMessage: log.message, logError: log.error, sizeBytes: bytes?.byteLength ?? 0 }
+  const data = {
+    ok: mesh !== null,
+    data: objectInfo as unknown as Prisma.InputJsonValue,
+    logMessage: log.message,
+    logError: log.error,
+    sizeBytes: bytes?.byteLength ?? 0,
+  }
   const now = new Date()
-  await db.cacheEntry.upsert({ where: { key }, create: { key, ...data, lastUsedAt: now }, update: { ...data, lastUsedAt: now } })
+  await db.cacheEntry.upsert({
+    where: { key },
+    create: { key, ...data, lastUsedAt: now },
+    update: { ...data, lastUsedAt: now },
+  })
   touched.set(key, now.getTime())
   await evictIfFull(data.sizeBytes)
 }
@@ -130,7 +148,10 @@ let evicting = Promise.resolve()
 /** Summing the whole cache on every store would cost each build a query: only when the count says it is full, or is old. */
 function evictIfFull(added: number): Promise<void> {
   if (cachedBytes) cachedBytes.bytes += added
-  const isFull = !cachedBytes || cachedBytes.bytes > env.BUILD_CACHE_MB * 1024 * 1024 || Date.now() - cachedBytes.countedAt > RECOUNT_MS
+  const isFull =
+    !cachedBytes ||
+    cachedBytes.bytes > env.BUILD_CACHE_MB * 1024 * 1024 ||
+    Date.now() - cachedBytes.countedAt > RECOUNT_MS
   if (isFull) evicting = evicting.then(evict, evict)
   return evicting
 }
@@ -141,7 +162,11 @@ async function evict(): Promise<void> {
   const { _sum } = await db.cacheEntry.aggregate({ _sum: { sizeBytes: true } })
   let bytes = _sum.sizeBytes ?? 0
   if (bytes > limit) {
-    const oldest = await db.cacheEntry.findMany({ where: { sizeBytes: { gt: 0 } }, orderBy: { lastUsedAt: 'asc' }, take: 1000 })
+    const oldest = await db.cacheEntry.findMany({
+      where: { sizeBytes: { gt: 0 } },
+      orderBy: { lastUsedAt: 'asc' },
+      take: 1000,
+    })
     for (const entry of oldest) {
       if (bytes <= limit) break
       await db.cacheEntry.delete({ where: { key: entry.key } }).catch(() => {})
@@ -177,7 +202,12 @@ export type ProduceBuild = (signal: AbortSignal, foreground: Promise<void>) => P
  * A caller whose `signal` aborts stops waiting (rejected with its reason); the build itself
  * stops only when no caller is left, so a build another session waits for goes on.
  */
-export async function getCachedBuild(key: string, produce: ProduceBuild, signal?: AbortSignal, isBackground = false): Promise<CachedBuild> {
+export async function getCachedBuild(
+  key: string,
+  produce: ProduceBuild,
+  signal?: AbortSignal,
+  isBackground = false,
+): Promise<CachedBuild> {
   const hot = memory.get(key)
   if (hot) {
     touch(key)

@@ -41,16 +41,27 @@ export interface CadJob {
 }
 
 // A model's files, by content hash, as its builds read them: every slider move builds the same files.
-const readModelFile = recentReads(64, (blobHash: string) => blobHash, async (blobHash) => new Uint8Array(await blobStore.readBuffer(blobHash)))
+const readModelFile = recentReads(
+  64,
+  (blobHash: string) => blobHash,
+  async (blobHash) => new Uint8Array(await blobStore.readBuffer(blobHash)),
+)
 
 /** Everything the engine needs of the job but its values. */
 export async function readSource(job: CadJob): Promise<ModelSource> {
   // The key holds the asking machine's fonts: a model built with others would be cached under it wrongly.
   if (!job.fonts && job.fontsHash !== hostFonts().hash) {
-    throw new Error('this build worker has other fonts than the web instance that asked (FONT_DIRS); every machine needs the same fonts')
+    throw new Error(
+      'this build worker has other fonts than the web instance that asked (FONT_DIRS); every machine needs the same fonts',
+    )
   }
-  const read = (stored: StoredFile[]) => Promise.all(stored.map(async ({ path, blobHash }) => ({ path, data: await readModelFile(blobHash) })))
-  const [files, libraries, fonts] = await Promise.all([read(job.files), readLibraryFiles(job.libraries), job.fonts && read(job.fonts)])
+  const read = (stored: StoredFile[]) =>
+    Promise.all(stored.map(async ({ path, blobHash }) => ({ path, data: await readModelFile(blobHash) })))
+  const [files, libraries, fonts] = await Promise.all([
+    read(job.files),
+    readLibraryFiles(job.libraries),
+    job.fonts && read(job.fonts),
+  ])
   return { files, libraries, fonts, mainFile: job.mainFile }
 }
 
@@ -65,7 +76,13 @@ export function isTimedOut(log: EngineLog): boolean {
  * The engine's run of a job, counted and logged with its outcome, its wait from `askedAt` (ms
  * since the epoch: on the queue, when the job was added) to its start, and the engine's time.
  */
-async function measured<T extends { log: EngineLog }>(job: CadJob, scheduling: Scheduling, askedAt: number, run: (scheduling: Scheduling) => Promise<T>, isBuilt: (result: T) => boolean): Promise<T> {
+async function measured<T extends { log: EngineLog }>(
+  job: CadJob,
+  scheduling: Scheduling,
+  askedAt: number,
+  run: (scheduling: Scheduling) => Promise<T>,
+  isBuilt: (result: T) => boolean,
+): Promise<T> {
   let startedAt: number | undefined
   const onStart = () => {
     startedAt = Date.now()
@@ -79,7 +96,10 @@ async function measured<T extends { log: EngineLog }>(job: CadJob, scheduling: S
       metrics.buildQueueWait.observe({ engine: job.cadVersion, kind: job.kind }, (startedAt - askedAt) / 1000)
       metrics.buildEngineTime.observe({ engine: job.cadVersion, kind: job.kind, quality }, (endedAt - startedAt) / 1000)
     }
-    const times = startedAt === undefined ? { queueWaitMs: endedAt - askedAt } : { queueWaitMs: startedAt - askedAt, engineMs: endedAt - startedAt }
+    const times =
+      startedAt === undefined
+        ? { queueWaitMs: endedAt - askedAt }
+        : { queueWaitMs: startedAt - askedAt, engineMs: endedAt - startedAt }
     logger.info({ cacheKey: job.key, engine: job.cadVersion, kind: job.kind, quality, outcome, ...times }, 'build')
   }
   try {
@@ -93,27 +113,60 @@ async function measured<T extends { log: EngineLog }>(job: CadJob, scheduling: S
   }
 }
 
-export async function runBuildJob(job: CadJob, scheduling: Scheduling, source = readSource(job), askedAt = Date.now()): Promise<CachedBuild> {
+export async function runBuildJob(
+  job: CadJob,
+  scheduling: Scheduling,
+  source = readSource(job),
+  askedAt = Date.now(),
+): Promise<CachedBuild> {
   const engine = getEngine(job.cadType, job.cadVersion)
   const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits }
-  const { mesh, log } = await measured(job, scheduling, askedAt, (measuring) => engine.build({ ...input, scheduling: measuring }), (built) => built.mesh !== null)
+  const { mesh, log } = await measured(
+    job,
+    scheduling,
+    askedAt,
+    (measuring) => engine.build({ ...input, scheduling: measuring }),
+    (built) => built.mesh !== null,
+  )
   return storeBuild(job.key, mesh, log)
 }
 
-export async function runParametersJob(job: CadJob, scheduling: Scheduling, source = readSource(job), askedAt = Date.now()): Promise<ReadParameters> {
+export async function runParametersJob(
+  job: CadJob,
+  scheduling: Scheduling,
+  source = readSource(job),
+  askedAt = Date.now(),
+): Promise<ReadParameters> {
   const engine = getEngine(job.cadType, job.cadVersion)
   const input = { ...(await source), ...job.limits }
-  const { ok, parameters, log } = await measured(job, scheduling, askedAt, (measuring) => engine.readParameters({ ...input, scheduling: measuring }), (read) => read.ok)
+  const { ok, parameters, log } = await measured(
+    job,
+    scheduling,
+    askedAt,
+    (measuring) => engine.readParameters({ ...input, scheduling: measuring }),
+    (read) => read.ok,
+  )
   return storeParameters(job.key, ok, parameters, log)
 }
 
 /** A build's parts closed and measured for manufacturing (CadEngine.closeParts). */
-export async function runPartsJob(job: CadJob, scheduling: Scheduling, source = readSource(job), askedAt = Date.now()): Promise<CachedBuild> {
+export async function runPartsJob(
+  job: CadJob,
+  scheduling: Scheduling,
+  source = readSource(job),
+  askedAt = Date.now(),
+): Promise<CachedBuild> {
   const union = (await findBuild(job.buildKey!))?.mesh
   if (!union) throw new Error(`the build ${job.buildKey} to close the parts of is not in the cache`)
   const engine = getEngine(job.cadType, job.cadVersion)
   const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits, union }
-  const { mesh, log, print } = await measured(job, scheduling, askedAt, (measuring) => engine.closeParts({ ...input, scheduling: measuring }), (closed) => closed.mesh !== null)
+  const { mesh, log, print } = await measured(
+    job,
+    scheduling,
+    askedAt,
+    (measuring) => engine.closeParts({ ...input, scheduling: measuring }),
+    (closed) => closed.mesh !== null,
+  )
   return storeBuild(job.key, mesh, log, print)
 }
 
@@ -123,7 +176,12 @@ const RUN = { build: runBuildJob, parts: runPartsJob }
  * Runs the job and resolves once its result is stored: for a build worker, whose asker reads the
  * stored copy, or this process's memory when it asked itself.
  */
-export async function runCadJob(job: CadJob, scheduling: Scheduling, source: Promise<ModelSource>, askedAt: number): Promise<void> {
+export async function runCadJob(
+  job: CadJob,
+  scheduling: Scheduling,
+  source: Promise<ModelSource>,
+  askedAt: number,
+): Promise<void> {
   if (job.kind === 'parameters') return void (await runParametersJob(job, scheduling, source, askedAt))
   remember(await RUN[job.kind](job, scheduling, source, askedAt))
   await buildStored(job.key)

@@ -26,13 +26,22 @@ const readLibrary = recentReads(
   ({ name, contentHash }: LibraryRef) => `${name}@${contentHash}`,
   async (library) => {
     const files = library.files ?? (await installedFiles(library))
-    return Promise.all(files.map(async ({ path, blobHash }) => ({ path: `${library.name}/${path}`, data: new Uint8Array(await blobStore.readBuffer(blobHash)) })))
+    return Promise.all(
+      files.map(async ({ path, blobHash }) => ({
+        path: `${library.name}/${path}`,
+        data: new Uint8Array(await blobStore.readBuffer(blobHash)),
+      })),
+    )
   },
 )
 
 /** The files of this version of an installed library; 503 when it was replaced meanwhile. */
 export async function installedFiles({ name, contentHash }: LibraryRef): Promise<StoredFile[]> {
-  const library = await db.library.findUnique({ where: { name }, include: { files: { select: { path: true, blobHash: true }, orderBy: { path: 'asc' } } } })
-  if (library?.contentHash !== contentHash) throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
+  const library = await db.library.findUnique({
+    where: { name },
+    include: { files: { select: { path: true, blobHash: true }, orderBy: { path: 'asc' } } },
+  })
+  if (library?.contentHash !== contentHash)
+    throw new AppError('service_unavailable', `The library ${name} changed during the build; try again`)
   return library.files
 }

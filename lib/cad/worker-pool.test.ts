@@ -21,7 +21,11 @@ function createPool(size: number, backgroundSize = 0, backgroundGraceMs = 0) {
   const pool = new WorkerPool<Job, Ran>({ script: SCRIPT, size, backgroundSize, maxHeapMb: 64, backgroundGraceMs })
   const started: string[] = []
   const ran: (Ran & { keys: string[] })[] = []
-  const run = (name: string, fairness: Fairness, { ms = 20, ...options }: { ms?: number; signal?: AbortSignal; dropUnlessIdle?: boolean } = {}) =>
+  const run = (
+    name: string,
+    fairness: Fairness,
+    { ms = 20, ...options }: { ms?: number; signal?: AbortSignal; dropUnlessIdle?: boolean } = {},
+  ) =>
     pool
       .run({ name, ms }, { timeLimitMs: 10_000, fairness, ...options, onStart: () => started.push(name) })
       .then((result) => {
@@ -32,7 +36,9 @@ function createPool(size: number, backgroundSize = 0, backgroundGraceMs = 0) {
   /** The most tasks of `key` that ran at the same time, from when the workers say they ran. */
   const peak = (key: string) => {
     const mine = ran.filter((task) => task.keys.includes(key))
-    return Math.max(...mine.map((task) => mine.filter((other) => other.start <= task.start && task.start < other.end).length))
+    return Math.max(
+      ...mine.map((task) => mine.filter((other) => other.start <= task.start && task.start < other.end).length),
+    )
   }
   /** Resolves once `count` tasks have started. */
   const startedCount = async (count: number) => {
@@ -44,13 +50,22 @@ function createPool(size: number, backgroundSize = 0, backgroundGraceMs = 0) {
 
 /** A customer of the anonymous kind: one worker at a time, turns by customer. */
 function customer(id: string, session: string, application = 'shop'): Fairness {
-  return { turn: `customer:${id}`, exclusive: [`session:${session}`, `customer:${id}`], shared: [`application:${application}`, `configurator:${application}`] }
+  return {
+    turn: `customer:${id}`,
+    exclusive: [`session:${session}`, `customer:${id}`],
+    shared: [`application:${application}`, `configurator:${application}`],
+  }
 }
 
 describe('WorkerPool', () => {
   it("runs background work on its own lowest-priority worker, beside customers' builds and never on their workers", async () => {
     const { run, started, startedCount, nicenessOf } = createPool(1, 1)
-    const background = (name: string): Fairness => ({ turn: `session:${name}`, exclusive: [`session:${name}`], shared: [], background: true })
+    const background = (name: string): Fairness => ({
+      turn: `session:${name}`,
+      exclusive: [`session:${name}`],
+      shared: [],
+      background: true,
+    })
     const drive = run('test-drive', background('drive'), { ms: 150 })
     await startedCount(1)
     // The background worker is taken: a second background task waits, a customer's starts at once.
@@ -70,7 +85,12 @@ describe('WorkerPool', () => {
 
   it("starts background work only while no customer's build runs or waits, and not in the moment after one ends", async () => {
     const { run, ranOf } = createPool(1, 1, 1000)
-    const figures = run('print figures', { turn: 'session:figures', exclusive: ['session:figures'], shared: [], background: true })
+    const figures = run('print figures', {
+      turn: 'session:figures',
+      exclusive: ['session:figures'],
+      shared: [],
+      background: true,
+    })
     // A dragging customer: the next build is asked for as soon as the last one answered.
     await run('move-1', customer('c1', 's1'), { ms: 100 })
     await run('move-2', customer('c1', 's1'), { ms: 50 })
@@ -80,7 +100,12 @@ describe('WorkerPool', () => {
 
   it('drops a candidate that the background worker cannot start at once, and runs it when it can, customers or not', async () => {
     const { run, started } = createPool(1, 1)
-    const candidate = (id: string): Fairness => ({ turn: `prefetch:${id}`, exclusive: [`prefetch:${id}`], shared: [], background: true })
+    const candidate = (id: string): Fairness => ({
+      turn: `prefetch:${id}`,
+      exclusive: [`prefetch:${id}`],
+      shared: [],
+      background: true,
+    })
     /** Started once the background worker has booted: dropped until then. */
     const startedCandidate = async (name: string, ms: number): Promise<string> => {
       for (;;) {
@@ -131,7 +156,9 @@ describe('WorkerPool', () => {
   it('keeps an application to half of the workers while others wait, and lets it use them all when nobody does', async () => {
     const { run, started, startedCount } = createPool(4)
     // Long enough that every worker has started (booting takes a while) before the first ends.
-    const busy = Array.from({ length: 6 }, (_, n) => run(`busy-${n}`, customer(`busy-${n}`, `b${n}`, 'busy'), { ms: 2000 }))
+    const busy = Array.from({ length: 6 }, (_, n) =>
+      run(`busy-${n}`, customer(`busy-${n}`, `b${n}`, 'busy'), { ms: 2000 }),
+    )
     await startedCount(4)
     const quiet = [0, 1].map((n) => run(`quiet-${n}`, customer(`quiet-${n}`, `q${n}`, 'quiet'), { ms: 60 }))
     await Promise.all([...busy, ...quiet])
@@ -142,11 +169,15 @@ describe('WorkerPool', () => {
 
     // Queued together behind other work, the busy shop gets ceil(4 / 2) workers while the quiet one waits.
     const second = createPool(4)
-    const blockers = [0, 1, 2, 3].map((n) => second.run(`blocker-${n}`, customer(`blocker-${n}`, `x${n}`, `blocker-${n}`), { ms: 60 }))
+    const blockers = [0, 1, 2, 3].map((n) =>
+      second.run(`blocker-${n}`, customer(`blocker-${n}`, `x${n}`, `blocker-${n}`), { ms: 60 }),
+    )
     await second.startedCount(4)
     const together = [
       // Long enough that every blocker ends before any of these.
-      ...Array.from({ length: 6 }, (_, n) => second.run(`busy-${n}`, customer(`busy-${n}`, `b${n}`, 'busy'), { ms: 1000 })),
+      ...Array.from({ length: 6 }, (_, n) =>
+        second.run(`busy-${n}`, customer(`busy-${n}`, `b${n}`, 'busy'), { ms: 1000 }),
+      ),
       ...[0, 1].map((n) => second.run(`quiet-${n}`, customer(`quiet-${n}`, `q${n}`, 'quiet'), { ms: 1000 })),
     ]
     await Promise.all([...blockers, ...together])
@@ -156,7 +187,9 @@ describe('WorkerPool', () => {
   it("stops the newest build of a shop past its half for another shop's waiting build, and runs it again after", async () => {
     const { run, started, startedCount } = createPool(2)
     const ended: string[] = []
-    const runaway = [0, 1].map((n) => run(`runaway-${n}`, customer(`hostile-${n}`, `h${n}`, 'hostile'), { ms: 1500 }).then((name) => ended.push(name)))
+    const runaway = [0, 1].map((n) =>
+      run(`runaway-${n}`, customer(`hostile-${n}`, `h${n}`, 'hostile'), { ms: 1500 }).then((name) => ended.push(name)),
+    )
     await startedCount(2)
     await run('small', customer('other', 'o1', 'other')).then((name) => ended.push(name))
     await Promise.all(runaway)

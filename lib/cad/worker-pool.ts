@@ -143,7 +143,8 @@ export class WorkerPool<Job, Result> {
 
   private collect(): void {
     metrics.queueDepth.inc({ queue: 'process' }, this.queue.length)
-    for (const slot of this.slots) metrics.buildSlots.inc({ kind: slot.background ? 'background' : 'customer', state: slot.task ? 'busy' : 'free' })
+    for (const slot of this.slots)
+      metrics.buildSlots.inc({ kind: slot.background ? 'background' : 'customer', state: slot.task ? 'busy' : 'free' })
   }
 
   run(job: Job, options: RunOptions): Promise<Result> {
@@ -232,10 +233,16 @@ export class WorkerPool<Job, Result> {
     const holding = (key: string) => customers.filter((slot) => slot.task!.fairness.shared.includes(key)).length
     const running = this.slots.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
     const isFree = (key: string) => !running.some((held) => held.exclusive.includes(key))
-    const waits = this.queue.some(({ fairness }) => !fairness.background && fairness.exclusive.every(isFree) && fairness.shared.every((key) => holding(key) < half))
+    const waits = this.queue.some(
+      ({ fairness }) =>
+        !fairness.background && fairness.exclusive.every(isFree) && fairness.shared.every((key) => holding(key) < half),
+    )
     const victim = customers
       .filter((slot) => slot.task!.fairness.shared.some((key) => holding(key) > half))
-      .reduce<Slot<Job, Result> | undefined>((newest, slot) => (!newest || slot.startedAt! > newest.startedAt! ? slot : newest), undefined)
+      .reduce<Slot<Job, Result> | undefined>(
+        (newest, slot) => (!newest || slot.startedAt! > newest.startedAt! ? slot : newest),
+        undefined,
+      )
     if (!waits || !victim) return
     const task = victim.task!
     clearTimeout(victim.timer)
@@ -254,7 +261,8 @@ export class WorkerPool<Job, Result> {
 
   /** Whether background work may start now; if only the moment after customers' builds is missing, a dispatch comes when it has passed. */
   private mayStartBackground(): boolean {
-    const customersBusy = this.slots.some((slot) => !slot.background && slot.task) || this.queue.some((task) => !task.fairness.background)
+    const customersBusy =
+      this.slots.some((slot) => !slot.background && slot.task) || this.queue.some((task) => !task.fairness.background)
     if (customersBusy) return false
     const wait = this.customersIdleSince + this.graceMs - performance.now()
     if (wait <= 0) return true
@@ -289,7 +297,8 @@ export class WorkerPool<Job, Result> {
   private isHeldFrom(task: Task<Job, Result>): boolean {
     let wait = 0
     for (const { shared, at } of this.recentlyServed.values()) {
-      if (!shared.some((key) => task.fairness.shared.includes(key))) wait = Math.max(wait, at + this.graceMs - performance.now())
+      if (!shared.some((key) => task.fairness.shared.includes(key)))
+        wait = Math.max(wait, at + this.graceMs - performance.now())
     }
     if (wait <= 0) return false
     this.dispatchIn(wait)
@@ -300,18 +309,29 @@ export class WorkerPool<Job, Result> {
   private pickNext(background: boolean): Task<Job, Result> | undefined {
     const kind = this.slots.filter((slot) => slot.background === background)
     const running = this.slots.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
-    const holding = (fairness: Fairness[], key: string) => fairness.filter((held) => held.exclusive.includes(key) || held.shared.includes(key)).length
+    const holding = (fairness: Fairness[], key: string) =>
+      fairness.filter((held) => held.exclusive.includes(key) || held.shared.includes(key)).length
     const runningHere = kind.flatMap((slot) => (slot.task ? [slot.task.fairness] : []))
     const half = Math.ceil(kind.length / 2)
-    const mayStart = (task: Task<Job, Result>) => !background || task.dropUnlessIdle || this.mayStartBackground() || this.yieldTo(task)
+    const mayStart = (task: Task<Job, Result>) =>
+      !background || task.dropUnlessIdle || this.mayStartBackground() || this.yieldTo(task)
     const startable = this.queue.filter(
-      (task) => Boolean(task.fairness.background) === background && task.fairness.exclusive.every((key) => holding(running, key) === 0) && mayStart(task),
+      (task) =>
+        Boolean(task.fairness.background) === background &&
+        task.fairness.exclusive.every((key) => holding(running, key) === 0) &&
+        mayStart(task),
     )
-    const withinShare = startable.filter((task) => task.fairness.shared.every((key) => holding(runningHere, key) < half))
+    const withinShare = startable.filter((task) =>
+      task.fairness.shared.every((key) => holding(runningHere, key) < half),
+    )
     // Past its half a key may still take an idle worker when nobody else's task could use it.
-    const candidates = withinShare.length > 0 ? withinShare : startable.filter((task) => background || !this.isHeldFrom(task))
+    const candidates =
+      withinShare.length > 0 ? withinShare : startable.filter((task) => background || !this.isHeldFrom(task))
     const served = (task: Task<Job, Result>) => this.servedAt.get(task.fairness.turn) ?? -1
-    return candidates.reduce<Task<Job, Result> | undefined>((best, task) => (!best || served(task) < served(best) ? task : best), undefined)
+    return candidates.reduce<Task<Job, Result> | undefined>(
+      (best, task) => (!best || served(task) < served(best) ? task : best),
+      undefined,
+    )
   }
 
   private remember(turn: string): void {
@@ -330,7 +350,8 @@ export class WorkerPool<Job, Result> {
     slot.task = undefined
     if (task && !slot.background) {
       this.customersIdleSince = performance.now()
-      for (const [key, { at }] of this.recentlyServed) if (at + this.graceMs <= this.customersIdleSince) this.recentlyServed.delete(key)
+      for (const [key, { at }] of this.recentlyServed)
+        if (at + this.graceMs <= this.customersIdleSince) this.recentlyServed.delete(key)
       const { shared } = task.fairness
       if (shared.length > 0) this.recentlyServed.set(shared.join('\n'), { shared, at: this.customersIdleSince })
     }

@@ -5,7 +5,11 @@ import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/renderers/renderer-type
 
 export function getCapabilities(): Capabilities {
   return {
-    cad: CAD_TYPES.map((type) => ({ type, versions: cadVersions(type).map(({ version }) => version), default: defaultCadVersion(type) })),
+    cad: CAD_TYPES.map((type) => ({
+      type,
+      versions: cadVersions(type).map(({ version }) => version),
+      default: defaultCadVersion(type),
+    })),
     renderers: RENDERER_TYPES.map((type) => ({ type, versions: [...RENDERER_VERSIONS] })),
   }
 }

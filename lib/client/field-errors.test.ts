@@ -10,7 +10,11 @@ describe('fieldErrors', () => {
       { path: ['extraSettings', 'limits'], message: 'worse' },
       { path: ['size', 'value', 1], message: 'must be a number' },
     ])
-    expect(fieldErrors(error)).toEqual({ name: 'Too small', extraSettings: 'quality.preview: bad; limits: worse', size: 'value.1: must be a number' })
+    expect(fieldErrors(error)).toEqual({
+      name: 'Too small',
+      extraSettings: 'quality.preview: bad; limits: worse',
+      size: 'value.1: must be a number',
+    })
   })
 
   it('ignores anything but a 422, and the message text', () => {

@@ -19,11 +19,17 @@ function decimalsOf(value: number): number {
 }
 
 /** The candidates for a slider moved from `previous` to `value`, likeliest first; none off a slider's grid. */
-export function sliderCandidates({ min, max, step }: SliderRange, value: number, previous: number | undefined): number[] {
+export function sliderCandidates(
+  { min, max, step }: SliderRange,
+  value: number,
+  previous: number | undefined,
+): number[] {
   if (min === null || max === null || step === null || !(step > 0)) return []
   const decimals = Math.max(decimalsOf(step), decimalsOf(min))
   const onGrid = (candidate: number) => Number((min + Math.round((candidate - min) / step) * step).toFixed(decimals))
   const direction = previous !== undefined && value < previous ? -1 : 1
-  const candidates = [0, 1, 2, -1].map((steps) => onGrid(value + steps * direction * step)).filter((candidate) => candidate >= min && candidate <= max)
+  const candidates = [0, 1, 2, -1]
+    .map((steps) => onGrid(value + steps * direction * step))
+    .filter((candidate) => candidate >= min && candidate <= max)
   return [...new Set(candidates)]
 }

@@ -15,7 +15,8 @@ const ROOT = 'configurator/'
  */
 function chooseMainFile(paths: string[], current: string, asked: string | undefined): string {
   if (asked !== undefined) {
-    if (!paths.includes(asked)) throw new ValidationError([{ path: ['query', 'mainFile'], message: `the archive has no file ${asked}` }])
+    if (!paths.includes(asked))
+      throw new ValidationError([{ path: ['query', 'mainFile'], message: `the archive has no file ${asked}` }])
     return asked
   }
   if (paths.includes(current)) return current
@@ -23,7 +24,8 @@ function chooseMainFile(paths: string[], current: string, asked: string | undefi
   const atTop = scad.filter((file) => !file.includes('/'))
   if (atTop.length === 1) return atTop[0]!
   const candidates = atTop.length > 0 ? atTop : scad
-  if (candidates.length === 0) throw new ValidationError([{ path: ['body'], message: 'the archive holds no .scad file' }])
+  if (candidates.length === 0)
+    throw new ValidationError([{ path: ['body'], message: 'the archive holds no .scad file' }])
   throw new AppError(
     'conflict',
     `The archive has no ${current} and more than one .scad file could be its main file: ${candidates.join(', ')}; choose one with ?mainFile=`,
@@ -44,11 +46,21 @@ export interface UploadArchiveOptions extends OwnedConfiguratorOptions {
  * its main file the configurator's. Hostile archives are refused by readZip before anything is
  * stored; the files change in one transaction, so a failure leaves the configurator as it was.
  */
-export async function uploadConfiguratorArchive({ configuratorId, userId, zip, replace, mainFile }: UploadArchiveOptions) {
+export async function uploadConfiguratorArchive({
+  configuratorId,
+  userId,
+  zip,
+  replace,
+  mainFile,
+}: UploadArchiveOptions) {
   const configurator = await findOwnedConfigurator({ configuratorId, userId })
   const { files } = readProjectZip(zip)
   for (const [name, data] of files) {
-    if (data.byteLength > env.MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', `Zip entry ${JSON.stringify(name)} is larger than ${env.MAX_UPLOAD_BYTES} bytes`)
+    if (data.byteLength > env.MAX_UPLOAD_BYTES)
+      throw new AppError(
+        'payload_too_large',
+        `Zip entry ${JSON.stringify(name)} is larger than ${env.MAX_UPLOAD_BYTES} bytes`,
+      )
   }
   if (files.size === 0) throw new ValidationError([{ path: ['body'], message: 'the archive holds no files' }])
   const chosen = chooseMainFile([...files.keys()], configurator.mainFile, mainFile)
@@ -56,14 +68,30 @@ export async function uploadConfiguratorArchive({ configuratorId, userId, zip, r
   const stored = await Promise.all(
     [...files].map(async ([name, data]) => {
       const blob = await blobStore.put(new Blob([new Uint8Array(data)]).stream(), env.MAX_UPLOAD_BYTES)
-      return { configuratorId, path: `${ROOT}${name}`, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(name) }
+      return {
+        configuratorId,
+        path: `${ROOT}${name}`,
+        blobHash: blob.hash,
+        size: blob.size,
+        contentType: contentTypeFor(name),
+      }
     }),
   )
   await db.$transaction([
-    db.configuratorFile.deleteMany({ where: replace ? { configuratorId, path: { startsWith: ROOT } } : { configuratorId, path: { in: stored.map((file) => file.path) } } }),
+    db.configuratorFile.deleteMany({
+      where: replace
+        ? { configuratorId, path: { startsWith: ROOT } }
+        : { configuratorId, path: { in: stored.map((file) => file.path) } },
+    }),
     db.configuratorFile.createMany({ data: stored }),
     db.configurator.update({ where: { id: configuratorId }, data: { mainFile: chosen } }),
   ])
   await modelsChanged()
-  return { mainFile: chosen, files: await db.configuratorFile.findMany({ where: { configuratorId, path: { in: stored.map((file) => file.path) } }, orderBy: { path: 'asc' } }) }
+  return {
+    mainFile: chosen,
+    files: await db.configuratorFile.findMany({
+      where: { configuratorId, path: { in: stored.map((file) => file.path) } },
+      orderBy: { path: 'asc' },
+    }),
+  }
 }

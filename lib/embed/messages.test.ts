@@ -5,7 +5,14 @@ const base = { protocol: 'paraform', version: 1 }
 
 describe('host messages', () => {
   it('reads set, applyPreset and snapshot', () => {
-    expect(readHostMessage({ ...base, type: 'set', requestId: 'r1', values: { width: 80, text: 'Ada', flag: true, size: [1, 2] } })).toEqual({
+    expect(
+      readHostMessage({
+        ...base,
+        type: 'set',
+        requestId: 'r1',
+        values: { width: 80, text: 'Ada', flag: true, size: [1, 2] },
+      }),
+    ).toEqual({
       message: { ...base, type: 'set', requestId: 'r1', values: { width: 80, text: 'Ada', flag: true, size: [1, 2] } },
     })
     expect('message' in readHostMessage({ ...base, type: 'applyPreset', requestId: 'r2', name: 'Large' })).toBe(true)
@@ -38,9 +45,17 @@ describe('receiving', () => {
   })
 
   it('takes messages only from the framing page at its origin', () => {
-    expect(hostMessageOf({ source: parent, origin: shop, data: snapshot } as MessageEvent, parent, shop)).toEqual(snapshot)
+    expect(hostMessageOf({ source: parent, origin: shop, data: snapshot } as MessageEvent, parent, shop)).toEqual(
+      snapshot,
+    )
     expect(hostMessageOf({ source: {}, origin: shop, data: snapshot } as MessageEvent, parent, shop)).toBeNull()
-    expect(hostMessageOf({ source: parent, origin: 'https://evil.example.com', data: snapshot } as MessageEvent, parent, shop)).toBeNull()
+    expect(
+      hostMessageOf(
+        { source: parent, origin: 'https://evil.example.com', data: snapshot } as MessageEvent,
+        parent,
+        shop,
+      ),
+    ).toBeNull()
   })
 
   it("logs why the framing page's message is ignored in development, and only there", () => {
@@ -57,12 +72,16 @@ describe('receiving', () => {
 describe('framing origin', () => {
   it("is the framing page's exact origin when its host is the application's domain", () => {
     expect(framingOrigin('shop.example.com', ['https://shop.example.com'], '')).toBe('https://shop.example.com')
-    expect(framingOrigin('localhost:4100', undefined, 'http://localhost:4100/product?x=1')).toBe('http://localhost:4100')
+    expect(framingOrigin('localhost:4100', undefined, 'http://localhost:4100/product?x=1')).toBe(
+      'http://localhost:4100',
+    )
   })
 
   it('takes any port of a domain without one, as the Origin check and frame-ancestors do', () => {
     expect(framingOrigin('localhost', ['http://localhost:4100'], '')).toBe('http://localhost:4100')
-    expect(framingOrigin('shop.example.com', ['https://shop.example.com:8443'], '')).toBe('https://shop.example.com:8443')
+    expect(framingOrigin('shop.example.com', ['https://shop.example.com:8443'], '')).toBe(
+      'https://shop.example.com:8443',
+    )
   })
 
   it('is null for another host, another port, an opaque origin or no framing page', () => {

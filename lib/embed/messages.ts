@@ -18,7 +18,12 @@ const ZRequestId = z.string().min(1).max(64).describe('chosen by the page; the a
 const ZValue = z.union([z.number(), z.string().max(4000), z.boolean(), z.array(z.number()).max(64)])
 
 export const ZHostMessage = z.discriminatedUnion('type', [
-  z.object({ ...envelope, type: z.literal('set'), requestId: ZRequestId, values: z.record(z.string().max(200), ZValue).describe('parameter key → value') }),
+  z.object({
+    ...envelope,
+    type: z.literal('set'),
+    requestId: ZRequestId,
+    values: z.record(z.string().max(200), ZValue).describe('parameter key → value'),
+  }),
   z.object({ ...envelope, type: z.literal('applyPreset'), requestId: ZRequestId, name: z.string().min(1).max(200) }),
   z.object({ ...envelope, type: z.literal('snapshot'), requestId: ZRequestId }),
 ])
@@ -54,7 +59,8 @@ export type EmbedMessage = { protocol: typeof EMBED_PROTOCOL; version: typeof EM
 
 /** A host message as sent, or why it is ignored. */
 export function readHostMessage(data: unknown): { message: HostMessage } | { ignored: string } {
-  if (typeof data !== 'object' || data === null || (data as { protocol?: unknown }).protocol !== EMBED_PROTOCOL) return { ignored: 'not a Paraform message' }
+  if (typeof data !== 'object' || data === null || (data as { protocol?: unknown }).protocol !== EMBED_PROTOCOL)
+    return { ignored: 'not a Paraform message' }
   let size: number
   try {
     size = JSON.stringify(data).length
@@ -63,7 +69,8 @@ export function readHostMessage(data: unknown): { message: HostMessage } | { ign
   }
   if (size > MAX_HOST_MESSAGE_CHARS) return { ignored: `larger than ${MAX_HOST_MESSAGE_CHARS} characters` }
   const type = (data as { type?: unknown }).type
-  if (!HOST_MESSAGE_TYPES.includes(type as HostMessage['type'])) return { ignored: `unknown type ${JSON.stringify(type)}` }
+  if (!HOST_MESSAGE_TYPES.includes(type as HostMessage['type']))
+    return { ignored: `unknown type ${JSON.stringify(type)}` }
   const result = ZHostMessage.safeParse(data)
   return result.success ? { message: result.data } : { ignored: z.prettifyError(result.error) }
 }
@@ -72,16 +79,25 @@ export function readHostMessage(data: unknown): { message: HostMessage } | { ign
  * The host message an event carries when it comes from the framing page (`parent`) at
  * `hostOrigin`; null for anything else. What that page sends but is ignored is logged in development.
  */
-export function hostMessageOf(event: Pick<MessageEvent, 'source' | 'origin' | 'data'>, parent: unknown, hostOrigin: string): HostMessage | null {
+export function hostMessageOf(
+  event: Pick<MessageEvent, 'source' | 'origin' | 'data'>,
+  parent: unknown,
+  hostOrigin: string,
+): HostMessage | null {
   if (event.source !== parent || event.origin !== hostOrigin) return null
   const read = readHostMessage(event.data)
   if ('message' in read) return read.message
-  if (process.env.NODE_ENV === 'development') console.debug(`paraform embed: message ignored (${read.ignored})`, event.data)
+  if (process.env.NODE_ENV === 'development')
+    console.debug(`paraform embed: message ignored (${read.ignored})`, event.data)
   return null
 }
 
 /** The origin of the page framing this one, when it belongs to the application's `domain`; null otherwise. */
-export function framingOrigin(domain: string, ancestorOrigins: readonly string[] | undefined, referrer: string): string | null {
+export function framingOrigin(
+  domain: string,
+  ancestorOrigins: readonly string[] | undefined,
+  referrer: string,
+): string | null {
   const candidate = ancestorOrigins?.[0] ?? (referrer ? safeOrigin(referrer) : null)
   return candidate && belongsToDomain(candidate, domain) ? candidate : null
 }

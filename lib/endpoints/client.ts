@@ -8,15 +8,23 @@ import { ROUTES } from '@/lib/endpoints/routes'
 // the tests (over the route handlers in their process) and the benchmarks (over HTTP) name an
 // operation and its inputs, never a hand-written path.
 
-type Schema<K extends OperationId, F extends string> = Operations[K] extends { readonly [P in F]: infer S extends z.ZodType } ? S : never
+type Schema<K extends OperationId, F extends string> = Operations[K] extends {
+  readonly [P in F]: infer S extends z.ZodType
+}
+  ? S
+  : never
 
 /** Path and query parameters of operation K; `params` is required where its path has any. */
-export type OperationInput<K extends OperationId> = ([Schema<K, 'params'>] extends [never] ? { params?: undefined } : { params: z.input<Schema<K, 'params'>> }) & {
+export type OperationInput<K extends OperationId> = ([Schema<K, 'params'>] extends [never]
+  ? { params?: undefined }
+  : { params: z.input<Schema<K, 'params'>> }) & {
   query?: [Schema<K, 'query'>] extends [never] ? undefined : z.input<Schema<K, 'query'>>
 }
 
 /** The JSON body operation K takes (for a raw body that may be JSON, such as createSession's, the JSON it reads). */
-export type OperationBody<K extends OperationId> = [Schema<K, 'body'>] extends [never] ? z.input<Schema<K, 'requestSchema'>> : z.input<Schema<K, 'body'>>
+export type OperationBody<K extends OperationId> = [Schema<K, 'body'>] extends [never]
+  ? z.input<Schema<K, 'requestSchema'>>
+  : z.input<Schema<K, 'body'>>
 
 /** What a 2xx JSON answer of operation K holds. */
 export type OperationResult<K extends OperationId> = z.output<Schema<K, 'response'>>
@@ -28,7 +36,11 @@ export type InputArgs<K extends OperationId, I> = object extends OperationInput<
 export function operationPath<K extends OperationId>(id: K, ...[input]: InputArgs<K, OperationInput<K>>): string {
   const { params, query } = input ?? {}
   const path = fillPath(ROUTES[id].path, params ?? {})
-  const search = new URLSearchParams(Object.entries(query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value as string | number | boolean)]])))
+  const search = new URLSearchParams(
+    Object.entries(query ?? {}).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, String(value as string | number | boolean)]],
+    ),
+  )
   return search.size > 0 ? `${path}?${search}` : path
 }
 
@@ -45,7 +57,8 @@ export function operationKey<K extends OperationId>(id: K, ...[input]: InputArgs
   return [...path.split('/').filter(Boolean), ...(input?.query ? [input.query] : [])]
 }
 
-export type CallInit<K extends OperationId> = OperationInput<K> & Omit<ApiRequestInit, 'method' | 'json'> & { json?: OperationBody<K> }
+export type CallInit<K extends OperationId> = OperationInput<K> &
+  Omit<ApiRequestInit, 'method' | 'json'> & { json?: OperationBody<K> }
 
 /** Operation K from the browser: its Response; any answer but 2xx throws ApiError. */
 export function callApi<K extends OperationId>(id: K, ...[init]: InputArgs<K, CallInit<K>>): Promise<Response> {
@@ -53,7 +66,10 @@ export function callApi<K extends OperationId>(id: K, ...[init]: InputArgs<K, Ca
 }
 
 /** Operation K's JSON answer from the browser (undefined for 204). */
-export async function callApiJson<K extends OperationId>(id: K, ...args: InputArgs<K, CallInit<K>>): Promise<OperationResult<K>> {
+export async function callApiJson<K extends OperationId>(
+  id: K,
+  ...args: InputArgs<K, CallInit<K>>
+): Promise<OperationResult<K>> {
   const response = await callApi(id, ...args)
   return (response.status === 204 ? undefined : await response.json()) as OperationResult<K>
 }

@@ -13,7 +13,10 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
 /** [operation id, method, pattern], the most literal paths first: `/configurators/{id}/files` before `/configurators/{id}`. */
 const OPERATIONS = Object.entries(ROUTES)
   .map(([id, { method, path }]) => {
-    const pattern = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{path\}$/, '.+').replace(/\{\w+\}/g, '[^/]+')
+    const pattern = path
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\{path\}$/, '.+')
+      .replace(/\{\w+\}/g, '[^/]+')
     return { id, method: method, pattern: new RegExp(`^/api${pattern}$`), literal: path.replace(/\{\w+\}/g, '').length }
   })
   .sort((a, b) => b.literal - a.literal)
@@ -43,7 +46,14 @@ export function observeRequest(request: IncomingMessage, response: ServerRespons
     const status = response.writableFinished ? response.statusCode : 499
     metrics.httpRequests.inc({ operation, status })
     metrics.httpDuration.observe({ operation }, seconds)
-    const line = { requestId, method: request.method, path: pathname, operation, status, durationMs: Math.round(seconds * 10_000) / 10 }
+    const line = {
+      requestId,
+      method: request.method,
+      path: pathname,
+      operation,
+      status,
+      durationMs: Math.round(seconds * 10_000) / 10,
+    }
     if (status >= 500) logger.error(line, 'request')
     else logger.info(line, 'request')
   })

@@ -22,7 +22,10 @@ describe('route', () => {
 
   it('answers nothing with the operation status, and a file operation with its own Response', async () => {
     expect((await route(remove, async () => {})(new Request('http://localhost/api/test'), context)).status).toBe(204)
-    const file = await route(download, async () => new Response('text'))(new Request('http://localhost/api/test'), context)
+    const file = await route(download, async () => new Response('text'))(
+      new Request('http://localhost/api/test'),
+      context,
+    )
     expect(await file.text()).toBe('text')
   })
 

@@ -40,7 +40,10 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> }
  * schemas and turns every thrown error into `{error: {code, message}}`. The handler's result is
  * typed by the operation (see HandlerResult), so a wrong shape does not compile.
  */
-export function route<O extends Operation>(operation: O, handler: (context: HandlerContext<O>) => Promise<HandlerResult<O>>) {
+export function route<O extends Operation>(
+  operation: O,
+  handler: (context: HandlerContext<O>) => Promise<HandlerResult<O>>,
+) {
   return async (request: Request, routeContext: RouteContext): Promise<Response> => {
     try {
       const principal = await authorize(operation, request)
@@ -49,14 +52,23 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
       const query = parseQuery(operation, new URL(request.url).searchParams)
       const body = operation.body === 'raw' ? request.body : await parseJsonBody(operation.body, request)
       const responseHeaders = new Headers()
-      const result: unknown = await handler({ request, params, query, body, principal, user, responseHeaders } as HandlerContext<O>)
+      const result: unknown = await handler({
+        request,
+        params,
+        query,
+        body,
+        principal,
+        user,
+        responseHeaders,
+      } as HandlerContext<O>)
       if (result instanceof Response) return result
       if (result === undefined) return new Response(null, { status: operation.status ?? 204, headers: responseHeaders })
       return Response.json(result, { status: operation.status ?? 200, headers: responseHeaders })
     } catch (error) {
       const response = toErrorResponse(error)
       // Only a fault of ours is a 500: logged with the request it met, never shown.
-      if (response.status === 500) logger.error({ err: error, requestId: request.headers.get('x-request-id') }, 'unexpected error')
+      if (response.status === 500)
+        logger.error({ err: error, requestId: request.headers.get('x-request-id') }, 'unexpected error')
       return response
     }
   }
@@ -65,7 +77,8 @@ export function route<O extends Operation>(operation: O, handler: (context: Hand
 async function authorize(operation: Operation, request: Request): Promise<Principal | null> {
   // A `key` query parameter replaces both headers, so they are not even looked at.
   if (operation.auth === 'session-or-key' && new URL(request.url).searchParams.has('key')) return null
-  if (operation.auth === 'optional') return authenticate(request).catch((error: unknown) => (error instanceof AppError ? null : Promise.reject(error)))
+  if (operation.auth === 'optional')
+    return authenticate(request).catch((error: unknown) => (error instanceof AppError ? null : Promise.reject(error)))
   const principal = await authenticate(request)
   switch (operation.auth) {
     case 'none':
@@ -90,7 +103,8 @@ function parseParams(operation: Operation, raw: Record<string, string | string[]
   const result = operation.params.safeParse(raw)
   if (result.success) return result.data
   const field = result.error.issues[0]?.path[0]
-  if (isIntegerParam(operation.params.shape[String(field)] as z.ZodType | undefined)) throw new ValidationError(zodFields(result.error))
+  if (isIntegerParam(operation.params.shape[String(field)] as z.ZodType | undefined))
+    throw new ValidationError(zodFields(result.error))
   throw new AppError('not_found', `No resource with ${String(field)} '${String(raw[String(field)])}'`)
 }
 

@@ -4,7 +4,9 @@ import type { OperationId, Operations } from '@/lib/endpoints/operations'
 // need not load the schemas of all of them. The compiler holds this table to the operation
 // objects: a missing, extra or different entry does not compile.
 
-type RouteTable = { readonly [K in OperationId]: { readonly method: Operations[K]['method']; readonly path: Operations[K]['path'] } }
+type RouteTable = {
+  readonly [K in OperationId]: { readonly method: Operations[K]['method']; readonly path: Operations[K]['path'] }
+}
 
 export const ROUTES = {
   getSignedInUser: { method: 'GET', path: '/auth/session' },

@@ -33,7 +33,9 @@ export async function getHealth(): Promise<Health> {
     }),
   ])
   const onPostgres = env.DATABASE_URL !== undefined
-  const [counts, workers] = onPostgres ? await Promise.all([queueCounts(), liveWorkers()]) : [{ queued: 0, running: 0 }, []]
+  const [counts, workers] = onPostgres
+    ? await Promise.all([queueCounts(), liveWorkers()])
+    : [{ queued: 0, running: 0 }, []]
   return {
     status: 'ok',
     database: { ...database, kind: onPostgres ? 'postgresql' : 'embedded' },

@@ -25,7 +25,9 @@ export function libraryNameOf(folder: string): string {
 
 function checkName(name: string): void {
   if (!LIBRARY_NAME.test(name)) {
-    throw new ValidationError([{ path: ['name'], message: 'must be 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit' }])
+    throw new ValidationError([
+      { path: ['name'], message: 'must be 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit' },
+    ])
   }
 }
 
@@ -36,7 +38,8 @@ export async function installLibrary(name: string, files: Map<string, Uint8Array
   for (const [path, data] of files) {
     const problem = pathProblem(path.split('/'))
     if (problem) throw new ValidationError([{ path: ['body', path], message: problem }])
-    if (data.byteLength > env.MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', `Library file ${path} is larger than ${env.MAX_UPLOAD_BYTES} bytes`)
+    if (data.byteLength > env.MAX_UPLOAD_BYTES)
+      throw new AppError('payload_too_large', `Library file ${path} is larger than ${env.MAX_UPLOAD_BYTES} bytes`)
   }
   const stored = []
   for (const [path, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
@@ -46,7 +49,11 @@ export async function installLibrary(name: string, files: Map<string, Uint8Array
   const contentHash = createHash('sha256')
     .update(JSON.stringify(stored.map(({ path, blobHash }) => [path, blobHash])))
     .digest('hex')
-  const summary = { contentHash, sizeBytes: stored.reduce((total, file) => total + file.size, 0), fileCount: stored.length }
+  const summary = {
+    contentHash,
+    sizeBytes: stored.reduce((total, file) => total + file.size, 0),
+    fileCount: stored.length,
+  }
   const [, library] = await db.$transaction([
     db.libraryFile.deleteMany({ where: { libraryName: name } }),
     db.library.upsert({ where: { name }, create: { name, ...summary }, update: summary }),
@@ -60,7 +67,10 @@ export async function installLibrary(name: string, files: Map<string, Uint8Array
 export async function installLibraryZip(zip: Uint8Array, name?: string) {
   const { files, wrapper } = readProjectZip(zip)
   const chosen = name ?? (wrapper ? libraryNameOf(wrapper) : undefined)
-  if (!chosen) throw new ValidationError([{ path: ['query', 'name'], message: 'is needed: the archive has no single folder to take the name from' }])
+  if (!chosen)
+    throw new ValidationError([
+      { path: ['query', 'name'], message: 'is needed: the archive has no single folder to take the name from' },
+    ])
   return installLibrary(chosen, files)
 }
 
@@ -82,10 +92,14 @@ export async function removeLibrary(name: string): Promise<void> {
 /** The configurators whose model files include or use the library (`include <BOSL2/std.scad>`). */
 export async function configuratorsUsing(name: string): Promise<string[]> {
   const usage = new RegExp(`\\b(include|use)\\s*<\\s*${name.replace(/[.]/g, '\\.')}/`)
-  const sources = await db.configuratorFile.findMany({ where: { path: { startsWith: 'configurator/', endsWith: '.scad' } }, select: { configuratorId: true, blobHash: true } })
+  const sources = await db.configuratorFile.findMany({
+    where: { path: { startsWith: 'configurator/', endsWith: '.scad' } },
+    select: { configuratorId: true, blobHash: true },
+  })
   const using = new Set<string>()
   for (const { configuratorId, blobHash } of sources) {
-    if (!using.has(configuratorId) && usage.test((await blobStore.readBuffer(blobHash)).toString('utf8'))) using.add(configuratorId)
+    if (!using.has(configuratorId) && usage.test((await blobStore.readBuffer(blobHash)).toString('utf8')))
+      using.add(configuratorId)
   }
   return [...using]
 }
@@ -95,14 +109,19 @@ async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>()
   for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
     const full = path.join(entry.parentPath, entry.name)
-    if (entry.isSymbolicLink()) throw new ValidationError([{ path: [path.relative(dir, full)], message: 'symbolic links are not allowed' }])
-    if (entry.isFile()) files.set(path.relative(dir, full).split(path.sep).join('/'), new Uint8Array(await fs.readFile(full)))
+    if (entry.isSymbolicLink())
+      throw new ValidationError([{ path: [path.relative(dir, full)], message: 'symbolic links are not allowed' }])
+    if (entry.isFile())
+      files.set(path.relative(dir, full).split(path.sep).join('/'), new Uint8Array(await fs.readFile(full)))
   }
   return files
 }
 
 /** A `.zip` or a folder on this machine as one archive, named by the folder unless `name` is given (`npm run library -- add`). */
-export async function libraryArchiveFrom(source: string, name?: string): Promise<{ zip: Uint8Array<ArrayBuffer>; name?: string }> {
+export async function libraryArchiveFrom(
+  source: string,
+  name?: string,
+): Promise<{ zip: Uint8Array<ArrayBuffer>; name?: string }> {
   if (!(await fs.stat(source)).isDirectory()) return { zip: new Uint8Array(await fs.readFile(source)), name }
   const folder = libraryNameOf(path.basename(path.resolve(source)))
   // In a folder of its own, which installing strips, whatever the library's own top folders are;

@@ -18,7 +18,8 @@ export const installLibrary = defineOperation({
   id: 'installLibrary',
   method: 'POST',
   path: '/libraries',
-  summary: 'Install or replace a library from a zip body (a BOSL2 or MCAD release); every configurator can then include it by its name',
+  summary:
+    'Install or replace a library from a zip body (a BOSL2 or MCAD release); every configurator can then include it by its name',
   tag,
   auth: 'admin',
   query: ZInstallLibraryQuery,

@@ -10,4 +10,11 @@ export const ZLibrary = z.object({
 })
 
 export const ZLibraryParams = z.object({ name: z.string().min(1).max(64) })
-export const ZInstallLibraryQuery = z.object({ name: z.string().min(1).max(64).optional().describe("default: the archive's single top folder, less a -master or version suffix") })
+export const ZInstallLibraryQuery = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe("default: the archive's single top folder, less a -master or version suffix"),
+})

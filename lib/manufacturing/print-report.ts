@@ -25,34 +25,83 @@ export function partNames({ colors, settings, title }: PartNaming): string[] {
 }
 
 /** The printability and price report of a model's closed parts (`colors` and `measures.parts` in part order). */
-export function printReport(measures: PrintMeasures, naming: PartNaming, quality: PrintReport['quality'], estimate: boolean): PrintReport {
+export function printReport(
+  measures: PrintMeasures,
+  naming: PartNaming,
+  quality: PrintReport['quality'],
+  estimate: boolean,
+): PrintReport {
   const { colors, settings } = naming
   const minimumWallMm = settings?.minimumWallMm ?? DEFAULT_MINIMUM_WALL_MM
   const buildVolumeMm = settings?.buildVolumeMm ?? DEFAULT_BUILD_VOLUME_MM
   const names = partNames(naming)
   const parts = measures.parts.map((measure, index): PartReport => {
     const { name, density, pricePerCm3 } = { ...DEFAULT_MATERIAL, ...settings?.parts?.[index]?.material }
-    return { index, name: names[index]!, color: toHex(colors[index]!), material: { name, density, pricePerCm3: pricePerCm3 ?? null }, ...figures(measure, density) }
+    return {
+      index,
+      name: names[index]!,
+      color: toHex(colors[index]!),
+      material: { name, density, pricePerCm3: pricePerCm3 ?? null },
+      ...figures(measure, density),
+    }
   })
   const whole = { ...figures(measures.whole, 0), weight: parts.reduce((sum, part) => sum + part.weight, 0) }
   const { minX, maxX, minY, maxY, minZ, maxZ } = measures.whole.boundingBox
   const size = [maxX - minX, maxY - minY, maxZ - minZ]
   const fitsBuildVolume = size.every((length, axis) => length <= buildVolumeMm[axis]!)
   const problems: Problem[] = [
-    ...parts.filter((part) => !part.closed).map((part): Problem => ({ rule: 'closed', part: part.index, message: `${part.name} is not a closed solid: a slicer would have to repair it` })),
-    ...[measures.whole, ...measures.parts].flatMap((measure, k) => thinWalls(measure, minimumWallMm, k === 0 ? null : k - 1, k === 0 ? 'The model' : names[k - 1]!)),
+    ...parts
+      .filter((part) => !part.closed)
+      .map((part): Problem => ({
+        rule: 'closed',
+        part: part.index,
+        message: `${part.name} is not a closed solid: a slicer would have to repair it`,
+      })),
+    ...[measures.whole, ...measures.parts].flatMap((measure, k) =>
+      thinWalls(measure, minimumWallMm, k === 0 ? null : k - 1, k === 0 ? 'The model' : names[k - 1]!),
+    ),
     ...(fitsBuildVolume
       ? []
-      : [{ rule: 'buildVolume' as const, part: null, message: `The model measures ${size.map(millimetres).join(' × ')} mm, more than the ${buildVolumeMm.join(' × ')} mm build volume`, region: measures.whole.boundingBox }]),
+      : [
+          {
+            rule: 'buildVolume' as const,
+            part: null,
+            message: `The model measures ${size.map(millimetres).join(' × ')} mm, more than the ${buildVolumeMm.join(' × ')} mm build volume`,
+            region: measures.whole.boundingBox,
+          },
+        ]),
   ]
-  return { quality, estimate, ...whole, price: priceOf(parts, settings), minimumWallMm, buildVolumeMm, fitsBuildVolume, problems, parts }
+  return {
+    quality,
+    estimate,
+    ...whole,
+    price: priceOf(parts, settings),
+    minimumWallMm,
+    buildVolumeMm,
+    fitsBuildVolume,
+    problems,
+    parts,
+  }
 }
 
 function figures({ volume, area, boundingBox, closed, bodies, wall }: SolidMeasure, density: number): Figures {
-  return { volume, surfaceArea: area, boundingBox, closed, bodies, thinnestWall: wall, weight: (volume / 1000) * density }
+  return {
+    volume,
+    surfaceArea: area,
+    boundingBox,
+    closed,
+    bodies,
+    thinnestWall: wall,
+    weight: (volume / 1000) * density,
+  }
 }
 
-function thinWalls({ wall, thinnestWalls }: SolidMeasure, minimum: number, part: number | null, name: string): Problem[] {
+function thinWalls(
+  { wall, thinnestWalls }: SolidMeasure,
+  minimum: number,
+  part: number | null,
+  name: string,
+): Problem[] {
   if (!wall || wall.thickness >= minimum) return []
   const thin = thinnestWalls.filter((sample) => sample.thickness < minimum)
   const region = {
@@ -73,7 +122,9 @@ function millimetres(value: number): string {
 
 function priceOf(parts: PartReport[], settings: Manufacturing | undefined): PrintReport['price'] {
   if (!settings?.currency) return null
-  const total = (settings.basePrice ?? 0) + parts.reduce((sum, part) => sum + (part.volume / 1000) * (part.material.pricePerCm3 ?? 0), 0)
+  const total =
+    (settings.basePrice ?? 0) +
+    parts.reduce((sum, part) => sum + (part.volume / 1000) * (part.material.pricePerCm3 ?? 0), 0)
   return { amount: roundHalfUp(total, minorDigits(settings.currency)), currency: settings.currency }
 }
 

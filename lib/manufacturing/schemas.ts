@@ -15,7 +15,10 @@ const ZMaterial = z.object({
 export const ZManufacturing = z
   .looseObject({
     minimumWallMm: z.number().positive().max(100).optional().describe('walls thinner than this are flagged'),
-    buildVolumeMm: z.tuple([z.number().positive(), z.number().positive(), z.number().positive()]).optional().describe('x, y, z of the printer the model must fit'),
+    buildVolumeMm: z
+      .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
+      .optional()
+      .describe('x, y, z of the printer the model must fit'),
     currency: z
       .string()
       .refine((code) => ISO_CURRENCIES.has(code), 'must be an ISO 4217 currency code such as EUR')
@@ -27,13 +30,25 @@ export const ZManufacturing = z
       .optional()
       .describe('by part number: its label and material'),
   })
-  .refine((settings) => settings.currency !== undefined || (settings.basePrice === undefined && !settings.parts?.some((part) => part.material?.pricePerCm3 !== undefined)), {
-    message: 'prices need a currency',
-    path: ['currency'],
-  })
+  .refine(
+    (settings) =>
+      settings.currency !== undefined ||
+      (settings.basePrice === undefined && !settings.parts?.some((part) => part.material?.pricePerCm3 !== undefined)),
+    {
+      message: 'prices need a currency',
+      path: ['currency'],
+    },
+  )
 export type Manufacturing = z.infer<typeof ZManufacturing>
 
-export const ZBoundingBox = z.object({ minX: z.number(), maxX: z.number(), minY: z.number(), maxY: z.number(), minZ: z.number(), maxZ: z.number() })
+export const ZBoundingBox = z.object({
+  minX: z.number(),
+  maxX: z.number(),
+  minY: z.number(),
+  maxY: z.number(),
+  minZ: z.number(),
+  maxZ: z.number(),
+})
 const ZPoint = z.tuple([z.number(), z.number(), z.number()])
 
 const printFigures = {
@@ -41,11 +56,16 @@ const printFigures = {
   surfaceArea: z.number().describe('mm²'),
   boundingBox: ZBoundingBox,
   closed: z.boolean().describe('every edge joins two triangles that agree on its direction: no slicer repair needed'),
-  bodies: z.number().int().describe('separate pieces: more than one when pieces are printed side by side (a box beside its lid)'),
+  bodies: z
+    .number()
+    .int()
+    .describe('separate pieces: more than one when pieces are printed side by side (a box beside its lid)'),
   thinnestWall: z
     .object({ thickness: z.number().describe('mm'), at: ZPoint })
     .nullable()
-    .describe('the wall thickness over the thinnest 1 % of the surface (edges and tips, thin by nature, cover less), straight inwards from a surface point'),
+    .describe(
+      'the wall thickness over the thinnest 1 % of the surface (edges and tips, thin by nature, cover less), straight inwards from a surface point',
+    ),
   weight: z.number().describe('g'),
 }
 
@@ -54,7 +74,9 @@ export const ZPrintReport = z
     quality: z.enum(['preview', 'final']).describe('which build the figures describe'),
     estimate: z.boolean().describe('the preview figures, while the final quality is built in the background'),
     ...printFigures,
-    price: z.object({ amount: z.string().describe('decimal, in the minor unit of the currency'), currency: z.string() }).nullable(),
+    price: z
+      .object({ amount: z.string().describe('decimal, in the minor unit of the currency'), currency: z.string() })
+      .nullable(),
     minimumWallMm: z.number(),
     buildVolumeMm: ZPoint,
     fitsBuildVolume: z.boolean(),
@@ -72,10 +94,16 @@ export const ZPrintReport = z
         index: z.number().int(),
         name: z.string().describe("the designer's label, else the colour's name"),
         color: z.string(),
-        material: z.object({ name: z.string(), density: z.number().describe('g/cm³'), pricePerCm3: z.number().nullable() }),
+        material: z.object({
+          name: z.string(),
+          density: z.number().describe('g/cm³'),
+          pricePerCm3: z.number().nullable(),
+        }),
         ...printFigures,
       }),
     ),
   })
-  .describe("the model that is manufactured, for a slicer and a quote: each part closed, the later part in the source owning what two share (docs/print-ready.md)")
+  .describe(
+    'the model that is manufactured, for a slicer and a quote: each part closed, the later part in the source owning what two share (docs/print-ready.md)',
+  )
 export type PrintReport = z.infer<typeof ZPrintReport>

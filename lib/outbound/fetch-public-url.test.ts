@@ -14,7 +14,8 @@ beforeAll(async () => {
     requests.push({ url: request.url ?? '', host: request.headers.host ?? '' })
     const url = new URL(request.url ?? '/', 'http://local')
     if (url.pathname === '/image') return void response.writeHead(200, { 'content-type': 'image/png' }).end('PNG')
-    if (url.pathname === '/redirect') return void response.writeHead(302, { location: url.searchParams.get('to') ?? '/image' }).end()
+    if (url.pathname === '/redirect')
+      return void response.writeHead(302, { location: url.searchParams.get('to') ?? '/image' }).end()
     if (url.pathname === '/loop') return void response.writeHead(301, { location: '/loop' }).end()
     if (url.pathname === '/big') return void response.writeHead(200).end(Buffer.alloc(2048))
     if (url.pathname === '/big-chunked') {
@@ -67,7 +68,9 @@ describe('fetchPublicUrl with the real address policy', () => {
 
   it('refuses a name when any of its addresses is private', async () => {
     const resolve = async () => ['93.184.215.14', '127.0.0.1']
-    expect(await refusal(fetchPublicUrl('http://mixed.example/a.png', { resolve }))).toBe('mixed.example is not a public address')
+    expect(await refusal(fetchPublicUrl('http://mixed.example/a.png', { resolve }))).toBe(
+      'mixed.example is not a public address',
+    )
   })
 })
 
@@ -96,18 +99,26 @@ describe('fetchPublicUrl mechanics (127.0.0.1 allowed for the test)', () => {
     expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}/loop`, onlyLocal))).toMatch(/more than 3 redirects/)
     const toInternal = `/redirect?to=${encodeURIComponent(`http://127.0.0.2:${port}/image`)}`
     const before = requests.length
-    expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}${toInternal}`, onlyLocal))).toBe('127.0.0.2 is not a public address')
+    expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}${toInternal}`, onlyLocal))).toBe(
+      '127.0.0.2 is not a public address',
+    )
     expect(requests.length).toBe(before + 1)
   })
 
   it('stops at the size limit, declared or streamed', async () => {
-    expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}/big`, { ...onlyLocal, maxBytes: 1000 }))).toMatch(/larger than 1000 bytes/)
-    expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}/big-chunked`, { ...onlyLocal, maxBytes: 1000 }))).toMatch(/larger than 1000 bytes/)
+    expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}/big`, { ...onlyLocal, maxBytes: 1000 }))).toMatch(
+      /larger than 1000 bytes/,
+    )
+    expect(
+      await refusal(fetchPublicUrl(`http://127.0.0.1:${port}/big-chunked`, { ...onlyLocal, maxBytes: 1000 })),
+    ).toMatch(/larger than 1000 bytes/)
   })
 
   it('stops at the time limit', async () => {
     const started = Date.now()
-    expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}/slow`, { ...onlyLocal, timeoutMs: 300 }))).toMatch(/no answer within 300 ms/)
+    expect(await refusal(fetchPublicUrl(`http://127.0.0.1:${port}/slow`, { ...onlyLocal, timeoutMs: 300 }))).toMatch(
+      /no answer within 300 ms/,
+    )
     expect(Date.now() - started).toBeLessThan(1500)
   })
 

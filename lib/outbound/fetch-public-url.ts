@@ -23,7 +23,10 @@ export interface FetchPublicUrlOptions {
   resolve?: (hostname: string) => Promise<string[]>
 }
 
-export interface SendOptions extends Pick<FetchPublicUrlOptions, 'maxBytes' | 'timeoutMs' | 'isAllowedAddress' | 'resolve'> {
+export interface SendOptions extends Pick<
+  FetchPublicUrlOptions,
+  'maxBytes' | 'timeoutMs' | 'isAllowedAddress' | 'resolve'
+> {
   method: 'GET' | 'POST'
   headers: Record<string, string>
   body?: string
@@ -107,7 +110,8 @@ function parseUrl(text: string): URL {
   } catch {
     throw new PublicUrlError('not a URL')
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicUrlError(`${url.protocol} URLs are not fetched`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new PublicUrlError(`${url.protocol} URLs are not fetched`)
   if (url.username || url.password) throw new PublicUrlError('URLs with credentials are not fetched')
   return url
 }
@@ -132,7 +136,12 @@ async function resolveAll(hostname: string): Promise<string[]> {
   return results.map((result) => result.address)
 }
 
-function send(url: URL, address: string, signal: AbortSignal, { method, headers, body }: Omit<SendOptions, 'timeoutMs' | 'maxBytes'>): Promise<http.IncomingMessage> {
+function send(
+  url: URL,
+  address: string,
+  signal: AbortSignal,
+  { method, headers, body }: Omit<SendOptions, 'timeoutMs' | 'maxBytes'>,
+): Promise<http.IncomingMessage> {
   const family = net.isIP(address)
   // Node asks this instead of DNS: the connection can only go to the checked address.
   const lookup: LookupFunction = (_hostname, options, callback) => {

@@ -10,7 +10,8 @@ export function isOwnAddress(address: string): boolean {
   if (family === 0) return false
   const own = new net.BlockList()
   for (const entries of Object.values(os.networkInterfaces())) {
-    for (const entry of entries ?? []) own.addAddress(entry.address.split('%')[0]!, entry.family === 'IPv4' ? 'ipv4' : 'ipv6')
+    for (const entry of entries ?? [])
+      own.addAddress(entry.address.split('%')[0]!, entry.family === 'IPv4' ? 'ipv4' : 'ipv6')
   }
   return own.check(address, family === 4 ? 'ipv4' : 'ipv6')
 }

@@ -30,10 +30,17 @@ export interface ReleaseOptions extends OwnedConfiguratorOptions {
 
 /** What of the draft's preparation did not build: the parameters, the defaults, a preset, a test drive sample. */
 function failuresOf(preparation: Preparation): Failure[] {
-  const failed = preparation.state === 'failed' ? [{ build: 'the parameters', message: preparation.message, log: preparation.message }] : []
+  const failed =
+    preparation.state === 'failed'
+      ? [{ build: 'the parameters', message: preparation.message, log: preparation.message }]
+      : []
   const samples = (preparation.testDrive as z.infer<typeof ZTestDriveSample>[])
     .filter((sample) => sample.outcome !== 'built')
-    .map((sample) => ({ build: `test drive ${JSON.stringify(sample.values)}`, message: `${sample.outcome}: ${sample.message}`, log: sample.message }))
+    .map((sample) => ({
+      build: `test drive ${JSON.stringify(sample.values)}`,
+      message: `${sample.outcome}: ${sample.message}`,
+      log: sample.message,
+    }))
   return [...failed, ...(preparation.failures as Failure[]), ...samples]
 }
 
@@ -47,10 +54,14 @@ const ABANDONED_AFTER_MS = 15 * 60_000
 async function finishedPreparation(configuratorId: string, version: string): Promise<Preparation> {
   const preparation = await db.preparation.findUnique({ where: { configuratorId } })
   const isDone = preparation?.state !== 'preparing' && preparation?.testDriveDone
-  const isAbandoned = !isDone && preparation !== null && Date.now() - preparation.startedAt.getTime() > ABANDONED_AFTER_MS
+  const isAbandoned =
+    !isDone && preparation !== null && Date.now() - preparation.startedAt.getTime() > ABANDONED_AFTER_MS
   if (preparation?.draft === version && isDone) return preparation
   if (preparation?.draft !== version || isAbandoned) startPreparation(configuratorId)
-  throw new AppError('conflict', 'The draft is being prepared (its defaults, presets and test drive are built): publish it once GET .../preparation is ready')
+  throw new AppError(
+    'conflict',
+    'The draft is being prepared (its defaults, presets and test drive are built): publish it once GET .../preparation is ready',
+  )
 }
 
 /** The defaults' volume and bounding box, from the preparation's cached build; null when they do not build. */
@@ -65,28 +76,47 @@ async function measureDefaults(configurator: Parameters<typeof readConfiguratorS
  * the one prepared (and, when `draft` names a version, the one the designer reviewed): 409
  * otherwise. When anything of the preparation did not build, only with `override` (422 without).
  */
-export async function publishRelease({ input, ...owned }: OwnedConfiguratorOptions & { input: PublishReleaseInput }): Promise<ReleaseDto> {
+export async function publishRelease({
+  input,
+  ...owned
+}: OwnedConfiguratorOptions & { input: PublishReleaseInput }): Promise<ReleaseDto> {
   await findOwnedConfigurator(owned)
   const { configuratorId } = owned
   const draft = (await readDraft(configuratorId))!
   if (input.draft !== undefined && input.draft !== draft.version) {
-    throw new AppError('conflict', `The draft changed since the version you reviewed (${input.draft}); it is ${draft.version} now: review it and publish again`)
+    throw new AppError(
+      'conflict',
+      `The draft changed since the version you reviewed (${input.draft}); it is ${draft.version} now: review it and publish again`,
+    )
   }
   const preparation = await finishedPreparation(configuratorId, draft.version)
   const failures = failuresOf(preparation)
   if (failures.length > 0 && !input.override) {
     const builds = failures.map((failure) => `${failure.build} (${failure.message})`).join('; ')
-    throw new ValidationError([{ path: ['override'], message: `the draft does not build everywhere: ${builds}; send override: true to publish it anyway` }])
+    throw new ValidationError([
+      {
+        path: ['override'],
+        message: `the draft does not build everywhere: ${builds}; send override: true to publish it anyway`,
+      },
+    ])
   }
   const { parameters, defaults } = await measureDefaults(draft.configurator)
   const release = await db.$transaction(async (tx) => {
     // One publish at a time per configurator: a second one waits here, then finds the first's release.
     await tx.$executeRaw`SELECT 1 FROM "Configurator" WHERE id = ${configuratorId}::uuid FOR UPDATE`
     const now = (await readDraft(configuratorId, tx))!
-    if (now.version !== draft.version) throw new AppError('conflict', 'The draft changed while it was published: review it and publish again')
-    const last = await tx.release.findFirst({ where: { configuratorId }, orderBy: { number: 'desc' }, include: { files: { orderBy: { path: 'asc' } } } })
+    if (now.version !== draft.version)
+      throw new AppError('conflict', 'The draft changed while it was published: review it and publish again')
+    const last = await tx.release.findFirst({
+      where: { configuratorId },
+      orderBy: { number: 'desc' },
+      include: { files: { orderBy: { path: 'asc' } } },
+    })
     if (last && versionOf(last, last.files) === now.version) {
-      const current = now.configurator.releaseId === last.id ? ' and new sessions get it' : `: roll back to release ${last.number} to give it to new sessions`
+      const current =
+        now.configurator.releaseId === last.id
+          ? ' and new sessions get it'
+          : `: roll back to release ${last.number} to give it to new sessions`
       throw new AppError('conflict', `The draft is published already as release ${last.number}${current}`)
     }
     const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = now.configurator
@@ -104,7 +134,11 @@ export async function publishRelease({ input, ...owned }: OwnedConfiguratorOptio
         parameters: parameters as unknown as Prisma.InputJsonArray,
         ...(defaults && { defaults: { volume: defaults.volume, boundingBox: { ...defaults.boundingBox } } }),
         overridden: failures,
-        files: { createMany: { data: now.files.map(({ path, blobHash, size, contentType }) => ({ path, blobHash, size, contentType })) } },
+        files: {
+          createMany: {
+            data: now.files.map(({ path, blobHash, size, contentType }) => ({ path, blobHash, size, contentType })),
+          },
+        },
       },
     })
     await tx.configurator.update({ where: { id: configuratorId }, data: { releaseId: created.id } })
@@ -120,13 +154,20 @@ type CountedRelease = Release & { _count: { files: number } }
 /** The configurator's releases, newest first. */
 export async function listReleases(owned: OwnedConfiguratorOptions): Promise<ReleaseDto[]> {
   const configurator = await findOwnedConfigurator(owned)
-  const releases = await db.release.findMany({ where: { configuratorId: configurator.id }, orderBy: { number: 'desc' }, include: WITH_FILE_COUNT })
+  const releases = await db.release.findMany({
+    where: { configuratorId: configurator.id },
+    orderBy: { number: 'desc' },
+    include: WITH_FILE_COUNT,
+  })
   return releases.map((release) => toReleaseDto(release, configurator.releaseId))
 }
 
 async function findRelease({ number, ...owned }: ReleaseOptions) {
   const configurator = await findOwnedConfigurator(owned)
-  const release = await db.release.findUnique({ where: { configuratorId_number: { configuratorId: configurator.id, number } }, include: WITH_FILE_COUNT })
+  const release = await db.release.findUnique({
+    where: { configuratorId_number: { configuratorId: configurator.id, number } },
+    include: WITH_FILE_COUNT,
+  })
   if (!release) throw new AppError('not_found', `Release ${number} not found`)
   return { configurator, release }
 }
@@ -161,11 +202,21 @@ async function readText(file: { blobHash: string; size: number } | undefined): P
 }
 
 /** What changed from release `from` to release `to`: files (with a text diff), parameters, and the defaults' volume and bounding box. */
-export async function compareReleases({ from, to, ...owned }: OwnedConfiguratorOptions & { from: number; to: number }): Promise<ReleaseComparison> {
-  const [before, after] = await Promise.all([findRelease({ ...owned, number: from }), findRelease({ ...owned, number: to })])
-  const filesOf = async (release: Release) => new Map((await db.releaseFile.findMany({ where: { releaseId: release.id } })).map((file) => [file.path, file]))
+export async function compareReleases({
+  from,
+  to,
+  ...owned
+}: OwnedConfiguratorOptions & { from: number; to: number }): Promise<ReleaseComparison> {
+  const [before, after] = await Promise.all([
+    findRelease({ ...owned, number: from }),
+    findRelease({ ...owned, number: to }),
+  ])
+  const filesOf = async (release: Release) =>
+    new Map((await db.releaseFile.findMany({ where: { releaseId: release.id } })).map((file) => [file.path, file]))
   const [beforeFiles, afterFiles] = await Promise.all([filesOf(before.release), filesOf(after.release)])
-  const changedPaths = [...new Set([...beforeFiles.keys(), ...afterFiles.keys()])].sort().filter((path) => beforeFiles.get(path)?.blobHash !== afterFiles.get(path)?.blobHash)
+  const changedPaths = [...new Set([...beforeFiles.keys(), ...afterFiles.keys()])]
+    .sort()
+    .filter((path) => beforeFiles.get(path)?.blobHash !== afterFiles.get(path)?.blobHash)
   const changes = await Promise.all(
     changedPaths.map(async (path) => {
       const [old, now] = [beforeFiles.get(path), afterFiles.get(path)]
@@ -174,22 +225,37 @@ export async function compareReleases({ from, to, ...owned }: OwnedConfiguratorO
     }),
   )
   const textual = changes.flatMap(({ path, texts: [oldText, newText] }) =>
-    typeof oldText === 'string' && typeof newText === 'string' ? [{ oldName: `release ${from}/${path}`, newName: `release ${to}/${path}`, oldText, newText, path }] : [],
+    typeof oldText === 'string' && typeof newText === 'string'
+      ? [{ oldName: `release ${from}/${path}`, newName: `release ${to}/${path}`, oldText, newText, path }]
+      : [],
   )
   const diffs = await diffTexts(textual)
   const diffOf = new Map(textual.map(({ path }, index) => [path, diffs[index] ?? null]))
   const files = changes.map(({ path, change, texts }) => {
     const diff = diffOf.get(path) ?? null
     const unreadable = texts.find((text) => typeof text !== 'string')
-    const noDiff = unreadable ? unreadable.reason : diff === null ? `too many changes to diff within ${DIFF_BUDGET_MS / 1000} s` : null
+    const noDiff = unreadable
+      ? unreadable.reason
+      : diff === null
+        ? `too many changes to diff within ${DIFF_BUDGET_MS / 1000} s`
+        : null
     return { path, change, diff, noDiff }
   })
-  return { from, to, files, parameters: compareParameters(before.release, after.release), defaults: { from: defaultsOf(before.release), to: defaultsOf(after.release) } }
+  return {
+    from,
+    to,
+    files,
+    parameters: compareParameters(before.release, after.release),
+    defaults: { from: defaultsOf(before.release), to: defaultsOf(after.release) },
+  }
 }
 
 function compareParameters(before: Release, after: Release): ReleaseComparison['parameters'] {
-  const [old, now] = [before, after].map((release) => toParameterSet(release.parameters as unknown as ParameterDefinition[], {})) as [ParameterSet, ParameterSet]
-  const only = (set: ParameterSet, other: ParameterSet) => Object.fromEntries(Object.entries(set).filter(([key]) => !(key in other)))
+  const [old, now] = [before, after].map((release) =>
+    toParameterSet(release.parameters as unknown as ParameterDefinition[], {}),
+  ) as [ParameterSet, ParameterSet]
+  const only = (set: ParameterSet, other: ParameterSet) =>
+    Object.fromEntries(Object.entries(set).filter(([key]) => !(key in other)))
   const changed = Object.keys(now)
     .filter((key) => key in old && JSON.stringify(old[key]) !== JSON.stringify(now[key]))
     .map((key) => [key, { from: old[key]!, to: now[key]! }] as const)

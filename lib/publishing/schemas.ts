@@ -6,12 +6,24 @@ import { ZParameter } from '@/lib/sessions/schemas'
 
 const ZReleaseNumber = ZIntegerParam(1, MAX_INT4)
 
-export const ZReleaseParams = ZConfiguratorParams.extend({ number: ZReleaseNumber.describe("the release's number: 1 for the first publish") })
+export const ZReleaseParams = ZConfiguratorParams.extend({
+  number: ZReleaseNumber.describe("the release's number: 1 for the first publish"),
+})
 
 export const ZPublishRelease = z.strictObject({
   note: z.string().max(2000).default('').describe('what changed, for the designer and the shop'),
-  draft: z.string().optional().describe("the draft version the designer reviewed (GET .../preparation answers it): publishing a draft that changed since is 409"),
-  override: z.boolean().default(false).describe("publish although the preparation found models that do not build (the defaults, a preset, the test drive's samples)"),
+  draft: z
+    .string()
+    .optional()
+    .describe(
+      'the draft version the designer reviewed (GET .../preparation answers it): publishing a draft that changed since is 409',
+    ),
+  override: z
+    .boolean()
+    .default(false)
+    .describe(
+      "publish although the preparation found models that do not build (the defaults, a preset, the test drive's samples)",
+    ),
 })
 export type PublishReleaseInput = z.infer<typeof ZPublishRelease>
 
@@ -31,7 +43,9 @@ export const ZRelease = z
     defaults: ZDefaultsModel.nullable().describe('null when the defaults did not build'),
     overridden: z.array(ZPreparationFailure).describe('what did not build when it was published anyway'),
   })
-  .describe("an immutable publication of the configurator's draft: its files by content hash, settings, parameters and presets")
+  .describe(
+    "an immutable publication of the configurator's draft: its files by content hash, settings, parameters and presets",
+  )
 export type ReleaseDto = z.infer<typeof ZRelease>
 
 export const ZCompareQuery = z.object({ from: ZReleaseNumber, to: ZReleaseNumber })
@@ -39,8 +53,18 @@ export const ZCompareQuery = z.object({ from: ZReleaseNumber, to: ZReleaseNumber
 const ZFileChange = z.object({
   path: z.string(),
   change: z.enum(['added', 'removed', 'changed']),
-  diff: z.string().nullable().describe('a unified diff of the text; null for binary files, files over 256 KB and changes too large to diff in time'),
-  noDiff: z.string().nullable().describe('why diff is null ("binary", "larger than 256 KB", "too many changes to diff within 3 s"); null when there is a diff'),
+  diff: z
+    .string()
+    .nullable()
+    .describe(
+      'a unified diff of the text; null for binary files, files over 256 KB and changes too large to diff in time',
+    ),
+  noDiff: z
+    .string()
+    .nullable()
+    .describe(
+      'why diff is null ("binary", "larger than 256 KB", "too many changes to diff within 3 s"); null when there is a diff',
+    ),
 })
 
 export const ZReleaseComparison = z.object({

@@ -49,11 +49,17 @@ export const queueLogger = new Logger(() => (level, message) => {
   if (LOGGED_LEVELS.has(level)) logger.warn({ queueLevel: level }, `queue: ${message}`)
 })
 
-export type JobOutcome = { key: string; outcome: 'done'; ran: boolean } | { key: string; outcome: 'cancelled' } | { key: string; outcome: 'failed'; message: string }
+export type JobOutcome =
+  | { key: string; outcome: 'done'; ran: boolean }
+  | { key: string; outcome: 'cancelled' }
+  | { key: string; outcome: 'failed'; message: string }
 
 /** Keys a configurator or application may hold at most half of all workers' slots with. */
 export function sharedFlags(owner: JobOwner): string[] {
-  return [`configurator:${owner.configuratorId}`, ...(owner.applicationId ? [`application:${owner.applicationId}`] : [])]
+  return [
+    `configurator:${owner.configuratorId}`,
+    ...(owner.applicationId ? [`application:${owner.applicationId}`] : []),
+  ]
 }
 
 export function taskOf(owner: Pick<JobOwner, 'background'>): string {
@@ -74,7 +80,13 @@ export function turnOf(owner: JobOwner): string {
 
 export function jobSpec(payload: CadJobPayload, jobKeyMode: 'unsafe_dedupe' | 'replace') {
   const { owner, job } = payload
-  return { jobKey: job.key, jobKeyMode, flags: [turnFlag(turnOf(owner)), ...sharedFlags(owner)], maxAttempts: 5, priority: owner.background ? BACKGROUND_PRIORITY : 0 }
+  return {
+    jobKey: job.key,
+    jobKeyMode,
+    flags: [turnFlag(turnOf(owner)), ...sharedFlags(owner)],
+    maxAttempts: 5,
+    priority: owner.background ? BACKGROUND_PRIORITY : 0,
+  }
 }
 
 interface Waiter {
@@ -93,14 +105,20 @@ const globalForQueue = globalThis as unknown as { paraformBuildQueue?: Queue }
 function queue(): Queue {
   if (globalForQueue.paraformBuildQueue) return globalForQueue.paraformBuildQueue
   const waiters = new Set<Waiter>()
-  const settle = (outcome: JobOutcome) => waiters.forEach((waiter) => waiter.key === outcome.key && waiter.settle(outcome))
+  const settle = (outcome: JobOutcome) =>
+    waiters.forEach((waiter) => waiter.key === outcome.key && waiter.settle(outcome))
   const created: Queue = {
     utils: makeWorkerUtils({ connectionString: env.DATABASE_URL, maxPoolSize: 4, logger: queueLogger }),
     waiters,
     listening: listen(DONE_CHANNEL, (payload) => settle(JSON.parse(payload) as JobOutcome)),
   }
   // Outcomes sent while the connection was down are lost: whatever got built meanwhile is cached.
-  onReconnect(() => void Promise.all([...waiters].map(async ({ key }) => (await isCached(key)) && settle({ key, outcome: 'done', ran: false }))))
+  onReconnect(
+    () =>
+      void Promise.all(
+        [...waiters].map(async ({ key }) => (await isCached(key)) && settle({ key, outcome: 'done', ran: false })),
+      ),
+  )
   globalForQueue.paraformBuildQueue = created
   return created
 }
@@ -137,7 +155,8 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
       // where it would add to every build's time.
       let job = await (await utils).addJob(taskOf(payload.owner), payload, jobSpec(payload, 'unsafe_dedupe'))
       // Joined a job waiting in the background (a prefetch candidate, a preparation): it becomes this one, in front.
-      if (!payload.owner.background && job.priority !== 0 && !job.locked_at) job = await (await utils).addJob(CAD_TASK, payload, jobSpec(payload, 'replace'))
+      if (!payload.owner.background && job.priority !== 0 && !job.locked_at)
+        job = await (await utils).addJob(CAD_TASK, payload, jobSpec(payload, 'replace'))
       // A job out of attempts (its workers killed again and again) would hold the key forever.
       if (job.attempts >= job.max_attempts && !job.locked_at) {
         await removeJob(key)
@@ -148,7 +167,8 @@ export async function runQueued(payload: CadJobPayload, signal?: AbortSignal): P
       signal?.addEventListener('abort', onAbort, { once: true })
       const outcome = await Promise.race([ended, orphaned.promise, ...(signal ? [abortion(signal)] : [])])
       if (outcome.outcome === 'done') return outcome.ran
-      if (outcome.outcome === 'failed') throw new AppError('service_unavailable', `The build could not run: ${outcome.message}`)
+      if (outcome.outcome === 'failed')
+        throw new AppError('service_unavailable', `The build could not run: ${outcome.message}`)
     } finally {
       waiters.delete(waiter)
       signal?.removeEventListener('abort', onAbort)
@@ -190,8 +210,13 @@ async function removeJob(key: string): Promise<void> {
 
 /** Takes a candidate out of the queue while it waits in the background; a running or claimed one goes on. */
 async function dropCandidate(key: string): Promise<void> {
-  const removed = await (await workerUtils()).withPgClient((client) =>
-    client.query('SELECT graphile_worker.remove_job(key) FROM graphile_worker.jobs WHERE key = $1 AND priority = $2 AND locked_at IS NULL', [key, BACKGROUND_PRIORITY]),
+  const removed = await (
+    await workerUtils()
+  ).withPgClient((client) =>
+    client.query(
+      'SELECT graphile_worker.remove_job(key) FROM graphile_worker.jobs WHERE key = $1 AND priority = $2 AND locked_at IS NULL',
+      [key, BACKGROUND_PRIORITY],
+    ),
   )
   // Claimed just before it was removed: who claimed it asks again.
   if (removed.rowCount) await notify(DONE_CHANNEL, JSON.stringify({ key, outcome: 'cancelled' } satisfies JobOutcome))

@@ -16,7 +16,8 @@ export function turnFlag(turn: string): string {
 
 /** Takes `turn` for the job `key` on `workerId`; false when another job holds it. */
 export async function takeTurn(turn: string, key: string, workerId: string): Promise<boolean> {
-  const taken = await db.$executeRaw`INSERT INTO "BuildTurn" ("turn", "key", "workerId") VALUES (${turn}, ${key}, ${workerId}) ON CONFLICT ("turn") DO NOTHING`
+  const taken =
+    await db.$executeRaw`INSERT INTO "BuildTurn" ("turn", "key", "workerId") VALUES (${turn}, ${key}, ${workerId}) ON CONFLICT ("turn") DO NOTHING`
   return taken === 1
 }
 

@@ -4,7 +4,21 @@ import { limits } from '@/lib/api/rate-limit'
 import { readSource, runCadJob } from '@/lib/builds/cad-job'
 import type { ModelSource } from '@/lib/cad/engine'
 import { env } from '@/lib/env'
-import { CAD_BACKGROUND_TASK, CAD_TASK, CANCEL_CHANNEL, type CadJobPayload, DONE_CHANNEL, isCached, type JobOutcome, jobSpec, queueLogger, sharedFlags, taskOf, turnOf, workerUtils } from '@/lib/queue/build-queue'
+import {
+  CAD_BACKGROUND_TASK,
+  CAD_TASK,
+  CANCEL_CHANNEL,
+  type CadJobPayload,
+  DONE_CHANNEL,
+  isCached,
+  type JobOutcome,
+  jobSpec,
+  queueLogger,
+  sharedFlags,
+  taskOf,
+  turnOf,
+  workerUtils,
+} from '@/lib/queue/build-queue'
 import { freeTurn, takeTurn, wakeIdleWorkers } from '@/lib/queue/build-turns'
 import { listen, notify } from '@/lib/notifications'
 import { onShutdown } from '@/lib/shutdown'
@@ -41,7 +55,11 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
   const send = (outcome: JobOutcome) => notify(DONE_CHANNEL, JSON.stringify(outcome))
 
   /** Builds the job; throws when this worker stops, so that the job goes back to the queue for another. */
-  const build = async ({ job, owner }: CadJobPayload, source: Promise<ModelSource>, helpers: JobHelpers): Promise<JobOutcome> => {
+  const build = async (
+    { job, owner }: CadJobPayload,
+    source: Promise<ModelSource>,
+    helpers: JobHelpers,
+  ): Promise<JobOutcome> => {
     const controller = new AbortController()
     const stop = () => controller.abort(helpers.abortSignal.reason)
     helpers.abortSignal.addEventListener('abort', stop, { once: true })
@@ -49,11 +67,18 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     let startedAt: number | undefined
     try {
       const fairness = { turn: job.key, exclusive: [], shared: [], background: owner.background }
-      await runCadJob(job, { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) }, source, helpers.job.created_at.getTime())
+      await runCadJob(
+        job,
+        { fairness, signal: controller.signal, onStart: () => (startedAt = performance.now()) },
+        source,
+        helpers.job.created_at.getTime(),
+      )
       return { key: job.key, outcome: 'done', ran: true }
     } catch (error) {
       if (helpers.abortSignal.aborted) throw error
-      return controller.signal.aborted ? { key: job.key, outcome: 'cancelled' } : { key: job.key, outcome: 'failed', message: (error as Error).message }
+      return controller.signal.aborted
+        ? { key: job.key, outcome: 'cancelled' }
+        : { key: job.key, outcome: 'failed', message: (error as Error).message }
     } finally {
       // Counted before the asker hears: a request that got its answer had its build time counted.
       if (owner.customerId && startedAt !== undefined && !owner.prefetch) {
@@ -74,10 +99,15 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
     const turn = turnOf(owner)
     // Another job of the turn started first: this one waits in the queue again (a new job under
     // its key; this one ends), held back by the turn's flag until that one frees it.
-    const waitAgain = async () => void (await (await workerUtils()).addJob(taskOf(owner), payload, jobSpec(payload as CadJobPayload, 'replace')))
+    const waitAgain = async () =>
+      void (await (await workerUtils()).addJob(taskOf(owner), payload, jobSpec(payload as CadJobPayload, 'replace')))
     if (!(await takeTurn(turn, job.key, heartbeat.id))) return waitAgain()
     // Its configurator's or application's share filled up since the job was picked: it waits, held back by the share's flag.
-    if (!(await heartbeat.admit({ key: job.key, flags: sharedFlags(owner), background: owner.background }).catch(() => false))) {
+    if (
+      !(await heartbeat
+        .admit({ key: job.key, flags: sharedFlags(owner), background: owner.background })
+        .catch(() => false))
+    ) {
       await freeTurn(turn, job.key).catch(() => {})
       return waitAgain()
     }

@@ -68,7 +68,10 @@ export class Heartbeat {
       if (!build.background && build.flags.some((flag) => full.includes(flag))) return false
       this.running.set(build.key, build)
       try {
-        await tx.buildWorker.update({ where: { id: this.id }, data: { beatAt: new Date(), running: [...this.running.values()] as object[] } })
+        await tx.buildWorker.update({
+          where: { id: this.id },
+          data: { beatAt: new Date(), running: [...this.running.values()] as object[] },
+        })
       } catch (error) {
         this.running.delete(build.key)
         throw error
@@ -85,7 +88,11 @@ export class Heartbeat {
   private async beat(): Promise<void> {
     const data = { beatAt: new Date(), queueIds: [...this.queueIds], running: [...this.running.values()] as object[] }
     // A worker taken for dead after a long pause comes back as a new row.
-    await db.buildWorker.upsert({ where: { id: this.id }, create: { id: this.id, slots: this.slots, ...data }, update: data })
+    await db.buildWorker.upsert({
+      where: { id: this.id },
+      create: { id: this.id, slots: this.slots, ...data },
+      update: data,
+    })
   }
 
   async stop(): Promise<void> {

@@ -25,10 +25,20 @@ export function draftOf(configurator: Configurator): ConfiguratorContent {
 }
 
 export async function contentOf(configurator: Configurator, releaseId: string | null): Promise<ConfiguratorContent> {
-  const release = releaseId === null ? null : await releases.get(releaseId, () => db.release.findUnique({ where: { id: releaseId } }))
+  const release =
+    releaseId === null ? null : await releases.get(releaseId, () => db.release.findUnique({ where: { id: releaseId } }))
   if (!release) return draftOf(configurator)
   const { id, number, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = release
-  return { ...configurator, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, release: { id, number } }
+  return {
+    ...configurator,
+    mainFile,
+    cadType,
+    cadVersion,
+    rendererType,
+    rendererVersion,
+    extraSettings,
+    release: { id, number },
+  }
 }
 
 const FILE_FIELDS = { path: true, blobHash: true, size: true, contentType: true } as const
@@ -45,11 +55,25 @@ export async function findContentFile(content: ConfiguratorContent, path: string
   return (await findContentFiles(content, { equals: path }))[0] ?? null
 }
 
-type Settings = Pick<Configurator, 'mainFile' | 'cadType' | 'cadVersion' | 'rendererType' | 'rendererVersion' | 'extraSettings'>
+type Settings = Pick<
+  Configurator,
+  'mainFile' | 'cadType' | 'cadVersion' | 'rendererType' | 'rendererVersion' | 'extraSettings'
+>
 
 /** A hash of files (in path order) and of the settings they build and render with: a draft's or a release's. */
-export function versionOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings }: Settings, files: Pick<ContentFile, 'path' | 'blobHash'>[]): string {
-  return hashOf({ mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings, files: files.map((file) => [file.path, file.blobHash]) })
+export function versionOf(
+  { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings }: Settings,
+  files: Pick<ContentFile, 'path' | 'blobHash'>[],
+): string {
+  return hashOf({
+    mainFile,
+    cadType,
+    cadVersion,
+    rendererType,
+    rendererVersion,
+    extraSettings,
+    files: files.map((file) => [file.path, file.blobHash]),
+  })
 }
 
 /**

@@ -1,4 +1,14 @@
-import { Color, Mesh, MeshStandardMaterial, ShaderMaterial, SRGBColorSpace, Texture, Vector2, Vector3, type Object3D } from 'three'
+import {
+  Color,
+  Mesh,
+  MeshStandardMaterial,
+  ShaderMaterial,
+  SRGBColorSpace,
+  Texture,
+  Vector2,
+  Vector3,
+  type Object3D,
+} from 'three'
 import { describe, expect, it } from 'vitest'
 import { parseOff } from '@/lib/cad/mesh/parse-off'
 import { BOX_AND_CUBE_OFF } from '@/lib/cad/mesh/test-meshes'
@@ -66,7 +76,9 @@ describe('buildScene', () => {
     expect(material).toBeInstanceOf(ShaderMaterial)
     expect(material.fragmentShader).toContain('uniform vec3 tint;')
     // The colour's sRGB components as given: the shader's output is not converted either.
-    expect((material.uniforms.tint!.value as Color).toArray().map((value) => Math.round(value * 255))).toEqual([255, 128, 0])
+    expect((material.uniforms.tint!.value as Color).toArray().map((value) => Math.round(value * 255))).toEqual([
+      255, 128, 0,
+    ])
     expect(material.uniforms.strength!.value).toBe(0.5)
     expect(material.uniforms.steps!.value).toBe(3)
     expect(material.uniforms.isOn!.value).toBe(true)
@@ -79,7 +91,7 @@ describe('buildScene', () => {
     expect(bounds.center.toArray().map((value) => Math.round(value * 10) / 10)).toEqual([11.5, 10, 2.5])
   })
 
-  it("gives a part without a scene material its OpenSCAD colour, read as sRGB", async () => {
+  it('gives a part without a scene material its OpenSCAD colour, read as sRGB', async () => {
     const { scene } = await buildScene({ model: await loadModel(), settings: { materials: {} }, ...loaders })
     const box = parts(scene)[0]!.material as MeshStandardMaterial
     expect(box.color.getHexString(SRGBColorSpace)).toBe('ff0000')

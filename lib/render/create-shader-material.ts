@@ -1,4 +1,15 @@
-import { Color, DataTexture, GLSL3, RepeatWrapping, ShaderMaterial, Vector2, Vector3, Vector4, type IUniform, type Texture } from 'three'
+import {
+  Color,
+  DataTexture,
+  GLSL3,
+  RepeatWrapping,
+  ShaderMaterial,
+  Vector2,
+  Vector3,
+  Vector4,
+  type IUniform,
+  type Texture,
+} from 'three'
 import type { Material, Uniform } from '@/lib/renderers/schemas'
 
 /** A sampler2d uniform's value: a path in the configurator's `renderer` directory, or an external http(s) URL. */
@@ -24,8 +35,16 @@ export function materialMarker(key: string): string {
  * one material setting. Missing shader files reject; a bad uniform or texture is skipped with a
  * warning so that the rest of the material still renders.
  */
-export async function createShaderMaterial(key: string, setting: Material, loaders: SceneLoaders, warnings: string[]): Promise<ShaderMaterial> {
-  const [vertexSource, fragmentSource] = await Promise.all([loaders.loadText(setting.vertexShader), loaders.loadText(setting.fragmentShader)])
+export async function createShaderMaterial(
+  key: string,
+  setting: Material,
+  loaders: SceneLoaders,
+  warnings: string[],
+): Promise<ShaderMaterial> {
+  const [vertexSource, fragmentSource] = await Promise.all([
+    loaders.loadText(setting.vertexShader),
+    loaders.loadText(setting.fragmentShader),
+  ])
   // three adds `#version 300 es` itself; shaders written for GLSL ES 3 say so on their first line.
   const isGlsl3 = GLSL3_DIRECTIVE.test(fragmentSource) || GLSL3_DIRECTIVE.test(vertexSource)
   const uniforms: Record<string, IUniform> = {}

@@ -10,7 +10,8 @@ export function disposeScene(root: Object3D): void {
       if (!(material instanceof Material)) continue
       for (const value of Object.values(material)) if (value instanceof Texture) value.dispose()
       if (material instanceof ShaderMaterial) {
-        for (const uniform of Object.values(material.uniforms)) if (uniform.value instanceof Texture) uniform.value.dispose()
+        for (const uniform of Object.values(material.uniforms))
+          if (uniform.value instanceof Texture) uniform.value.dispose()
       }
       material.dispose()
     }

@@ -16,7 +16,8 @@ export function listParts(model: Object3D): ModelPart[] {
     const mesh = object as Mesh
     const key = String(partIndexOf(mesh))
     const [material] = [mesh.material].flat()
-    const color = material && 'color' in material && material.color instanceof Color ? `#${material.color.getHexString()}` : null
+    const color =
+      material && 'color' in material && material.color instanceof Color ? `#${material.color.getHexString()}` : null
     if (!parts.has(key)) parts.set(key, { key, color })
   })
   return [...parts.values()].sort((a, b) => Number(a.key) - Number(b.key) || a.key.localeCompare(b.key))

@@ -14,7 +14,8 @@ export function createSceneLoaders(files: RendererFiles, signal?: AbortSignal): 
   const fileUrl = (path: string) => {
     const segments = path.split('/')
     // The URL resolver would apply `..`, leading the key to another endpoint of the session.
-    if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) throw new Error(`bad renderer file path ${path}`)
+    if (segments.some((segment) => segment === '' || segment === '.' || segment === '..'))
+      throw new Error(`bad renderer file path ${path}`)
     return files.prefix + segments.map(encodeURIComponent).join('/') + files.query
   }
   return {
@@ -30,7 +31,8 @@ export function createSceneLoaders(files: RendererFiles, signal?: AbortSignal): 
 async function loadTexture(sampler: SamplerValue, fileUrl: (path: string) => string): Promise<Texture> {
   // In the headless page external URLs lead to the server's route (image-renderer.ts), which
   // fetches public addresses only; in the viewer they load directly in the customer's browser.
-  if (sampler.external && !/^https?:\/\//i.test(sampler.url)) throw new Error('an external texture needs an http(s) URL')
+  if (sampler.external && !/^https?:\/\//i.test(sampler.url))
+    throw new Error('an external texture needs an http(s) URL')
   // ImageLoader rejects with a bare Event; the server's route or the files endpoint knows why.
   return new TextureLoader().loadAsync(sampler.external ? sampler.url : fileUrl(sampler.url)).catch(() => {
     throw new Error('the image did not load')

@@ -36,7 +36,11 @@ export async function renderHeadless(args: HeadlessRenderArgs): Promise<Headless
     const warnings = [...built.warnings, ...checkShaders(renderer, built.scene, camera)]
     renderer.render(built.scene, camera)
     const dataUrl = renderer.domElement.toDataURL(`image/${args.type}`, QUALITY)
-    const timings = { model: modelLoaded - started, scene: sceneBuilt - modelLoaded, draw: performance.now() - sceneBuilt }
+    const timings = {
+      model: modelLoaded - started,
+      scene: sceneBuilt - modelLoaded,
+      draw: performance.now() - sceneBuilt,
+    }
     return { dataUrl, warnings, timings }
   } finally {
     disposeScene(built.scene)

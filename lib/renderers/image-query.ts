@@ -5,7 +5,10 @@ export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
 export type ImageType = (typeof IMAGE_TYPES)[number]
 
 const size = ZIntegerParam(1, 4096)
-const coordinate = z.coerce.number({ error: 'must be a number' }).refine(Number.isFinite, 'must be a finite number').optional()
+const coordinate = z.coerce
+  .number({ error: 'must be a number' })
+  .refine(Number.isFinite, 'must be a finite number')
+  .optional()
 
 // Camera vectors come in three query parameters each; half a vector is an error, not a guess.
 const VECTORS = { p: 'position', v: 'view', t: 'top', r: 'right' } as const
@@ -30,8 +33,18 @@ export const ZImageQuery = z
     rx: coordinate.describe('right vector; used for the top vector when t is absent'),
     ry: coordinate,
     rz: coordinate,
-    a: z.coerce.number({ error: 'must be a number' }).gt(0).lt(180).optional().describe('vertical angle of view in degrees (default 40)'),
-    s: z.coerce.number({ error: 'must be a number' }).min(0).max(100).default(1).describe('scales the light that moves with the camera'),
+    a: z.coerce
+      .number({ error: 'must be a number' })
+      .gt(0)
+      .lt(180)
+      .optional()
+      .describe('vertical angle of view in degrees (default 40)'),
+    s: z.coerce
+      .number({ error: 'must be a number' })
+      .min(0)
+      .max(100)
+      .default(1)
+      .describe('scales the light that moves with the camera'),
     key: z.string().optional().describe('the renderingKey; replaces the Authorization and X-API-KEY headers'),
   })
   .superRefine((query, context) => {
@@ -39,7 +52,11 @@ export const ZImageQuery = z
       const names = (['x', 'y', 'z'] as const).map((axis) => `${letter}${axis}` as const)
       const given = names.filter((name) => query[name] !== undefined)
       if (given.length > 0 && given.length < 3) {
-        context.addIssue({ code: 'custom', path: [letter], message: `${names.join(', ')} (the camera ${VECTORS[letter]}) come together` })
+        context.addIssue({
+          code: 'custom',
+          path: [letter],
+          message: `${names.join(', ')} (the camera ${VECTORS[letter]}) come together`,
+        })
       }
     }
     if (query.vx !== undefined && query.vx === 0 && query.vy === 0 && query.vz === 0) {

@@ -8,7 +8,8 @@ export const getScene = defineOperation({
   id: 'getScene',
   method: 'GET',
   path: '/configsessions/{sessionId}/renderers/{rendererId}/scene',
-  summary: "The renderer's scene settings: its own copy once updated, before that the configurator's renderer/scene.json ({materials: {}} when absent)",
+  summary:
+    "The renderer's scene settings: its own copy once updated, before that the configurator's renderer/scene.json ({materials: {}} when absent)",
   tag,
   auth: 'session',
   params: ZRendererParams,

@@ -71,10 +71,21 @@ export interface UpdateSceneSettingsOptions {
  * Replaces the renderer's scene settings, once every shader and texture they name exists and
  * no external texture points at this server or a private address; its render log was about the old ones.
  */
-export async function updateSceneSettings({ renderer, content, scene, requestHost }: UpdateSceneSettingsOptions): Promise<SceneSettings> {
-  const problems = [...findRefusedExternalTextures(scene, ownHostNames(requestHost)), ...(await findMissingSceneFiles(content, scene))]
+export async function updateSceneSettings({
+  renderer,
+  content,
+  scene,
+  requestHost,
+}: UpdateSceneSettingsOptions): Promise<SceneSettings> {
+  const problems = [
+    ...findRefusedExternalTextures(scene, ownHostNames(requestHost)),
+    ...(await findMissingSceneFiles(content, scene)),
+  ]
   if (problems.length > 0) throw new ValidationError(problems)
-  await db.renderSession.update({ where: { id: renderer.id }, data: { scene: scene as Prisma.InputJsonObject, renderLog: '' } })
+  await db.renderSession.update({
+    where: { id: renderer.id },
+    data: { scene: scene as Prisma.InputJsonObject, renderLog: '' },
+  })
   return scene
 }
 
@@ -84,7 +95,9 @@ function referencedFiles(scene: SceneSettings): { field: FieldError['path']; pat
     { field: ['materials', index, 'vertexShader'], path: material.vertexShader },
     { field: ['materials', index, 'fragmentShader'], path: material.fragmentShader },
     ...Object.entries(material.uniforms ?? {}).flatMap(([name, uniform]) =>
-      uniform.type === 'sampler2d' && !uniform.value.external ? [{ field: ['materials', index, 'uniforms', name, 'value', 'url'], path: uniform.value.url }] : [],
+      uniform.type === 'sampler2d' && !uniform.value.external
+        ? [{ field: ['materials', index, 'uniforms', name, 'value', 'url'], path: uniform.value.url }]
+        : [],
     ),
   ])
 }
@@ -93,20 +106,31 @@ function referencedFiles(scene: SceneSettings): { field: FieldError['path']; pat
 async function findMissingSceneFiles(content: ConfiguratorContent, scene: SceneSettings): Promise<FieldError[]> {
   const references = referencedFiles(scene)
   if (references.length === 0) return []
-  const existing = await findContentFiles(content, { in: [...new Set(references.map((reference) => RENDERER_ROOT + reference.path))] })
+  const existing = await findContentFiles(content, {
+    in: [...new Set(references.map((reference) => RENDERER_ROOT + reference.path))],
+  })
   const paths = new Set(existing.map((file) => file.path))
   return references
     .filter((reference) => !paths.has(RENDERER_ROOT + reference.path))
-    .map((reference) => ({ path: reference.field, message: `${RENDERER_ROOT}${reference.path} is not among the configurator's files` }))
+    .map((reference) => ({
+      path: reference.field,
+      message: `${RENDERER_ROOT}${reference.path} is not among the configurator's files`,
+    }))
 }
 
 /** One field error per external texture whose host a render may not reach (this server, private addresses). */
 function findRefusedExternalTextures(scene: SceneSettings, ownNames: string[]): FieldError[] {
   return Object.entries(scene.materials).flatMap(([index, material]) =>
     Object.entries(material.uniforms ?? {}).flatMap(([name, uniform]) => {
-      const problem = uniform.type === 'sampler2d' && uniform.value.external ? externalUrlProblem(uniform.value.url, ownNames) : null
+      const problem =
+        uniform.type === 'sampler2d' && uniform.value.external ? externalUrlProblem(uniform.value.url, ownNames) : null
       return problem
-        ? [{ path: ['materials', index, 'uniforms', name, 'value', 'url'], message: `${problem}; external textures must be on public addresses of other servers` }]
+        ? [
+            {
+              path: ['materials', index, 'uniforms', name, 'value', 'url'],
+              message: `${problem}; external textures must be on public addresses of other servers`,
+            },
+          ]
         : []
     }),
   )

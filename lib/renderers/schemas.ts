@@ -3,7 +3,7 @@ import { ZFilePath } from '@/lib/storage/file-path'
 
 export const ZRendererParams = z.object({ sessionId: z.uuid(), rendererId: z.uuid() })
 export const ZRendererFileParams = ZRendererParams.extend({
-  path: z.array(z.string()).describe('a path inside the configurator\'s renderer directory, e.g. shaders/wood.frag'),
+  path: z.array(z.string()).describe("a path inside the configurator's renderer directory, e.g. shaders/wood.frag"),
 })
 export const ZRendererFileQuery = z.object({
   key: z.string().optional().describe('the renderingKey; replaces the Authorization and X-API-KEY headers'),
@@ -26,7 +26,10 @@ export const ZUniform = z.discriminatedUnion(
     z.strictObject({ type: z.literal('vec4'), value: z.tuple([number, number, number, number]) }),
     z.strictObject({
       type: z.literal('color'),
-      value: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like "#ff0000"').describe('CSS hex colour #rrggbb'),
+      value: z
+        .string()
+        .regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour like "#ff0000"')
+        .describe('CSS hex colour #rrggbb'),
     }),
     z.strictObject({
       type: z.literal('sampler2d'),
@@ -34,7 +37,10 @@ export const ZUniform = z.discriminatedUnion(
         'external',
         [
           z.strictObject({ url: ZRendererPath, external: z.literal(false) }),
-          z.strictObject({ url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL when external is true' }), external: z.literal(true) }),
+          z.strictObject({
+            url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL when external is true' }),
+            external: z.literal(true),
+          }),
         ],
         { error: (issue) => (issue.code === 'invalid_union' ? 'must be true or false' : undefined) },
       ),
@@ -61,7 +67,10 @@ export type Material = z.infer<typeof ZMaterial>
  */
 export const ZSceneSettings = z.looseObject({
   materials: z.record(z.string().regex(/^(0|[1-9][0-9]{0,5})$/), ZMaterial, {
-    error: (issue) => (issue.code === 'invalid_key' ? 'a material key must be a part index: "0", "1", ... (at most 6 digits)' : undefined),
+    error: (issue) =>
+      issue.code === 'invalid_key'
+        ? 'a material key must be a part index: "0", "1", ... (at most 6 digits)'
+        : undefined,
   }),
 })
 export type SceneSettings = z.infer<typeof ZSceneSettings>

@@ -22,10 +22,19 @@ const publicPath = '/api/services/echo/'
 async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const chunks: Buffer[] = []
   for await (const chunk of request) chunks.push(chunk as Buffer)
-  received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) })
+  received.push({
+    method: request.method ?? '',
+    url: request.url ?? '',
+    headers: request.headers,
+    body: Buffer.concat(chunks),
+  })
   const [, , command, argument] = new URL(request.url ?? '', 'http://upstream').pathname.split('/')
   if (command === 'status') {
-    response.writeHead(Number(argument), { 'content-type': 'text/x-status', 'set-cookie': 'upstream=1', 'x-upstream': 'yes' })
+    response.writeHead(Number(argument), {
+      'content-type': 'text/x-status',
+      'set-cookie': 'upstream=1',
+      'x-upstream': 'yes',
+    })
     response.end(`answered ${argument}`)
   } else if (command === 'slow') {
     setTimeout(() => response.end('late'), 2000)
@@ -41,7 +50,10 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': body.length })
     response.end(body)
   } else {
-    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="echo.bin"' })
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-disposition': 'attachment; filename="echo.bin"',
+    })
     response.end(Buffer.concat(chunks))
   }
 }
@@ -76,9 +88,20 @@ describe('forwardRequest', () => {
       },
     })
     const headers = { 'content-length': String(body.length) }
-    const request = incoming('upload/configsessions/s1/part.bin?name=a%20b&x=1&x=2', { method, headers, body: stream, duplex: 'half' })
+    const request = incoming('upload/configsessions/s1/part.bin?name=a%20b&x=1&x=2', {
+      method,
+      headers,
+      body: stream,
+      duplex: 'half',
+    })
 
-    const response = await forwardRequest({ request, baseUrl, path: 'upload/configsessions/s1/part.bin', publicPath, timeoutMs: 5000 })
+    const response = await forwardRequest({
+      request,
+      baseUrl,
+      path: 'upload/configsessions/s1/part.bin',
+      publicPath,
+      timeoutMs: 5000,
+    })
 
     expect(received).toHaveLength(1)
     expect(received[0]).toMatchObject({ method, url: '/base/upload/configsessions/s1/part.bin?name=a%20b&x=1&x=2' })
@@ -90,18 +113,36 @@ describe('forwardRequest', () => {
   })
 
   it('passes a GET on with its query', async () => {
-    const response = await forwardRequest({ request: incoming('list?page=2'), baseUrl, path: 'list', publicPath, timeoutMs: 5000 })
+    const response = await forwardRequest({
+      request: incoming('list?page=2'),
+      baseUrl,
+      path: 'list',
+      publicPath,
+      timeoutMs: 5000,
+    })
     expect(response.status).toBe(200)
     expect(received[0]).toMatchObject({ method: 'GET', url: '/base/list?page=2' })
   })
 
   it('joins a base URL with a trailing slash and re-encodes decoded segments', async () => {
-    await forwardRequest({ request: incoming('x'), baseUrl: `${baseUrl}/`, path: 'a b/what?#%/ü', publicPath, timeoutMs: 5000 })
+    await forwardRequest({
+      request: incoming('x'),
+      baseUrl: `${baseUrl}/`,
+      path: 'a b/what?#%/ü',
+      publicPath,
+      timeoutMs: 5000,
+    })
     expect(received[0]!.url).toBe('/base/a%20b/what%3F%23%25/%C3%BC')
   })
 
   it.each([202, 418, 500])('returns the status %i, body and content type unchanged', async (status) => {
-    const response = await forwardRequest({ request: incoming(`status/${status}`), baseUrl, path: `status/${status}`, publicPath, timeoutMs: 5000 })
+    const response = await forwardRequest({
+      request: incoming(`status/${status}`),
+      baseUrl,
+      path: `status/${status}`,
+      publicPath,
+      timeoutMs: 5000,
+    })
     expect(response.status).toBe(status)
     expect(response.headers.get('content-type')).toBe('text/x-status')
     expect(await response.text()).toBe(`answered ${status}`)
@@ -120,7 +161,13 @@ describe('forwardRequest', () => {
       accept: 'application/json',
       'content-type': 'text/plain',
     }
-    await forwardRequest({ request: incoming('x', { method: 'POST', headers, body: 'hello' }), baseUrl, path: 'x', publicPath, timeoutMs: 5000 })
+    await forwardRequest({
+      request: incoming('x', { method: 'POST', headers, body: 'hello' }),
+      baseUrl,
+      path: 'x',
+      publicPath,
+      timeoutMs: 5000,
+    })
 
     const arrived = received[0]!.headers
     expect(arrived).not.toHaveProperty('authorization')
@@ -133,14 +180,26 @@ describe('forwardRequest', () => {
   })
 
   it('returns a redirect without following it, dropping a Location outside the service', async () => {
-    const response = await forwardRequest({ request: incoming('redirect'), baseUrl, path: 'redirect', publicPath, timeoutMs: 5000 })
+    const response = await forwardRequest({
+      request: incoming('redirect'),
+      baseUrl,
+      path: 'redirect',
+      publicPath,
+      timeoutMs: 5000,
+    })
     expect(response.status).toBe(302)
     expect(response.headers.get('location')).toBeNull()
     expect(received).toHaveLength(1)
   })
 
   it('drops the encoding headers of a body fetch has decoded', async () => {
-    const response = await forwardRequest({ request: incoming('gzip'), baseUrl, path: 'gzip', publicPath, timeoutMs: 5000 })
+    const response = await forwardRequest({
+      request: incoming('gzip'),
+      baseUrl,
+      path: 'gzip',
+      publicPath,
+      timeoutMs: 5000,
+    })
     expect(received[0]!.headers['accept-encoding']).toBe('identity')
     expect(response.headers.get('content-encoding')).toBeNull()
     expect(response.headers.get('content-length')).toBeNull()
@@ -150,13 +209,23 @@ describe('forwardRequest', () => {
   it('answers 504 when the service does not answer in time', async () => {
     const started = Date.now()
     const forwarding = forwardRequest({ request: incoming('slow'), baseUrl, path: 'slow', publicPath, timeoutMs: 200 })
-    await expect(forwarding).rejects.toMatchObject({ code: 'gateway_timeout', status: 504, message: 'Service did not answer within 200 ms' })
+    await expect(forwarding).rejects.toMatchObject({
+      code: 'gateway_timeout',
+      status: 504,
+      message: 'Service did not answer within 200 ms',
+    })
     expect(Date.now() - started).toBeLessThan(1500)
   })
 
   it('streams the answer, and does not cut off a body still streaming after the time limit', async () => {
     const started = Date.now()
-    const response = await forwardRequest({ request: incoming('slow-body'), baseUrl, path: 'slow-body', publicPath, timeoutMs: 200 })
+    const response = await forwardRequest({
+      request: incoming('slow-body'),
+      baseUrl,
+      path: 'slow-body',
+      publicPath,
+      timeoutMs: 200,
+    })
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
     expect((await reader.read()).value).toBe('first ')
     expect(Date.now() - started).toBeLessThan(400)
@@ -170,7 +239,13 @@ describe('forwardRequest', () => {
     closed.close()
     await once(closed, 'close')
 
-    const forwarding = forwardRequest({ request: incoming('x'), baseUrl: `http://127.0.0.1:${port}`, path: 'x', publicPath, timeoutMs: 5000 })
+    const forwarding = forwardRequest({
+      request: incoming('x'),
+      baseUrl: `http://127.0.0.1:${port}`,
+      path: 'x',
+      publicPath,
+      timeoutMs: 5000,
+    })
     await expect(forwarding).rejects.toMatchObject({ code: 'bad_gateway', status: 502, message: 'Service unreachable' })
   })
 })

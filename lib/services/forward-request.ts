@@ -33,7 +33,9 @@ function forwardedHeaders(incoming: Headers, hasBody: boolean): Headers {
   const hopByHop = new Set((incoming.get('connection') ?? '').split(',').map((name) => name.trim().toLowerCase()))
   const headers = new Headers({ 'accept-encoding': 'identity' })
   for (const [name, value] of incoming) {
-    const isAllowed = REQUEST_HEADERS.has(name) || (name.startsWith('x-') && !REQUEST_HEADERS_NEVER.has(name) && !INTERNAL_PREFIX.test(name))
+    const isAllowed =
+      REQUEST_HEADERS.has(name) ||
+      (name.startsWith('x-') && !REQUEST_HEADERS_NEVER.has(name) && !INTERNAL_PREFIX.test(name))
     if (isAllowed && !hopByHop.has(name) && (hasBody || name !== 'content-length')) headers.set(name, value)
   }
   return headers
@@ -58,7 +60,12 @@ function returnedHeaders(upstream: Headers, location: string | null): Headers {
  * rewrite redirects), resolved against the service's request URL first; null for one that
  * points anywhere else, which would hand out an internal address.
  */
-function publicLocation(location: string | null, upstreamUrl: string, baseUrl: string, publicPath: string): string | null {
+function publicLocation(
+  location: string | null,
+  upstreamUrl: string,
+  baseUrl: string,
+  publicPath: string,
+): string | null {
   const target = location === null ? null : URL.parse(location, upstreamUrl)
   if (!target) return null
   const base = new URL(baseUrl)
@@ -78,7 +85,13 @@ function serviceUrl(baseUrl: string, path: string, search: string): string {
 }
 
 /** Passes a request on to an extra service and streams its answer back. */
-export async function forwardRequest({ request, baseUrl, path, publicPath, timeoutMs }: ForwardRequestOptions): Promise<Response> {
+export async function forwardRequest({
+  request,
+  baseUrl,
+  path,
+  publicPath,
+  timeoutMs,
+}: ForwardRequestOptions): Promise<Response> {
   // fetch cannot send a body with GET or HEAD, so such a body is dropped.
   const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
   // A timer rather than AbortSignal.timeout: the limit is on answering, and must not cut off
@@ -98,7 +111,8 @@ export async function forwardRequest({ request, baseUrl, path, publicPath, timeo
   try {
     upstream = await fetch(url, init)
   } catch {
-    if (controller.signal.aborted) throw new AppError('gateway_timeout', `Service did not answer within ${timeoutMs} ms`)
+    if (controller.signal.aborted)
+      throw new AppError('gateway_timeout', `Service did not answer within ${timeoutMs} ms`)
     throw new AppError('bad_gateway', 'Service unreachable')
   } finally {
     clearTimeout(timer)
@@ -106,6 +120,9 @@ export async function forwardRequest({ request, baseUrl, path, publicPath, timeo
   return new Response(upstream.body, {
     status: upstream.status,
     statusText: upstream.statusText,
-    headers: returnedHeaders(upstream.headers, publicLocation(upstream.headers.get('location'), url, baseUrl, publicPath)),
+    headers: returnedHeaders(
+      upstream.headers,
+      publicLocation(upstream.headers.get('location'), url, baseUrl, publicPath),
+    ),
   })
 }

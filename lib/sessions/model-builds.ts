@@ -23,9 +23,30 @@ import type { LoadedSession } from '@/lib/sessions/sessions'
 
 export type Quality = 'preview' | 'final'
 
-function cadJob(inputs: ModelInputs, kind: CadJob['kind'], key: string, values: Values = {}, overrides: Values = {}, quality?: Quality): CadJob {
+function cadJob(
+  inputs: ModelInputs,
+  kind: CadJob['kind'],
+  key: string,
+  values: Values = {},
+  overrides: Values = {},
+  quality?: Quality,
+): CadJob {
   const { cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits } = inputs
-  return { kind, key, cadType, cadVersion, mainFile, files, libraries, fontsHash, fonts, limits, values, overrides, quality }
+  return {
+    kind,
+    key,
+    cadType,
+    cadVersion,
+    mainFile,
+    files,
+    libraries,
+    fontsHash,
+    fonts,
+    limits,
+    values,
+    overrides,
+    quality,
+  }
 }
 
 /** Reads under way or done here; `promote` makes a background read (a preparation's) a customer's. */
@@ -45,7 +66,14 @@ export async function readParameters(inputs: ModelInputs, session: SessionRef): 
   const job = cadJob(inputs, 'parameters', key)
   let promote!: () => void
   const foreground = new Promise<void>((resolve) => (promote = resolve))
-  const result = (async () => (await loadParameters(key)) ?? runSessionJob(session, { job, ranSource: 'read', run: runParametersJob, load: loadParameters }, undefined, foreground))()
+  const result = (async () =>
+    (await loadParameters(key)) ??
+    runSessionJob(
+      session,
+      { job, ranSource: 'read', run: runParametersJob, load: loadParameters },
+      undefined,
+      foreground,
+    ))()
   result.catch(() => parameterReads.delete(key))
   parameterReads.set(key, { result, promote })
   return result
@@ -73,11 +101,17 @@ export async function readBuildSource(session: LoadedSession): Promise<BuildSour
 }
 
 /** The parameters customers set: the model's, less those the quality settings set (`$fn`), which are the configurator's. */
-async function customerParameters(inputs: ModelInputs, session: SessionRef): Promise<Pick<BuildSource, 'definitions' | 'stoppedRead'>> {
+async function customerParameters(
+  inputs: ModelInputs,
+  session: SessionRef,
+): Promise<Pick<BuildSource, 'definitions' | 'stoppedRead'>> {
   const { definitions, log } = await readParameters(inputs, session)
   const { preview, final } = inputs.settings.quality ?? {}
   const overridden = new Set([...Object.keys(preview ?? {}), ...Object.keys(final ?? {})])
-  return { definitions: definitions.filter((definition) => !overridden.has(definition.key)), ...(isTimedOut(log) && { stoppedRead: log }) }
+  return {
+    definitions: definitions.filter((definition) => !overridden.has(definition.key)),
+    ...(isTimedOut(log) && { stoppedRead: log }),
+  }
 }
 
 /** The configurator's draft (what new sessions get until it is first published), its builds the configurator's own. */
@@ -88,7 +122,11 @@ export async function readConfiguratorSource(configurator: Configurator): Promis
 }
 
 /** The preview model of `values` (stored values, or changes over them) over the defaults, built or from the cache. */
-export function buildValues(source: BuildSource, values: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<CachedBuild> {
+export function buildValues(
+  source: BuildSource,
+  values: Readonly<Record<string, unknown>>,
+  signal?: AbortSignal,
+): Promise<CachedBuild> {
   return buildModel(source, effectiveValues(source, values), 'preview', signal)
 }
 
@@ -97,11 +135,18 @@ export function buildValues(source: BuildSource, values: Readonly<Record<string,
  * inputs before, otherwise built once, here or on the build queue. Aborting stops waiting for the
  * build, and stops the build when nobody else waits for it.
  */
-export async function buildModel(source: BuildSource, values: Values, quality: Quality, signal?: AbortSignal): Promise<CachedBuild> {
+export async function buildModel(
+  source: BuildSource,
+  values: Values,
+  quality: Quality,
+  signal?: AbortSignal,
+): Promise<CachedBuild> {
   const job = buildJob(source, values, quality)
-  if (source.stoppedRead) return { key: job.key, source: 'memory', mesh: null, log: source.stoppedRead, objectInfo: null }
+  if (source.stoppedRead)
+    return { key: job.key, source: 'memory', mesh: null, log: source.stoppedRead, objectInfo: null }
   const { session } = source
-  const produce: ProduceBuild = (buildSignal, foreground) => runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal, foreground)
+  const produce: ProduceBuild = (buildSignal, foreground) =>
+    runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal, foreground)
   const build = () => getCachedBuild(job.key, produce, mayStop(session) ? signal : undefined, isBackgroundWork(session))
   // Joined a prefetch candidate of the same values that no worker took: this one is no prefetch.
   return build().catch((error: unknown) => (isDropped(error) && !session.prefetch ? build() : Promise.reject(error)))
@@ -137,14 +182,21 @@ function partsKey(buildKey: string): string {
 async function buildPrintModel(source: BuildSource, values: Values, quality: Quality): Promise<CachedBuild> {
   const built = await buildModel(source, values, quality)
   if (!built.mesh) return built
-  const job: CadJob = { ...buildJob(source, values, quality), kind: 'parts', key: partsKey(built.key), buildKey: built.key }
-  const produce: ProduceBuild = (signal, foreground) => runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: findBuild }, signal, foreground)
+  const job: CadJob = {
+    ...buildJob(source, values, quality),
+    kind: 'parts',
+    key: partsKey(built.key),
+    buildKey: built.key,
+  }
+  const produce: ProduceBuild = (signal, foreground) =>
+    runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: findBuild }, signal, foreground)
   return getCachedBuild(job.key, produce, undefined, isBackgroundWork(source.session))
 }
 
 /** Builds what the print report of these values over the defaults needs (getObjectInfo): the closed parts of both qualities. */
 export async function preparePrint(source: BuildSource, values: Readonly<Record<string, unknown>>): Promise<void> {
-  for (const quality of ['preview', 'final'] as const) await buildPrintModel(source, effectiveValues(source, values), quality)
+  for (const quality of ['preview', 'final'] as const)
+    await buildPrintModel(source, effectiveValues(source, values), quality)
 }
 
 /** The model of the session's stored state. */
@@ -166,8 +218,13 @@ export async function printReportOf(source: BuildSource, values: Values): Promis
   if (final) return reportOf(source, final, 'final')
   // Behind every model a customer waits to see, never holding up the customer's next one.
   const printing = { ...source, session: { ...source.session, print: true } }
-  if (finalKey !== previewKey) inBackground(source.session.id, finalKey, () => buildPrintModel(printing, values, 'final'))
-  return reportOf(source, await buildPrintModel(printing, values, 'preview'), finalKey === previewKey ? 'final' : 'preview')
+  if (finalKey !== previewKey)
+    inBackground(source.session.id, finalKey, () => buildPrintModel(printing, values, 'final'))
+  return reportOf(
+    source,
+    await buildPrintModel(printing, values, 'preview'),
+    finalKey === previewKey ? 'final' : 'preview',
+  )
 }
 
 function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
@@ -182,7 +239,8 @@ export async function finalPrintReport(source: BuildSource, values: Values): Pro
 
 /** The model that was built; 409 naming where the log says why it was not. */
 export function builtOrConflict(build: CachedBuild, logPath: string) {
-  if (!build.mesh || !build.objectInfo) throw new AppError('conflict', `The model did not build; GET ${logPath} says why`)
+  if (!build.mesh || !build.objectInfo)
+    throw new AppError('conflict', `The model did not build; GET ${logPath} says why`)
   return { mesh: build.mesh, objectInfo: build.objectInfo }
 }
 
@@ -193,12 +251,20 @@ export async function write3mfOf(source: BuildSource, values: Values, quality: Q
 }
 
 function partNaming(source: BuildSource, mesh: Mesh): PartNaming {
-  return { colors: mesh.parts.map((part) => part.color), settings: source.inputs.settings.manufacturing, title: source.title }
+  return {
+    colors: mesh.parts.map((part) => part.color),
+    settings: source.inputs.settings.manufacturing,
+    title: source.title,
+  }
 }
 
 /** 409 when the parts could not be closed at all (the run hit its time or memory limit). */
 function printedOrConflict(build: CachedBuild) {
   const print = build.objectInfo?.print
-  if (!build.mesh || !print) throw new AppError('conflict', `The model's parts could not be made ready to print: ${build.log.error.split('\n').at(-1)}`)
+  if (!build.mesh || !print)
+    throw new AppError(
+      'conflict',
+      `The model's parts could not be made ready to print: ${build.log.error.split('\n').at(-1)}`,
+    )
   return { mesh: build.mesh, print }
 }

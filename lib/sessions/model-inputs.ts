@@ -49,7 +49,9 @@ const inputRows = modelRows<InputRow[]>('model inputs')
 
 /** The configurator's files (the release's or the draft's), the session's and the installed libraries (by name, as build keys list them): every request of a session reads them, remembered until one changes. */
 async function readInputRows(content: ConfiguratorContent, sessionId: string | null): Promise<InputRow[]> {
-  return (await inputRows.get(`${content.release?.id ?? content.id}:${sessionId}`, () => queryInputRows(content, sessionId)))!
+  return (await inputRows.get(`${content.release?.id ?? content.id}:${sessionId}`, () =>
+    queryInputRows(content, sessionId),
+  ))!
 }
 
 function queryInputRows(content: ConfiguratorContent, sessionId: string | null): Promise<InputRow[]> {
@@ -64,7 +66,10 @@ function queryInputRows(content: ConfiguratorContent, sessionId: string | null):
     ORDER BY name`
 }
 
-export async function describeModelInputs(configurator: ConfiguratorContent, sessionId: string | null): Promise<ModelInputs> {
+export async function describeModelInputs(
+  configurator: ConfiguratorContent,
+  sessionId: string | null,
+): Promise<ModelInputs> {
   const rows = await readInputRows(configurator, sessionId)
   const ofKind = (kind: InputRow['kind']) => rows.filter((row) => row.kind === kind)
   const [configuratorFiles, sessionFiles] = [ofKind('configurator'), ofKind('session')]
@@ -75,7 +80,10 @@ export async function describeModelInputs(configurator: ConfiguratorContent, ses
   for (const file of sessionFiles) if (!taken.has(file.name)) byPath.set(file.name, file.hash)
   const files = [...byPath].map(([path, blobHash]) => ({ path, blobHash })).sort((a, b) => a.path.localeCompare(b.path))
   const settings = readExtraSettings(configurator)
-  const buildSeconds = Math.min(settings.limits?.buildSeconds ?? env.BUILD_TIME_LIMIT_SECONDS, env.BUILD_TIME_LIMIT_SECONDS)
+  const buildSeconds = Math.min(
+    settings.limits?.buildSeconds ?? env.BUILD_TIME_LIMIT_SECONDS,
+    env.BUILD_TIME_LIMIT_SECONDS,
+  )
   const { cadType, cadVersion, mainFile } = configurator
   const fontsHash = hostFonts().hash
   return {
@@ -94,5 +102,9 @@ export async function describeModelInputs(configurator: ConfiguratorContent, ses
 
 /** Every top-level name (file or folder) the configurator directory uses. */
 export function configuratorNames(paths: string[]): Set<string> {
-  return new Set(paths.filter((path) => path.startsWith(CONFIGURATOR_ROOT)).map((path) => path.slice(CONFIGURATOR_ROOT.length).split('/')[0]!))
+  return new Set(
+    paths
+      .filter((path) => path.startsWith(CONFIGURATOR_ROOT))
+      .map((path) => path.slice(CONFIGURATOR_ROOT.length).split('/')[0]!),
+  )
 }

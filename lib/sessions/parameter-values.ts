@@ -22,7 +22,11 @@ function rangeProblem({ min, max }: { min: number | null; max: number | null }, 
   return null
 }
 
-function checkValue(definition: ParameterDefinition, value: unknown, sessionFileIds: ReadonlySet<string>): CheckedValue {
+function checkValue(
+  definition: ParameterDefinition,
+  value: unknown,
+  sessionFileIds: ReadonlySet<string>,
+): CheckedValue {
   const refuse = (message: string): CheckedValue => ({ problems: [{ path: [], message }] })
   switch (definition.kind) {
     case 'number': {
@@ -41,20 +45,30 @@ function checkValue(definition: ParameterDefinition, value: unknown, sessionFile
     }
     case 'choice': {
       const option = definition.options.find((candidate) => candidate.value === value)
-      return option ? { value: option.value } : refuse(`must be one of ${definition.options.map((candidate) => JSON.stringify(candidate.value)).join(', ')}`)
+      return option
+        ? { value: option.value }
+        : refuse(`must be one of ${definition.options.map((candidate) => JSON.stringify(candidate.value)).join(', ')}`)
     }
     case 'bool':
       return typeof value === 'boolean' ? { value } : refuse('must be true or false')
     case 'string':
       if (typeof value !== 'string') return refuse('must be a string')
-      return definition.maxLength !== null && value.length > definition.maxLength ? refuse(`must be at most ${definition.maxLength} characters`) : { value }
+      return definition.maxLength !== null && value.length > definition.maxLength
+        ? refuse(`must be at most ${definition.maxLength} characters`)
+        : { value }
     case 'file':
-      return typeof value === 'string' && (value === '' || sessionFileIds.has(value)) ? { value } : refuse('must be the id of a file of this session, or ""')
+      return typeof value === 'string' && (value === '' || sessionFileIds.has(value))
+        ? { value }
+        : refuse('must be the id of a file of this session, or ""')
   }
 }
 
 /** The values to store from a set-parameters body: 422 naming every bad key, and nothing stored. */
-export function validateValues(definitions: ParameterDefinition[], body: Record<string, { value: unknown }>, sessionFileIds: ReadonlySet<string>): Values {
+export function validateValues(
+  definitions: ParameterDefinition[],
+  body: Record<string, { value: unknown }>,
+  sessionFileIds: ReadonlySet<string>,
+): Values {
   const byKey = new Map(definitions.map((definition) => [definition.key, definition]))
   const problems: FieldError[] = []
   const values: Values = {}
@@ -69,16 +83,22 @@ export function validateValues(definitions: ParameterDefinition[], body: Record<
     else problems.push(...checked.problems.map(({ path, message }) => ({ path: [key, 'value', ...path], message })))
   }
   // The sentence names each parameter by its key alone, as it always has.
-  if (problems.length > 0) throw new ValidationError(problems, problems.map(({ path, message }) => `${path[0]}: ${message}`).join('; '))
+  if (problems.length > 0)
+    throw new ValidationError(problems, problems.map(({ path, message }) => `${path[0]}: ${message}`).join('; '))
   return values
 }
 
 /** Defaults overlaid with the stored values that still fit the (possibly changed) model. */
-export function effectiveValues({ definitions, inputs }: ValueRules, stored: Readonly<Record<string, unknown>>): Values {
+export function effectiveValues(
+  { definitions, inputs }: ValueRules,
+  stored: Readonly<Record<string, unknown>>,
+): Values {
   const sessionFileIds = new Set(inputs.sessionFileNames.keys())
   return Object.fromEntries(
     definitions.map((definition) => {
-      const checked = Object.hasOwn(stored, definition.key) ? checkValue(definition, stored[definition.key], sessionFileIds) : null
+      const checked = Object.hasOwn(stored, definition.key)
+        ? checkValue(definition, stored[definition.key], sessionFileIds)
+        : null
       return [definition.key, checked && 'value' in checked ? checked.value : definition.default]
     }),
   )
@@ -91,15 +111,26 @@ export function storedValuesOf(json: Prisma.JsonValue): Prisma.JsonObject {
 
 /** `wall_thickness` and `wallThickness` both read "Wall thickness". */
 function displayName(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_+/g, ' ').trim().toLowerCase()
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_+/g, ' ')
+    .trim()
+    .toLowerCase()
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
 export function toParameterSet(definitions: ParameterDefinition[], values: Values): ParameterSet {
-  return Object.fromEntries(definitions.map((definition) => [definition.key, toParameter(definition, values[definition.key])]))
+  return Object.fromEntries(
+    definitions.map((definition) => [definition.key, toParameter(definition, values[definition.key])]),
+  )
 }
 
 /** The parameter as clients see it; parsed, since the kinds' fields and values are checked apart. */
 function toParameter({ key, kind, ...fields }: ParameterDefinition, value: ParameterValue | undefined) {
-  return ZParameter.parse({ name: displayName(key), type: kind === 'number' ? 'float' : kind, ...fields, value: value ?? fields.default })
+  return ZParameter.parse({
+    name: displayName(key),
+    type: kind === 'number' ? 'float' : kind,
+    ...fields,
+    value: value ?? fields.default,
+  })
 }

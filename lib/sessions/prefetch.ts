@@ -12,7 +12,10 @@ import type { LoadedSession } from '@/lib/sessions/sessions'
 // candidates not yet started, and so does setting values.
 
 /** Validates the candidates (422 naming each bad key, as setting them would) and starts building them, likeliest first. */
-export async function prefetchModels(session: LoadedSession, candidates: Record<string, { value: unknown }>[]): Promise<{ candidates: number }> {
+export async function prefetchModels(
+  session: LoadedSession,
+  candidates: Record<string, { value: unknown }>[],
+): Promise<{ candidates: number }> {
   const source = await readBuildSource(session)
   const fileIds = new Set(source.inputs.sessionFileNames.keys())
   const changes = candidates.map((candidate) => validateValues(source.definitions, candidate, fileIds))

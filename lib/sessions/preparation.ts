@@ -32,7 +32,9 @@ export function schedulePreparation(configuratorId: string): void {
 
 /** Prepares the configurator now, in the background; a failure is logged. */
 export function startPreparation(configuratorId: string): void {
-  prepareConfigurator(configuratorId).catch((error: unknown) => logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'))
+  prepareConfigurator(configuratorId).catch((error: unknown) =>
+    logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'),
+  )
 }
 
 /** Updates the preparation that began at `startedAt`: a newer one that began meanwhile owns the row. */
@@ -45,14 +47,28 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
   if (!draft) return
   const { configurator } = draft
   const startedAt = new Date()
-  const reset = { state: 'preparing', startedAt, draft: draft.version, finishedAt: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: [], testDriveDone: false }
+  const reset = {
+    state: 'preparing',
+    startedAt,
+    draft: draft.version,
+    finishedAt: null,
+    builds: 0,
+    failedBuilds: 0,
+    message: '',
+    failures: [],
+    testDrive: [],
+    testDriveDone: false,
+  }
   await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
   let source: BuildSource
   try {
     source = await readConfiguratorSource(configurator)
     // A broken preset file is the presets' problem (its requests say so); the defaults still build.
     const presets = await presetsOf(draftOf(configurator), source.definitions).catch(() => [])
-    const valueSets = [{ build: 'the defaults', values: {} }, ...presets.map((preset) => ({ build: `preset ${preset.name}`, values: preset.values }))]
+    const valueSets = [
+      { build: 'the defaults', values: {} },
+      ...presets.map((preset) => ({ build: `preset ${preset.name}`, values: preset.values })),
+    ]
     const failures: z.infer<typeof ZPreparationFailure>[] = []
     for (const { build, values } of valueSets) {
       const { mesh, log } = await buildValues(source, values)
@@ -60,9 +76,20 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
     }
     // The first customer's weight and price, final at once. A model whose parts cannot be made ready to print says so when asked.
     await preparePrint(source, {}).catch(() => {})
-    await updatePreparation(configuratorId, startedAt, { state: 'ready', builds: valueSets.length, failedBuilds: failures.length, failures, finishedAt: new Date() })
+    await updatePreparation(configuratorId, startedAt, {
+      state: 'ready',
+      builds: valueSets.length,
+      failedBuilds: failures.length,
+      failures,
+      finishedAt: new Date(),
+    })
   } catch (error) {
-    await updatePreparation(configuratorId, startedAt, { state: 'failed', message: (error as Error).message, finishedAt: new Date(), testDriveDone: true })
+    await updatePreparation(configuratorId, startedAt, {
+      state: 'failed',
+      message: (error as Error).message,
+      finishedAt: new Date(),
+      testDriveDone: true,
+    })
     return
   }
   await runTestDrive(source, startedAt)
@@ -75,7 +102,12 @@ const FAILURE_LOG_CHARS = 16 * 1024
 /** The first error of a log (else its first warning, else its first line), as OpenSCAD printed it. */
 function firstProblem(error: string): string {
   const lines = error.split('\n')
-  return lines.find((line) => line.startsWith('ERROR')) ?? lines.find((line) => /^(ERROR|WARNING)/.test(line)) ?? lines[0] ?? ''
+  return (
+    lines.find((line) => line.startsWith('ERROR')) ??
+    lines.find((line) => /^(ERROR|WARNING)/.test(line)) ??
+    lines[0] ??
+    ''
+  )
 }
 
 /**
@@ -98,13 +130,24 @@ async function runTestDrive(source: BuildSource, startedAt: Date): Promise<void>
   }
 }
 
-
 /** The last preparation of a configurator of the user's; state `none` before the model's first change. */
 export async function getPreparation(options: OwnedConfiguratorOptions) {
   await findOwnedConfigurator(options)
   const preparation = await db.preparation.findUnique({ where: { configuratorId: options.configuratorId } })
-  if (!preparation) return { state: 'none' as const, draft: '', startedAt: null, durationMs: null, builds: 0, failedBuilds: 0, message: '', failures: [], testDrive: { done: false, samples: [] } }
-  const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, failures, testDrive, testDriveDone } = preparation
+  if (!preparation)
+    return {
+      state: 'none' as const,
+      draft: '',
+      startedAt: null,
+      durationMs: null,
+      builds: 0,
+      failedBuilds: 0,
+      message: '',
+      failures: [],
+      testDrive: { done: false, samples: [] },
+    }
+  const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, failures, testDrive, testDriveDone } =
+    preparation
   return {
     draft,
     testDrive: { done: testDriveDone, samples: testDrive as z.infer<typeof ZTestDriveSample>[] },

@@ -15,11 +15,12 @@ import { blobStore } from '@/lib/storage/blob-store'
 // Named parameter sets in OpenSCAD's own file beside the main file (`box.scad` → `box.json`),
 // read and applied as OpenSCAD's Customizer applies them, and written so it still opens there.
 
-
 // OpenSCAD writes every value as a string; files written by hand or other tools may hold plain JSON values.
 const ZPresetFile = z.object({
   fileFormatVersion: z.string().optional(),
-  parameterSets: z.record(z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.number())]))).default({}),
+  parameterSets: z
+    .record(z.string(), z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.number())])))
+    .default({}),
 })
 type PresetFile = z.infer<typeof ZPresetFile>
 
@@ -35,8 +36,12 @@ async function readPresetFile(configurator: ConfiguratorContent): Promise<Preset
   try {
     return ZPresetFile.parse(parseUntrustedJson((await blobStore.readBuffer(file.blobHash)).toString('utf8')))
   } catch (error) {
-    const fields = error instanceof z.ZodError ? zodFields(error, [path]) : [{ path: [path], message: (error as Error).message }]
-    throw new ValidationError(fields, `${path} is not an OpenSCAD parameter set file: ${fields.map((field) => `${field.path.join('.')}: ${field.message}`).join('; ')}`)
+    const fields =
+      error instanceof z.ZodError ? zodFields(error, [path]) : [{ path: [path], message: (error as Error).message }]
+    throw new ValidationError(
+      fields,
+      `${path} is not an OpenSCAD parameter set file: ${fields.map((field) => `${field.path.join('.')}: ${field.message}`).join('; ')}`,
+    )
   }
 }
 
@@ -56,7 +61,11 @@ function clamp(value: number, { min, max }: { min: number | null; max: number | 
 
 type ReadValue = { value: ParameterValue; adjusted?: string } | null
 
-function clamped(definition: { min: number | null; max: number | null }, numbers: number[], value: ParameterValue): ReadValue {
+function clamped(
+  definition: { min: number | null; max: number | null },
+  numbers: number[],
+  value: ParameterValue,
+): ReadValue {
   const isInRange = numbers.every((number) => clamp(number, definition) === number)
   return { value, ...(!isInRange && { adjusted: "is outside the parameter's range" }) }
 }
@@ -70,12 +79,19 @@ function readValue(definition: ParameterDefinition, raw: string): ReadValue {
     }
     case 'vector': {
       const numbers = /^\s*\[(.*)\]\s*$/s.exec(raw)?.[1]?.split(',').map(parseNumber)
-      if (!numbers || numbers.length !== definition.default.length || !numbers.every((number) => number !== null)) return null
-      return clamped(definition, numbers, numbers.map((number) => clamp(number, definition)))
+      if (!numbers || numbers.length !== definition.default.length || !numbers.every((number) => number !== null))
+        return null
+      return clamped(
+        definition,
+        numbers,
+        numbers.map((number) => clamp(number, definition)),
+      )
     }
     case 'choice': {
       const number = parseNumber(raw)
-      const option = definition.options.find((candidate) => candidate.value === raw || (number !== null && candidate.value === number))
+      const option = definition.options.find(
+        (candidate) => candidate.value === raw || (number !== null && candidate.value === number),
+      )
       return option ? { value: option.value } : null
     }
     case 'bool':
@@ -107,7 +123,10 @@ function applySet(definitions: ParameterDefinition[], name: string, set: PresetF
     const raw = typeof stored === 'string' ? stored : encode(stored)
     const read = definition ? readValue(definition, raw) : null
     if (!definition) warn(`${key} is not a parameter of this model; ignored`)
-    else if (!read) warn(`${key} = ${JSON.stringify(raw)} does not fit the parameter; its default ${encode(definition.default)} is used`)
+    else if (!read)
+      warn(
+        `${key} = ${JSON.stringify(raw)} does not fit the parameter; its default ${encode(definition.default)} is used`,
+      )
     else {
       if (read.adjusted) warn(`${key} = ${JSON.stringify(raw)} ${read.adjusted}; ${encode(read.value)} is used`)
       values[key] = named[key] = read.value
@@ -142,11 +161,25 @@ export async function applyPreset(session: LoadedSession, name: string): Promise
  * file beside the main file, keeping the file's other sets.
  */
 export async function savePreset(configurator: Configurator, name: string, body: Record<string, { value: unknown }>) {
-  const definitions = (await readConfiguratorSource(configurator)).definitions.filter((definition) => definition.kind !== 'file')
+  const definitions = (await readConfiguratorSource(configurator)).definitions.filter(
+    (definition) => definition.kind !== 'file',
+  )
   const given = validateValues(definitions, body, new Set())
   const file = await readPresetFile(draftOf(configurator))
-  const values = Object.fromEntries(definitions.map((definition) => [definition.key, given[definition.key] ?? definition.default]))
-  const saved: PresetFile = { fileFormatVersion: file.fileFormatVersion ?? '1', parameterSets: { ...file.parameterSets, [name]: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, encode(value)])) } }
-  await writeConfiguratorFile(configurator.id, presetPath(configurator.mainFile), new TextEncoder().encode(`${JSON.stringify(saved, null, 4)}\n`))
+  const values = Object.fromEntries(
+    definitions.map((definition) => [definition.key, given[definition.key] ?? definition.default]),
+  )
+  const saved: PresetFile = {
+    fileFormatVersion: file.fileFormatVersion ?? '1',
+    parameterSets: {
+      ...file.parameterSets,
+      [name]: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, encode(value)])),
+    },
+  }
+  await writeConfiguratorFile(
+    configurator.id,
+    presetPath(configurator.mainFile),
+    new TextEncoder().encode(`${JSON.stringify(saved, null, 4)}\n`),
+  )
   return { name, values }
 }

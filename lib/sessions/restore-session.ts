@@ -8,7 +8,13 @@ import { setParameters } from '@/lib/sessions/session-model'
 import { createSession } from '@/lib/sessions/sessions'
 import { readZip } from '@/lib/storage/read-zip'
 
-const ZSavedParameters = z.record(z.string(), z.looseObject({ type: z.string().optional(), value: z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]) }))
+const ZSavedParameters = z.record(
+  z.string(),
+  z.looseObject({
+    type: z.string().optional(),
+    value: z.union([z.number(), z.string(), z.boolean(), z.array(z.number())]),
+  }),
+)
 const MAX_PARAMETERS_BYTES = 1024 * 1024
 const SESSION_FILE = /^files\/([A-Za-z0-9_-]{1,32})\/([^/]+)$/
 
@@ -35,13 +41,18 @@ export async function restoreSession({ configuratorId, principal, zip }: Restore
     },
   })
   const parametersJson = entries.get('parameters.json')
-  if (!parametersJson) throw new ValidationError([{ path: ['parameters.json'], message: 'the zip has no parameters.json' }])
+  if (!parametersJson)
+    throw new ValidationError([{ path: ['parameters.json'], message: 'the zip has no parameters.json' }])
   let saved: z.infer<typeof ZSavedParameters>
   try {
     saved = ZSavedParameters.parse(parseUntrustedJson(Buffer.from(parametersJson).toString('utf8')))
   } catch (error) {
     // The zip itself was well-formed: what is wrong is its content.
-    throw new ValidationError(error instanceof z.ZodError ? zodFields(error, ['parameters.json']) : [{ path: ['parameters.json'], message: (error as Error).message }])
+    throw new ValidationError(
+      error instanceof z.ZodError
+        ? zodFields(error, ['parameters.json'])
+        : [{ path: ['parameters.json'], message: (error as Error).message }],
+    )
   }
   assertNoNul(saved, ['parameters.json'])
 
@@ -51,11 +62,20 @@ export async function restoreSession({ configuratorId, principal, zip }: Restore
     for (const [name, data] of entries) {
       const match = SESSION_FILE.exec(name)
       if (!match?.[1] || !match[2]) continue
-      const file = await addSessionFile({ sessionId: session.id, configurator: session.configurator, name: match[2], body: new Blob([new Uint8Array(data)]).stream(), declaredSize: data.byteLength })
+      const file = await addSessionFile({
+        sessionId: session.id,
+        configurator: session.configurator,
+        name: match[2],
+        body: new Blob([new Uint8Array(data)]).stream(),
+        declaredSize: data.byteLength,
+      })
       newIds.set(match[1], file.id)
     }
     const body = Object.fromEntries(
-      Object.entries(saved).map(([key, { type, value }]) => [key, { value: type === 'file' && value !== '' ? (newIds.get(String(value)) ?? value) : value }]),
+      Object.entries(saved).map(([key, { type, value }]) => [
+        key,
+        { value: type === 'file' && value !== '' ? (newIds.get(String(value)) ?? value) : value },
+      ]),
     )
     await setParameters(session, body)
     return session

@@ -11,7 +11,8 @@ import { toParameterSet } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
-const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`)
+const encode = (value: unknown) =>
+  new TextEncoder().encode(typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`)
 
 /**
  * The whole session as a zip: configurator files, parameters.json, scene settings per
@@ -20,7 +21,8 @@ const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'st
  * files only when the configurator shares them (extraSettings.shareSourceWithCustomers).
  */
 export async function saveSession(session: LoadedSession, principal: Principal): Promise<Uint8Array> {
-  const isSourceShared = principal.kind !== 'anonymous' || readExtraSettings(session.configurator).shareSourceWithCustomers === true
+  const isSourceShared =
+    principal.kind !== 'anonymous' || readExtraSettings(session.configurator).shareSourceWithCustomers === true
   const [model, configuratorFiles, sessionFiles, renderers] = await Promise.all([
     buildStoredModel(session, 'preview'),
     isSourceShared ? findContentFiles(session.configurator) : [],
@@ -29,9 +31,17 @@ export async function saveSession(session: LoadedSession, principal: Principal):
   ])
   const { build } = model
   const entries: Zippable = {
-    'session.json': encode({ sessionId: session.id, configuratorId: session.configuratorId, savedAt: new Date().toISOString() }),
+    'session.json': encode({
+      sessionId: session.id,
+      configuratorId: session.configuratorId,
+      savedAt: new Date().toISOString(),
+    }),
     'parameters.json': encode(toParameterSet(model.definitions, model.values)),
-    'log.txt': encode(Object.values(composeSessionLog(session, build.log, renderers)).filter(Boolean).join('\n')),
+    'log.txt': encode(
+      Object.values(composeSessionLog(session, build.log, renderers))
+        .filter(Boolean)
+        .join('\n'),
+    ),
   }
   for (const file of configuratorFiles) entries[file.path] = await blobStore.readBuffer(file.blobHash)
   for (const file of sessionFiles) entries[`files/${file.id}/${file.name}`] = await blobStore.readBuffer(file.blobHash)

@@ -10,9 +10,17 @@ export const ZCreateSession = z
   .object({
     configuratorId: z.uuid().optional(),
     configuratorUUID: z.uuid().optional(),
-    draft: z.boolean().optional().describe("the owner's draft link: the configurator's draft instead of its current release (an addition to the interface)"),
+    draft: z
+      .boolean()
+      .optional()
+      .describe(
+        "the owner's draft link: the configurator's draft instead of its current release (an addition to the interface)",
+      ),
   })
-  .refine((body) => body.configuratorId ?? body.configuratorUUID, { message: 'configuratorId is required', path: ['configuratorId'] })
+  .refine((body) => body.configuratorId ?? body.configuratorUUID, {
+    message: 'configuratorId is required',
+    path: ['configuratorId'],
+  })
 
 export const ZRestoreQuery = z.object({ configuratorId: z.uuid().optional(), configuratorUUID: z.uuid().optional() })
 
@@ -24,16 +32,43 @@ export const ZSession = z.object({
 })
 
 const ZCommon = { name: z.string().describe('display name'), group: z.string(), caption: z.string() }
-const ZRange = { min: z.number().nullable().describe('null when the model sets no bound'), max: z.number().nullable(), step: z.number().nullable() }
+const ZRange = {
+  min: z.number().nullable().describe('null when the model sets no bound'),
+  max: z.number().nullable(),
+  step: z.number().nullable(),
+}
 const ZOptionValue = z.union([z.number(), z.string()])
 
 export const ZParameter = z.discriminatedUnion('type', [
   z.object({ ...ZCommon, type: z.literal('float'), ...ZRange, default: z.number(), value: z.number() }),
-  z.object({ ...ZCommon, type: z.literal('vector').describe('min, max and step apply to each element'), ...ZRange, default: ZVector, value: ZVector }),
-  z.object({ ...ZCommon, type: z.literal('choice'), default: ZOptionValue, value: ZOptionValue, options: z.array(z.object({ value: ZOptionValue, label: z.string() })) }),
+  z.object({
+    ...ZCommon,
+    type: z.literal('vector').describe('min, max and step apply to each element'),
+    ...ZRange,
+    default: ZVector,
+    value: ZVector,
+  }),
+  z.object({
+    ...ZCommon,
+    type: z.literal('choice'),
+    default: ZOptionValue,
+    value: ZOptionValue,
+    options: z.array(z.object({ value: ZOptionValue, label: z.string() })),
+  }),
   z.object({ ...ZCommon, type: z.literal('bool'), default: z.boolean(), value: z.boolean() }),
-  z.object({ ...ZCommon, type: z.literal('string'), default: z.string(), value: z.string(), maxLength: z.number().nullable() }),
-  z.object({ ...ZCommon, type: z.literal('file'), default: z.string(), value: z.string().describe('a session file id, or ""') }),
+  z.object({
+    ...ZCommon,
+    type: z.literal('string'),
+    default: z.string(),
+    value: z.string(),
+    maxLength: z.number().nullable(),
+  }),
+  z.object({
+    ...ZCommon,
+    type: z.literal('file'),
+    default: z.string(),
+    value: z.string().describe('a session file id, or ""'),
+  }),
 ])
 export const ZParameterSet = z.record(z.string(), ZParameter)
 export type ParameterSet = z.infer<typeof ZParameterSet>
@@ -45,11 +80,22 @@ export const ZPrefetch = z.object({
     .array(ZSetParameters)
     .min(1)
     .max(MAX_PREFETCH_CANDIDATES)
-    .describe('value sets the customer may set next, likeliest first, each as a set-parameters body over the stored values'),
+    .describe(
+      'value sets the customer may set next, likeliest first, each as a set-parameters body over the stored values',
+    ),
 })
-export const ZPrefetchAccepted = z.object({ candidates: z.number().int().describe('guesses that replaced the previous ones; each builds when a worker is free for it') })
+export const ZPrefetchAccepted = z.object({
+  candidates: z
+    .number()
+    .int()
+    .describe('guesses that replaced the previous ones; each builds when a worker is free for it'),
+})
 
-const ZPresetName = z.string().min(1).max(200).describe("the set's name in the model's parameter set file; may hold dots and spaces")
+const ZPresetName = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe("the set's name in the model's parameter set file; may hold dots and spaces")
 export const ZPresetParams = ZSessionParams.extend({ name: ZPresetName })
 
 export const ZObjectInfo = z.object({
@@ -70,11 +116,17 @@ export const ZModelQuery = z.object({
   type: z
     .string()
     .default('stl')
-    .refine((type) => (MODEL_TYPES as readonly string[]).includes(type), { message: `must be one of ${MODEL_TYPES.join(', ')}` })
+    .refine((type) => (MODEL_TYPES as readonly string[]).includes(type), {
+      message: `must be one of ${MODEL_TYPES.join(', ')}`,
+    })
     .transform((type) => type as MeshFormat),
   filename: z.string().min(1).max(255).optional(),
   key: z.string().optional().describe('the modelKey; replaces the Authorization and X-API-KEY headers'),
 })
 
-export const ZSessionFileEntry = z.object({ name: z.string().describe('the file id'), ext: z.string(), contentType: z.string() })
+export const ZSessionFileEntry = z.object({
+  name: z.string().describe('the file id'),
+  ext: z.string(),
+  contentType: z.string(),
+})
 export const ZAddFileQuery = z.object({ name: z.string().describe('the file name the model sees; one path segment') })

@@ -59,7 +59,11 @@ export async function addSessionFile({ sessionId, configurator, name, body, decl
   }
 }
 
-async function otherFileSizes(client: Pick<typeof db, 'sessionFile'>, sessionId: string, name: string): Promise<number[]> {
+async function otherFileSizes(
+  client: Pick<typeof db, 'sessionFile'>,
+  sessionId: string,
+  name: string,
+): Promise<number[]> {
   const files = await client.sessionFile.findMany({ where: { sessionId, name: { not: name } }, select: { size: true } })
   return files.map((file) => file.size)
 }
@@ -69,9 +73,15 @@ const sum = (sizes: number[]) => sizes.reduce((total, size) => total + size, 0)
 /** Refuses (413, naming the limit) a session whose files would have these sizes. */
 export function checkSessionFileQuota(sizes: number[]): void {
   const { SESSION_FILE_MAX_BYTES: fileMax, SESSION_FILES_MAX_BYTES: totalMax, SESSION_FILES_MAX_COUNT: countMax } = env
-  if (sizes.length > countMax) throw new AppError('payload_too_large', `A session holds at most ${countMax} files (SESSION_FILES_MAX_COUNT)`)
-  if (sizes.some((size) => size > fileMax)) throw new AppError('payload_too_large', `A session file may have at most ${fileMax} bytes (SESSION_FILE_MAX_BYTES)`)
-  if (sum(sizes) > totalMax) throw new AppError('payload_too_large', `A session's files may have at most ${totalMax} bytes together (SESSION_FILES_MAX_BYTES)`)
+  if (sizes.length > countMax)
+    throw new AppError('payload_too_large', `A session holds at most ${countMax} files (SESSION_FILES_MAX_COUNT)`)
+  if (sizes.some((size) => size > fileMax))
+    throw new AppError('payload_too_large', `A session file may have at most ${fileMax} bytes (SESSION_FILE_MAX_BYTES)`)
+  if (sum(sizes) > totalMax)
+    throw new AppError(
+      'payload_too_large',
+      `A session's files may have at most ${totalMax} bytes together (SESSION_FILES_MAX_BYTES)`,
+    )
 }
 
 export function toSessionFileEntry(file: { id: string; name: string; contentType: string }) {

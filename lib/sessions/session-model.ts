@@ -7,7 +7,16 @@ import type { EngineLog, Values } from '@/lib/cad/engine'
 import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import { db } from '@/lib/db'
 import type { RenderSession } from '@/lib/generated/prisma/client'
-import { buildStoredModel, buildValues, builtOrConflict, type BuildSource, printReportOf, type Quality, readBuildSource, write3mfOf } from '@/lib/sessions/model-builds'
+import {
+  buildStoredModel,
+  buildValues,
+  builtOrConflict,
+  type BuildSource,
+  printReportOf,
+  type Quality,
+  readBuildSource,
+  write3mfOf,
+} from '@/lib/sessions/model-builds'
 import { effectiveValues, storedValuesOf, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
 import { dropCandidates } from '@/lib/sessions/prefetch'
 import { getLog } from '@/lib/sessions/operations'
@@ -42,9 +51,18 @@ export async function getParameters(session: LoadedSession): Promise<ParameterSe
  * the values when they were stored (a preset's ignored or clamped ones), then what each
  * renderer's last image could not draw as asked, each line naming its renderer.
  */
-export function composeSessionLog(session: Pick<LoadedSession, 'valueWarnings'>, build: EngineLog, renderers: Pick<RenderSession, 'id' | 'renderLog'>[]): EngineLog {
-  const rendererLines = renderers.flatMap(({ id, renderLog }) => (renderLog ? renderLog.split('\n').map((line) => `renderer ${id}: ${line}`) : []))
-  return { message: build.message, error: [session.valueWarnings, build.error, ...rendererLines].filter(Boolean).join('\n') }
+export function composeSessionLog(
+  session: Pick<LoadedSession, 'valueWarnings'>,
+  build: EngineLog,
+  renderers: Pick<RenderSession, 'id' | 'renderLog'>[],
+): EngineLog {
+  const rendererLines = renderers.flatMap(({ id, renderLog }) =>
+    renderLog ? renderLog.split('\n').map((line) => `renderer ${id}: ${line}`) : [],
+  )
+  return {
+    message: build.message,
+    error: [session.valueWarnings, build.error, ...rendererLines].filter(Boolean).join('\n'),
+  }
 }
 
 export async function getSessionLog(session: LoadedSession) {
@@ -59,16 +77,33 @@ export async function getSessionLog(session: LoadedSession) {
  * Validates and stores new values, and starts building their model; answers the full parameter
  * set of the stored state, which holds them (lib/sessions/session-updates.ts).
  */
-export async function setParameters(session: LoadedSession, body: Record<string, { value: unknown }>): Promise<ParameterSet> {
+export async function setParameters(
+  session: LoadedSession,
+  body: Record<string, { value: unknown }>,
+): Promise<ParameterSet> {
   const source = await readBuildSource(session)
-  return storeValues(session, source, validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())))
+  return storeValues(
+    session,
+    source,
+    validateValues(source.definitions, body, new Set(source.inputs.sessionFileNames.keys())),
+  )
 }
 
 /** Stores valid values over the session's and starts building them; answers the stored state. `warnings`: what the session's log says about them. */
-export async function storeValues(session: LoadedSession, source: BuildSource, changes: Values, warnings?: string): Promise<ParameterSet> {
+export async function storeValues(
+  session: LoadedSession,
+  source: BuildSource,
+  changes: Values,
+  warnings?: string,
+): Promise<ParameterSet> {
   // The customer set values: candidates of what it would set are moot.
   dropCandidates(source.session.id)
-  const stored = await updateSession(source.session.id, { current: storedValuesOf(session.values), changes, warnings, build: (values, signal) => buildValues(source, values, signal) })
+  const stored = await updateSession(source.session.id, {
+    current: storedValuesOf(session.values),
+    changes,
+    warnings,
+    build: (values, signal) => buildValues(source, values, signal),
+  })
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }
 
@@ -106,14 +141,21 @@ export interface ModelResponseOptions {
 export async function modelResponse({ sessionId, principal, query, quality }: ModelResponseOptions): Promise<Response> {
   const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'model')
   // secureModel: only the shop's back end (server token) or the owner fetches the final model.
-  if (quality === 'final' && session.application?.secureModel && (principal === null || principal.kind === 'anonymous')) {
+  if (
+    quality === 'final' &&
+    session.application?.secureModel &&
+    (principal === null || principal.kind === 'anonymous')
+  ) {
     throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
   }
   return modelDownload(await storedModelFile(session, quality, query.type), query)
 }
 
 /** A model file as a private download, saying where its build came from. */
-export function modelDownload({ build, bytes, contentType }: Awaited<ReturnType<typeof modelFileOf>>, query: ModelResponseOptions['query']): Response {
+export function modelDownload(
+  { build, bytes, contentType }: Awaited<ReturnType<typeof modelFileOf>>,
+  query: ModelResponseOptions['query'],
+): Response {
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       'content-type': contentType,

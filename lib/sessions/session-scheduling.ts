@@ -39,7 +39,11 @@ export function schedulingOf(session: SessionRef, signal?: AbortSignal): Schedul
   const lane = laneOf(session)
   if (lane) {
     const key = `${lane}:${customer ?? sessionKey}`
-    return { fairness: { turn: key, exclusive: [key], shared: sharedKeys(session), background: true }, signal, dropUnlessIdle: session.prefetch }
+    return {
+      fairness: { turn: key, exclusive: [key], shared: sharedKeys(session), background: true },
+      signal,
+      dropUnlessIdle: session.prefetch,
+    }
   }
   return {
     fairness: {
@@ -67,12 +71,23 @@ export function isBackgroundWork(session: SessionRef): boolean {
 }
 
 function sharedKeys(session: SessionRef): string[] {
-  return [`configurator:${session.configuratorId}`, ...(session.applicationId ? [`application:${session.applicationId}`] : [])]
+  return [
+    `configurator:${session.configuratorId}`,
+    ...(session.applicationId ? [`application:${session.applicationId}`] : []),
+  ]
 }
 
 function ownerOf(session: SessionRef): JobOwner {
   const { id: sessionId, identityId: customerId, configuratorId, applicationId, prefetch, print } = session
-  return { sessionId, customerId, configuratorId, applicationId, background: isBackgroundWork(session), prefetch, print }
+  return {
+    sessionId,
+    customerId,
+    configuratorId,
+    applicationId,
+    background: isBackgroundWork(session),
+    prefetch,
+    print,
+  }
 }
 
 export interface SessionJob<T extends { source: string }> {
@@ -92,22 +107,33 @@ export interface SessionJob<T extends { source: string }> {
  * until the window ends. Cancelled and timed-out builds count for the time they ran; candidates
  * (prefetch) do not count.
  */
-export async function runSessionJob<T extends { source: string }>(session: SessionRef, { job, ranSource, run, load }: SessionJob<T>, signal?: AbortSignal, foreground?: Promise<void>): Promise<T> {
+export async function runSessionJob<T extends { source: string }>(
+  session: SessionRef,
+  { job, ranSource, run, load }: SessionJob<T>,
+  signal?: AbortSignal,
+  foreground?: Promise<void>,
+): Promise<T> {
   const customer = session.identityId
   if (customer) await limits.customerBuildTime.check(customer)
   if (env.DATABASE_URL) {
     await ensureBuildWorker()
     const ran = await runQueued({ job, owner: ownerOf(session) }, signal)
     const result = await load(job.key)
-    if (!result) throw new AppError('service_unavailable', 'The build finished but its result left the cache at once; try again')
+    if (!result)
+      throw new AppError('service_unavailable', 'The build finished but its result left the cache at once; try again')
     return ran ? { ...result, source: ranSource } : result
   }
   let startedAt: number | undefined
   try {
-    return await run(job, { ...schedulingOf(session, signal), foreground, onStart: () => (startedAt = performance.now()) })
+    return await run(job, {
+      ...schedulingOf(session, signal),
+      foreground,
+      onStart: () => (startedAt = performance.now()),
+    })
   } finally {
     // Counted after the answer: the model does not wait for its bill. The embedded database runs
     // its queries in order, so the customer's next check sees it.
-    if (customer && startedAt !== undefined && !session.prefetch) void limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt)).catch(() => {})
+    if (customer && startedAt !== undefined && !session.prefetch)
+      void limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt)).catch(() => {})
   }
 }

@@ -40,7 +40,11 @@ function supersede({ session, version }: Notice): void {
 }
 
 /** Starts the build of `values`, the session's newest here: whatever this process built for the session before is moot. */
-function startBuild(sessionId: string, values: StoredValues, build: SessionUpdate['build']): { version: number; controller: AbortController } {
+function startBuild(
+  sessionId: string,
+  values: StoredValues,
+  build: SessionUpdate['build'],
+): { version: number; controller: AbortController } {
   building.get(sessionId)?.controller.abort(new SupersededError())
   const started = { version: Number.POSITIVE_INFINITY, controller: new AbortController() }
   building.set(sessionId, started)
@@ -95,11 +99,16 @@ function store(sessionId: string, changes: StoredValues, warnings: string) {
 }
 
 /** Stores `changes` over the session's values and starts building them; answers the stored values, which hold them. */
-export async function updateSession(sessionId: string, { current, changes, warnings = '', build }: SessionUpdate): Promise<StoredValues> {
+export async function updateSession(
+  sessionId: string,
+  { current, changes, warnings = '', build }: SessionUpdate,
+): Promise<StoredValues> {
   await subscribe()
   const expected = { ...current, ...changes }
   let started = startBuild(sessionId, expected, build)
-  const [row] = await store(sessionId, changes, warnings).catch((error: unknown) => (started.controller.abort(error), Promise.reject(error)))
+  const [row] = await store(sessionId, changes, warnings).catch(
+    (error: unknown) => (started.controller.abort(error), Promise.reject(error)),
+  )
   if (!row) {
     started.controller.abort(new SupersededError())
     throw new AppError('not_found', 'The session was deleted')

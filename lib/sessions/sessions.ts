@@ -14,8 +14,15 @@ async function load(sessionId: string, principal: Principal | null = null) {
   if (!session || !row) return null
   const configurator = await contentOf(row, session.releaseId)
   const { applicationId } = session
-  const known = principal && principal.kind !== 'user' && principal.application.id === applicationId ? principal.application : null
-  return { ...session, configurator, background: isDesignerDraft(configurator), application: applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))) }
+  const known =
+    principal && principal.kind !== 'user' && principal.application.id === applicationId ? principal.application : null
+  return {
+    ...session,
+    configurator,
+    background: isDesignerDraft(configurator),
+    application:
+      applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))),
+  }
 }
 
 /** The draft of a published configurator is the designer's work: its builds go behind every customer's. */
@@ -32,7 +39,8 @@ export type LoadedSession = NonNullable<Awaited<ReturnType<typeof load>>>
  */
 export async function findSession(sessionId: string, principal: Principal | null): Promise<LoadedSession> {
   const session = await load(sessionId, principal)
-  if (session === null || principal === null || !(await mayUse(session, principal))) throw new AppError('not_found', `Session ${sessionId} not found`)
+  if (session === null || principal === null || !(await mayUse(session, principal)))
+    throw new AppError('not_found', `Session ${sessionId} not found`)
   return session
 }
 
@@ -47,7 +55,10 @@ async function mayUse(session: LoadedSession, principal: Principal): Promise<boo
 // A session the shop's back end opened (secureInit) is handed to one customer: the first
 // anonymous identity that uses it keeps it. The conditional update lets only one claim win.
 async function claim(session: LoadedSession, identityId: string): Promise<boolean> {
-  const { count } = await db.configSession.updateMany({ where: { id: session.id, identityId: null }, data: { identityId } })
+  const { count } = await db.configSession.updateMany({
+    where: { id: session.id, identityId: null },
+    data: { identityId },
+  })
   if (count === 1) return true
   const current = await db.configSession.findUnique({ where: { id: session.id }, select: { identityId: true } })
   return current?.identityId === identityId
@@ -61,7 +72,8 @@ export async function findSessionByKeyOrPrincipal(
   purpose: KeyPurpose,
 ): Promise<LoadedSession> {
   if (key === undefined) return findSession(sessionId, principal)
-  if (!(await isValidSessionKey(key, sessionId, purpose))) throw new AppError('forbidden', `The key is not a valid ${purpose} key of this session`)
+  if (!(await isValidSessionKey(key, sessionId, purpose)))
+    throw new AppError('forbidden', `The key is not a valid ${purpose} key of this session`)
   const session = await load(sessionId)
   if (!session) throw new AppError('not_found', `Session ${sessionId} not found`)
   return session
@@ -79,9 +91,13 @@ async function findConfiguratorFor(configuratorId: string, principal: Principal)
   const configurator = await db.configurator.findUnique({ where: { id: configuratorId } })
   const isOwner = principal.kind === 'user' && configurator?.userId === principal.user.id
   const isApplication = principal.kind !== 'user' && principal.application.configuratorId === configuratorId
-  if (!configurator || !(isOwner || isApplication)) throw new AppError('not_found', `Configurator ${configuratorId} not found`)
+  if (!configurator || !(isOwner || isApplication))
+    throw new AppError('not_found', `Configurator ${configuratorId} not found`)
   if (principal.kind === 'anonymous' && principal.application.secureInit) {
-    throw new AppError('forbidden', "This application needs secure initialization: create sessions with the shop's server token")
+    throw new AppError(
+      'forbidden',
+      "This application needs secure initialization: create sessions with the shop's server token",
+    )
   }
   return configurator
 }
@@ -90,9 +106,14 @@ async function findConfiguratorFor(configuratorId: string, principal: Principal)
  * A new session of the configurator's current release (of its files as they are before the first
  * publish); the owner's draft link builds the draft, behind every customer's builds.
  */
-export async function createSession({ configuratorId, principal, draft = false }: CreateSessionOptions): Promise<LoadedSession & { renderers: RenderSession[] }> {
+export async function createSession({
+  configuratorId,
+  principal,
+  draft = false,
+}: CreateSessionOptions): Promise<LoadedSession & { renderers: RenderSession[] }> {
   const row = await findConfiguratorFor(configuratorId, principal)
-  if (draft && principal.kind !== 'user') throw new AppError('forbidden', "Only the configurator's owner may open its draft")
+  if (draft && principal.kind !== 'user')
+    throw new AppError('forbidden', "Only the configurator's owner may open its draft")
   const configurator = await contentOf(row, draft ? null : row.releaseId)
   const rendererTypes = [...new Set([configurator.rendererType, ...(readExtraSettings(configurator).renderers ?? [])])]
   const session = await db.configSession.create({
@@ -106,7 +127,12 @@ export async function createSession({ configuratorId, principal, draft = false }
     },
     include: { renderers: { orderBy: { createdAt: 'asc' } } },
   })
-  return { ...session, configurator, background: isDesignerDraft(configurator), application: principal.kind === 'user' ? null : principal.application }
+  return {
+    ...session,
+    configurator,
+    background: isDesignerDraft(configurator),
+    application: principal.kind === 'user' ? null : principal.application,
+  }
 }
 
 export interface SessionDetailsOptions {
@@ -117,7 +143,8 @@ export interface SessionDetailsOptions {
 
 /** What a client sees of a session: its renderers and fresh keys. */
 export async function getSessionDetails({ sessionId, renderers }: SessionDetailsOptions) {
-  const renderSessions = renderers ?? (await db.renderSession.findMany({ where: { sessionId }, orderBy: { createdAt: 'asc' } }))
+  const renderSessions =
+    renderers ?? (await db.renderSession.findMany({ where: { sessionId }, orderBy: { createdAt: 'asc' } }))
   return {
     id: sessionId,
     renderingKey: await signSessionKey(sessionId, 'rendering'),

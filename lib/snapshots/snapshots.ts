@@ -22,7 +22,13 @@ import { findContentFiles } from '@/lib/releases/release-content'
 import { readSceneSettings } from '@/lib/renderers/renderers'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 import { isValidSessionKey, signSessionKey } from '@/lib/sessions/session-keys'
-import { buildModel, type BuildSource, buildStoredModel, builtOrConflict, finalPrintReport } from '@/lib/sessions/model-builds'
+import {
+  buildModel,
+  type BuildSource,
+  buildStoredModel,
+  builtOrConflict,
+  finalPrintReport,
+} from '@/lib/sessions/model-builds'
 import { hashOf } from '@/lib/hash-of'
 import { modelDownload, modelFileOf, type ModelResponseOptions, sessionLogPath } from '@/lib/sessions/session-model'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
@@ -58,7 +64,6 @@ interface Frozen {
   print: PrintReport
 }
 
-
 /** This machine's fonts as blobs, stored once per process: a snapshot names them by content hash. */
 let storedFonts: Promise<Frozen['fonts']> | undefined
 function hostFontBlobs(): Promise<Frozen['fonts']> {
@@ -82,7 +87,15 @@ async function sceneOf(session: LoadedSession): Promise<Pick<Frozen, 'scene' | '
   const renderer = renderers.find((candidate) => candidate.rendererType === 'headless') ?? renderers[0]
   const scene = renderer ? await readSceneSettings(renderer, session.configurator) : { materials: {} }
   const files = await findContentFiles(session.configurator, { startsWith: 'renderer/' })
-  return { scene, sceneFiles: files.map(({ path, blobHash, contentType, size }) => ({ path: path.slice('renderer/'.length), blobHash, contentType, size })) }
+  return {
+    scene,
+    sceneFiles: files.map(({ path, blobHash, contentType, size }) => ({
+      path: path.slice('renderer/'.length),
+      blobHash,
+      contentType,
+      size,
+    })),
+  }
 }
 
 /**
@@ -134,7 +147,12 @@ export async function takeSnapshot(session: LoadedSession): Promise<SnapshotDto>
     const dto = await toSnapshotDto(created)
     // Recorded with the snapshot, so an event is never lost nor sent for a snapshot that is not there.
     const { application } = session
-    return { dto, deliveryId: application?.webhookUrl ? await recordEvent(tx, application.id, 'snapshot.created', { snapshot: withoutKey(dto) }) : null }
+    return {
+      dto,
+      deliveryId: application?.webhookUrl
+        ? await recordEvent(tx, application.id, 'snapshot.created', { snapshot: withoutKey(dto) })
+        : null,
+    }
   })
   if (deliveryId) await scheduleDelivery(deliveryId)
   return dto
@@ -170,7 +188,8 @@ export async function toSnapshotDto(snapshot: Snapshot): Promise<SnapshotDto> {
  * customer who took it (anyone else: 404, as for one that does not exist), or for a valid `key`.
  */
 export async function findSnapshot(snapshotId: string, principal: Principal | null, key?: string): Promise<Snapshot> {
-  if (key !== undefined && !(await isValidSessionKey(key, snapshotId, 'snapshot'))) throw new AppError('forbidden', 'The key is not a valid modelKey of this snapshot')
+  if (key !== undefined && !(await isValidSessionKey(key, snapshotId, 'snapshot')))
+    throw new AppError('forbidden', 'The key is not a valid modelKey of this snapshot')
   const snapshot = await db.snapshot.findUnique({ where: { id: snapshotId } })
   if (snapshot && (key !== undefined || (principal && mayRead(snapshot, principal)))) return snapshot
   throw new AppError('not_found', `Snapshot ${snapshotId} not found`)
@@ -191,10 +210,25 @@ export async function deleteSnapshot(snapshotId: string, userId: string): Promis
 /** The frozen model as a source the session code builds from: same inputs, same build keys. */
 function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values } {
   const frozen = frozenOf(snapshot)
-  const { engine, mainFile, files, libraries, fonts, sessionFileNames, settings, limits, sourceHash, definitions, values } = frozen
+  const {
+    engine,
+    mainFile,
+    files,
+    libraries,
+    fonts,
+    sessionFileNames,
+    settings,
+    limits,
+    sourceHash,
+    definitions,
+    values,
+  } = frozen
   const here = engineVersion(engine.cadType, engine.cadVersion)?.build
   if (here !== engine.build) {
-    throw new AppError('conflict', `This snapshot was built with ${engine.build}; this server runs ${here ?? `no ${engine.cadType} ${engine.cadVersion} engine`}`)
+    throw new AppError(
+      'conflict',
+      `This snapshot was built with ${engine.build}; this server runs ${here ?? `no ${engine.cadType} ${engine.cadVersion} engine`}`,
+    )
   }
   const inputs = {
     cadType: engine.cadType,
@@ -211,7 +245,12 @@ function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values } {
     sourceHash,
   }
   // Its builds are nobody's session: scheduled as the application's, no customer's time counted.
-  const session = { id: snapshot.id, identityId: null, configuratorId: snapshot.configuratorId, applicationId: snapshot.applicationId }
+  const session = {
+    id: snapshot.id,
+    identityId: null,
+    configuratorId: snapshot.configuratorId,
+    applicationId: snapshot.applicationId,
+  }
   return { source: { session, inputs, definitions, title: frozen.title }, values }
 }
 
@@ -220,11 +259,19 @@ export interface SnapshotModelOptions extends Omit<ModelResponseOptions, 'sessio
 }
 
 /** The snapshot's model as a file; the final quality for the shop's server token or the owner only. */
-export async function snapshotModelResponse({ snapshotId, principal, query, quality }: SnapshotModelOptions): Promise<Response> {
+export async function snapshotModelResponse({
+  snapshotId,
+  principal,
+  query,
+  quality,
+}: SnapshotModelOptions): Promise<Response> {
   const isFinal = quality === 'final'
   const snapshot = await findSnapshot(snapshotId, principal, isFinal ? undefined : query.key)
   if (isFinal && (query.key !== undefined || principal?.kind === 'anonymous')) {
-    throw new AppError('forbidden', "A snapshot's finalized model needs the shop's server token or the configurator's owner")
+    throw new AppError(
+      'forbidden',
+      "A snapshot's finalized model needs the shop's server token or the configurator's owner",
+    )
   }
   return modelDownload(await modelFile(snapshot, quality, query.type), query)
 }
@@ -233,7 +280,14 @@ export async function snapshotModelResponse({ snapshotId, principal, query, qual
 async function modelFile(snapshot: Snapshot, quality: ModelResponseOptions['quality'], type: MeshFormat) {
   const { source, values } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
-  return modelFileOf({ source, values, quality, build, type, logPath: `/api${fillPath(getSnapshot.path, { snapshotId: snapshot.id })}` })
+  return modelFileOf({
+    source,
+    values,
+    quality,
+    build,
+    type,
+    logPath: `/api${fillPath(getSnapshot.path, { snapshotId: snapshot.id })}`,
+  })
 }
 
 export interface SnapshotImageOptions {
@@ -244,18 +298,41 @@ export interface SnapshotImageOptions {
 }
 
 /** A server-side image of the snapshot's preview model in its frozen scene. */
-export async function snapshotImageResponse({ snapshotId, principal, query, request }: SnapshotImageOptions): Promise<Response> {
+export async function snapshotImageResponse({
+  snapshotId,
+  principal,
+  query,
+  request,
+}: SnapshotImageOptions): Promise<Response> {
   if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
   const snapshot = await findSnapshot(snapshotId, principal, query.key)
   const model = await modelFile(snapshot, 'preview', 'glb')
   const key = await signSessionKey(snapshot.id, 'snapshot')
-  const files = { prefix: `/api${fillPath(getSnapshotFile.path, { snapshotId: snapshot.id, path: '' })}`, query: `?key=${encodeURIComponent(key)}` }
-  return (await sceneImageResponse({ glb: model.bytes, files, settings: frozenOf(snapshot).scene, query, signal: request.signal })).response
+  const files = {
+    prefix: `/api${fillPath(getSnapshotFile.path, { snapshotId: snapshot.id, path: '' })}`,
+    query: `?key=${encodeURIComponent(key)}`,
+  }
+  return (
+    await sceneImageResponse({
+      glb: model.bytes,
+      files,
+      settings: frozenOf(snapshot).scene,
+      query,
+      signal: request.signal,
+    })
+  ).response
 }
 
 /** A shader or texture of the snapshot's frozen scene. */
-export async function snapshotFileResponse(snapshotId: string, principal: Principal | null, key: string | undefined, path: string): Promise<Response> {
-  const file = frozenOf(await findSnapshot(snapshotId, principal, key)).sceneFiles.find((candidate) => candidate.path === path)
+export async function snapshotFileResponse(
+  snapshotId: string,
+  principal: Principal | null,
+  key: string | undefined,
+  path: string,
+): Promise<Response> {
+  const file = frozenOf(await findSnapshot(snapshotId, principal, key)).sceneFiles.find(
+    (candidate) => candidate.path === path,
+  )
   if (!file) throw new AppError('not_found', `File ${path} is not in this snapshot's scene`)
   return storedFileResponse(file, { etag: `"${file.blobHash}"`, 'cache-control': 'private, max-age=300' })
 }

@@ -28,4 +28,3 @@ const CONTENT_TYPES: Record<string, string> = {
 export function contentTypeFor(fileName: string): string {
   return CONTENT_TYPES[path.extname(fileName).toLowerCase()] ?? 'application/octet-stream'
 }
-

@@ -14,7 +14,8 @@ function segmentProblem(segment: string): string | null {
   if (/[/\\]/.test(segment)) return 'slashes and backslashes are not allowed inside a name'
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(segment)) return 'control characters are not allowed in names'
-  if (new TextEncoder().encode(segment).byteLength > MAX_SEGMENT_BYTES) return `a name is longer than ${MAX_SEGMENT_BYTES} bytes`
+  if (new TextEncoder().encode(segment).byteLength > MAX_SEGMENT_BYTES)
+    return `a name is longer than ${MAX_SEGMENT_BYTES} bytes`
   return null
 }
 

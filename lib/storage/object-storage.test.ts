@@ -107,7 +107,10 @@ describe.each(kinds)('object storage on %s', (_kind, open) => {
 describe('the S3 bucket', () => {
   it('holds exactly the committed blobs, and no unfinished upload', async () => {
     const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true })
-    const blobs = createBlobStore(new S3Storage({ bucket: BUCKET, endpoint, region: 'us-east-1', forcePathStyle: true }), path.join(root, 'tmp-list'))
+    const blobs = createBlobStore(
+      new S3Storage({ bucket: BUCKET, endpoint, region: 'us-east-1', forcePathStyle: true }),
+      path.join(root, 'tmp-list'),
+    )
     const { hash } = await blobs.put(streamOf(new TextEncoder().encode('listed')), 100)
     const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `blobs/${hash.slice(0, 2)}/` }))
     expect(listed.Contents?.map((object) => object.Key)).toContain(`blobs/${hash.slice(0, 2)}/${hash}`)

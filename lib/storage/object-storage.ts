@@ -3,7 +3,14 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3'
 import { AppError } from '@/lib/api/errors'
 import { env } from '@/lib/env'
 import { logger } from '@/lib/log'
@@ -64,12 +71,16 @@ export class DiskStorage implements ObjectStorage {
   }
 
   async read(key: string): Promise<ReadableStream<Uint8Array>> {
-    const handle = await fs.open(this.pathOf(key)).catch((error: unknown) => Promise.reject(isMissing(error) ? new MissingObjectError(key) : error))
+    const handle = await fs
+      .open(this.pathOf(key))
+      .catch((error: unknown) => Promise.reject(isMissing(error) ? new MissingObjectError(key) : error))
     return Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>
   }
 
   readBuffer(key: string): Promise<Buffer> {
-    return fs.readFile(this.pathOf(key)).catch((error: unknown) => Promise.reject(isMissing(error) ? new MissingObjectError(key) : error))
+    return fs
+      .readFile(this.pathOf(key))
+      .catch((error: unknown) => Promise.reject(isMissing(error) ? new MissingObjectError(key) : error))
   }
 
   delete(key: string): Promise<void> {
@@ -77,10 +88,13 @@ export class DiskStorage implements ObjectStorage {
   }
 
   async *list(prefix: string): AsyncIterable<string> {
-    const entries = await fs.readdir(this.pathOf(prefix), { recursive: true, withFileTypes: true }).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)))
+    const entries = await fs
+      .readdir(this.pathOf(prefix), { recursive: true, withFileTypes: true })
+      .catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)))
     for (const entry of entries) {
       // An object being written (put's temporary name) is not one yet.
-      if (entry.isFile() && !entry.name.endsWith('.tmp')) yield path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')
+      if (entry.isFile() && !entry.name.endsWith('.tmp'))
+        yield path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')
     }
   }
 }
@@ -110,25 +124,39 @@ export class S3Storage implements ObjectStorage {
     this.location = `s3://${bucket} at ${endpoint ? new URL(endpoint).origin : 'AWS'}`
     // Checksums only where S3 requires them: with the SDK's default, streamed bodies go out
     // aws-chunked with a checksum trailer, which S3-compatible stores such as s3rver store verbatim.
-    this.client = new S3Client({ region, forcePathStyle, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', ...(endpoint && { endpoint }) })
+    this.client = new S3Client({
+      region,
+      forcePathStyle,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(endpoint && { endpoint }),
+    })
   }
 
   async putFile(key: string, localPath: string): Promise<void> {
     const { size } = await fs.stat(localPath)
     // One PUT with a known length: no multipart upload is ever left open.
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size })).catch(unavailable)
+    await this.client
+      .send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size }),
+      )
+      .catch(unavailable)
     await fs.rm(localPath, { force: true })
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength })).catch(unavailable)
+    await this.client
+      .send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength }))
+      .catch(unavailable)
   }
 
   private async get(key: string) {
-    const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })).catch((error: unknown) => {
-      if (error instanceof NoSuchKey) throw new MissingObjectError(key)
-      return unavailable(error)
-    })
+    const { Body } = await this.client
+      .send(new GetObjectCommand({ Bucket: this.bucket, Key: key }))
+      .catch((error: unknown) => {
+        if (error instanceof NoSuchKey) throw new MissingObjectError(key)
+        return unavailable(error)
+      })
     if (!Body) throw new MissingObjectError(key)
     return Body
   }
@@ -148,7 +176,9 @@ export class S3Storage implements ObjectStorage {
   async *list(prefix: string): AsyncIterable<string> {
     let ContinuationToken: string | undefined
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken })).catch(unavailable)
+      const page = await this.client
+        .send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken }))
+        .catch(unavailable)
       for (const { Key } of page.Contents ?? []) if (Key) yield Key
       ContinuationToken = page.NextContinuationToken
     } while (ContinuationToken)
@@ -156,5 +186,10 @@ export class S3Storage implements ObjectStorage {
 }
 
 export const storage: ObjectStorage = env.S3_BUCKET
-  ? new S3Storage({ bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT, region: env.S3_REGION, forcePathStyle: env.S3_FORCE_PATH_STYLE })
+  ? new S3Storage({
+      bucket: env.S3_BUCKET,
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    })
   : new DiskStorage(env.DATA_DIR)

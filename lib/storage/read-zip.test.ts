@@ -107,7 +107,10 @@ describe('readZip', () => {
   })
 
   it('refuses a larger total size than allowed with 413', () => {
-    const zip = zipSync({ 'a.bin': [new Uint8Array(randomBytes(600)), { level: 0 }], 'b.bin': [new Uint8Array(randomBytes(600)), { level: 0 }] })
+    const zip = zipSync({
+      'a.bin': [new Uint8Array(randomBytes(600)), { level: 0 }],
+      'b.bin': [new Uint8Array(randomBytes(600)), { level: 0 }],
+    })
     expect(readZip(zip, { maxTotalBytes: 1200 }).size).toBe(2)
     const error = refusal(zip, { maxTotalBytes: 1000 })
     expect(error.status).toBe(413)
@@ -133,14 +136,20 @@ describe('readZip', () => {
   })
 
   it('refuses an entry whose headers declare a few bytes but that inflates to 16 MB', () => {
-    const error = refusal(withDeclaredSize(zipSync({ 'bomb.bin': [new Uint8Array(16 * 1024 * 1024), { level: 9 }] }), 100))
+    const error = refusal(
+      withDeclaredSize(zipSync({ 'bomb.bin': [new Uint8Array(16 * 1024 * 1024), { level: 9 }] }), 100),
+    )
     expect(error.status).toBe(400)
     expect(error.message).toBe('Zip entry "bomb.bin": unpacks to more than the declared 100 bytes')
   })
 
   it('inflates only the included files', () => {
     const model = new Uint8Array(randomBytes(1_000_000))
-    const zip = zipSync({ 'parameters.json': strToU8('{}'), 'model.stl': [model, { level: 1 }], files: { a: { 'logo.svg': text } } })
+    const zip = zipSync({
+      'parameters.json': strToU8('{}'),
+      'model.stl': [model, { level: 1 }],
+      files: { a: { 'logo.svg': text } },
+    })
     // Corrupt data in an entry that is not included: inflating it would fail.
     const modelStart = offsetsOf(zip, [...strToU8('model.stl')])[0]! + 'model.stl'.length
     zip.fill(0xff, modelStart, modelStart + 8)
@@ -206,9 +215,12 @@ describe('readZip', () => {
     const zip = withDeclaredSize(zipSync({ 'big.bin': [text, { level: 9 }] }), 90 * 1024 * 1024)
     zip.fill(0xff, 30 + 'big.bin'.length, 30 + 'big.bin'.length + 8)
     const check = (files: { name: string; size: number }[]) => {
-      if (files.some(({ size }) => size > 1024 * 1024)) throw new AppError('payload_too_large', `${files[0]!.name} is over the limit`)
+      if (files.some(({ size }) => size > 1024 * 1024))
+        throw new AppError('payload_too_large', `${files[0]!.name} is over the limit`)
     }
     expect(() => readZip(zip, { maxRatio: Number.POSITIVE_INFINITY, check })).toThrow('big.bin is over the limit')
-    expect(refusal(zip, { maxRatio: Number.POSITIVE_INFINITY }).message).toBe('Zip entry "big.bin": compressed data is corrupt')
+    expect(refusal(zip, { maxRatio: Number.POSITIVE_INFINITY }).message).toBe(
+      'Zip entry "big.bin": compressed data is corrupt',
+    )
   })
 })

@@ -105,10 +105,15 @@ function readCentralDirectory(data: Uint8Array, maxEntries: number, base = 0, wh
     if (problem) throw entryError(name, problem)
     // The Unix mode sits in the high half of the external attributes; checked whatever the
     // archive claims as its origin, since a symlink could later be followed out of the upload.
-    if (((view.getUint32(at + 38, true) >>> 16) & FILE_TYPE_MASK) === SYMLINK_TYPE) throw entryError(name, 'symbolic links are not allowed')
+    if (((view.getUint32(at + 38, true) >>> 16) & FILE_TYPE_MASK) === SYMLINK_TYPE)
+      throw entryError(name, 'symbolic links are not allowed')
     if (view.getUint16(at + 8, true) & 1) throw entryError(name, 'encrypted entries are not supported')
-    if (entry.method !== STORED && entry.method !== DEFLATED) throw entryError(name, `compression method ${entry.method} is not supported`)
-    if ([entry.compressedSize, entry.size, entry.localOffset].includes(ZIP64_MARKER) || hasZip64Extra(view, nameEnd, view.getUint16(at + 30, true))) {
+    if (entry.method !== STORED && entry.method !== DEFLATED)
+      throw entryError(name, `compression method ${entry.method} is not supported`)
+    if (
+      [entry.compressedSize, entry.size, entry.localOffset].includes(ZIP64_MARKER) ||
+      hasZip64Extra(view, nameEnd, view.getUint16(at + 30, true))
+    ) {
       throw entryError(name, 'ZIP64 entries are not supported')
     }
     entries.push(entry)
@@ -131,7 +136,10 @@ function inflate(compressed: Uint8Array, entry: ZipEntry): Uint8Array {
     return inflateRawSync(compressed, { maxOutputLength: Math.max(entry.size, 1) })
   } catch (error) {
     const isTooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE'
-    throw entryError(entry.name, isTooLarge ? `unpacks to more than the declared ${entry.size} bytes` : 'compressed data is corrupt')
+    throw entryError(
+      entry.name,
+      isTooLarge ? `unpacks to more than the declared ${entry.size} bytes` : 'compressed data is corrupt',
+    )
   }
 }
 
@@ -141,16 +149,20 @@ function inflate(compressed: Uint8Array, entry: ZipEntry): Uint8Array {
  */
 function dataStart(header: Uint8Array, entry: ZipEntry, archiveSize: number): number {
   const view = new DataView(header.buffer, header.byteOffset, header.byteLength)
-  if (LOCAL_SIZE > header.length || view.getUint32(0, true) !== LOCAL_SIGNATURE) throw entryError(entry.name, 'local header is missing')
+  if (LOCAL_SIZE > header.length || view.getUint32(0, true) !== LOCAL_SIGNATURE)
+    throw entryError(entry.name, 'local header is missing')
   const extraStart = LOCAL_SIZE + view.getUint16(26, true)
   const start = extraStart + view.getUint16(28, true)
   if (start > header.length) throw entryError(entry.name, 'local header runs past the end of the archive')
   // Another reader could take the local header's sizes: they must be the central directory's.
   const local = { compressedSize: view.getUint32(18, true), size: view.getUint32(22, true) }
-  if ([local.compressedSize, local.size].includes(ZIP64_MARKER) || hasZip64Extra(view, extraStart, start - extraStart)) throw entryError(entry.name, 'ZIP64 entries are not supported')
+  if ([local.compressedSize, local.size].includes(ZIP64_MARKER) || hasZip64Extra(view, extraStart, start - extraStart))
+    throw entryError(entry.name, 'ZIP64 entries are not supported')
   const isDescribedAfter = (view.getUint16(6, true) & DATA_DESCRIPTOR) !== 0
-  if (!isDescribedAfter && (local.compressedSize !== entry.compressedSize || local.size !== entry.size)) throw entryError(entry.name, 'local header and central directory disagree on its size')
-  if (entry.localOffset + start + entry.compressedSize > archiveSize) throw entryError(entry.name, 'data runs past the end of the archive')
+  if (!isDescribedAfter && (local.compressedSize !== entry.compressedSize || local.size !== entry.size))
+    throw entryError(entry.name, 'local header and central directory disagree on its size')
+  if (entry.localOffset + start + entry.compressedSize > archiveSize)
+    throw entryError(entry.name, 'data runs past the end of the archive')
   return entry.localOffset + start
 }
 
@@ -158,7 +170,8 @@ function readEntry(data: Uint8Array, entry: ZipEntry): Uint8Array {
   const start = dataStart(data.subarray(entry.localOffset), entry, data.length)
   const raw = data.subarray(start, start + entry.compressedSize)
   const content = entry.method === STORED ? raw : inflate(raw, entry)
-  if (content.length !== entry.size) throw entryError(entry.name, `declares ${entry.size} bytes but holds ${content.length}`)
+  if (content.length !== entry.size)
+    throw entryError(entry.name, `declares ${entry.size} bytes but holds ${content.length}`)
   if (crc32(content) !== entry.crc) throw entryError(entry.name, 'checksum does not match')
   return content
 }
@@ -168,7 +181,10 @@ function readEntry(data: Uint8Array, entry: ZipEntry): Uint8Array {
  * Entries come from the central directory alone, with our own reader, so no second parser can
  * see a different set of names. Directory entries are checked but not returned.
  */
-export function readZip(data: Uint8Array, { include = () => true, check, ...limits }: ReadZipOptions = {}): Map<string, Uint8Array> {
+export function readZip(
+  data: Uint8Array,
+  { include = () => true, check, ...limits }: ReadZipOptions = {},
+): Map<string, Uint8Array> {
   const { maxEntries, maxTotalBytes, maxRatio } = { ...DEFAULT_LIMITS, ...limits }
   const entries = readCentralDirectory(data, maxEntries)
   checkSizes(entries, { maxTotalBytes, maxRatio })
@@ -178,7 +194,10 @@ export function readZip(data: Uint8Array, { include = () => true, check, ...limi
 }
 
 /** Refuses duplicate names, an entry over the ratio, and a total over the limit, by the declared sizes. */
-function checkSizes(entries: ZipEntry[], { maxTotalBytes, maxRatio }: Pick<ZipLimits, 'maxTotalBytes' | 'maxRatio'>): void {
+function checkSizes(
+  entries: ZipEntry[],
+  { maxTotalBytes, maxRatio }: Pick<ZipLimits, 'maxTotalBytes' | 'maxRatio'>,
+): void {
   const names = new Set<string>()
   let totalBytes = 0
   for (const { name, size, compressedSize } of entries) {
@@ -187,7 +206,8 @@ function checkSizes(entries: ZipEntry[], { maxTotalBytes, maxRatio }: Pick<ZipLi
     if (size > maxRatio * compressedSize) throw entryError(name, `compression ratio is above ${maxRatio}`)
     totalBytes += size
   }
-  if (totalBytes > maxTotalBytes) throw new AppError('payload_too_large', `Zip archive unpacks to more than ${maxTotalBytes} bytes`)
+  if (totalBytes > maxTotalBytes)
+    throw new AppError('payload_too_large', `Zip archive unpacks to more than ${maxTotalBytes} bytes`)
 }
 
 /** A zip archive in a file, read by range: its entries checked as an upload's, their data not yet read. */
@@ -211,23 +231,35 @@ export async function openZipFile(file: FileHandle, limits: ZipLimits, what: str
   const tailStart = Math.max(0, size - END_SIZE - MAX_COMMENT)
   const tail = await readRange(file, tailStart, size - tailStart)
   const tailView = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
-  const end = tailStart + findEndRecord(tailView, what, `no end record in its last ${size - tailStart} bytes (cut short, or no zip at all)`)
+  const end =
+    tailStart +
+    findEndRecord(tailView, what, `no end record in its last ${size - tailStart} bytes (cut short, or no zip at all)`)
   const directoryOffset = tailView.getUint32(end - tailStart + 16, true)
   if (directoryOffset > end || directoryOffset + tailView.getUint32(end - tailStart + 12, true) !== end) {
     throw notZip(what, `its central directory is not where its end record (at byte ${end}) says`)
   }
-  const entries = readCentralDirectory(await readRange(file, directoryOffset, size - directoryOffset), limits.maxEntries, directoryOffset, what)
+  const entries = readCentralDirectory(
+    await readRange(file, directoryOffset, size - directoryOffset),
+    limits.maxEntries,
+    directoryOffset,
+    what,
+  )
   checkSizes(entries, limits)
   const starts = new Map<ZipEntry, number>()
   for (const entry of entries) {
     if (entry.localOffset >= directoryOffset) throw entryError(entry.name, 'local header is missing')
-    const header = await readRange(file, entry.localOffset, Math.min(LOCAL_SIZE + 2 * 0xffff, directoryOffset - entry.localOffset))
+    const header = await readRange(
+      file,
+      entry.localOffset,
+      Math.min(LOCAL_SIZE + 2 * 0xffff, directoryOffset - entry.localOffset),
+    )
     starts.set(entry, dataStart(header, entry, directoryOffset))
   }
   const byOffset = [...entries].sort((a, b) => a.localOffset - b.localOffset)
   byOffset.forEach((entry, index) => {
     const next = byOffset[index + 1]
-    if (next && starts.get(entry)! + entry.compressedSize > next.localOffset) throw entryError(entry.name, 'its data overlaps the next entry')
+    if (next && starts.get(entry)! + entry.compressedSize > next.localOffset)
+      throw entryError(entry.name, 'its data overlaps the next entry')
   })
   return { file, size, entries, starts }
 }
@@ -235,7 +267,8 @@ export async function openZipFile(file: FileHandle, limits: ZipLimits, what: str
 const CHUNK_BYTES = 1024 * 1024
 
 async function* readChunks(file: FileHandle, start: number, length: number): AsyncIterable<Uint8Array> {
-  for (let at = 0; at < length; at += CHUNK_BYTES) yield await readRange(file, start + at, Math.min(CHUNK_BYTES, length - at))
+  for (let at = 0; at < length; at += CHUNK_BYTES)
+    yield await readRange(file, start + at, Math.min(CHUNK_BYTES, length - at))
 }
 
 async function readRange(file: FileHandle, position: number, length: number): Promise<Uint8Array> {

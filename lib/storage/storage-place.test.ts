@@ -70,12 +70,16 @@ describe('the file store of a PostgreSQL database', () => {
 
     const marker = JSON.parse(await fs.readFile(path.join(dataDir('same'), MARKER_KEY), 'utf8'))
     expect(marker).toEqual({ id: expect.any(String), description: onDisk('same') })
-    expect(await instance().storagePlace.findMany()).toMatchObject([{ id: 1, placeId: marker.id, description: onDisk('same') }])
+    expect(await instance().storagePlace.findMany()).toMatchObject([
+      { id: 1, placeId: marker.id, description: onDisk('same') },
+    ])
   })
 
   it('lets every instance sharing one DATA_DIR start when they start together', async () => {
     const instance = await freshDatabase()
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => claimStoragePlace(instance(), disk('together'))))
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => claimStoragePlace(instance(), disk('together'))),
+    )
     expect(results.map((result) => result.status)).toEqual(Array(5).fill('fulfilled'))
     const marker = JSON.parse(await fs.readFile(path.join(dataDir('together'), MARKER_KEY), 'utf8'))
     expect((await instance().storagePlace.findUniqueOrThrow({ where: { id: 1 } })).placeId).toBe(marker.id)
@@ -84,7 +88,9 @@ describe('the file store of a PostgreSQL database', () => {
   it('refuses an instance on another DATA_DIR with one line naming both, and writes nothing there', async () => {
     const instance = await freshDatabase()
     await claimStoragePlace(instance(), disk('first'))
-    await expect(claimStoragePlace(instance(), disk('second'))).rejects.toThrow(refusal(onDisk('first'), onDisk('second')))
+    await expect(claimStoragePlace(instance(), disk('second'))).rejects.toThrow(
+      refusal(onDisk('first'), onDisk('second')),
+    )
     await expect(fs.stat(path.join(dataDir('second'), MARKER_KEY))).rejects.toThrow(/ENOENT/)
     await claimStoragePlace(instance(), disk('first'))
   })
@@ -95,22 +101,31 @@ describe('the file store of a PostgreSQL database', () => {
     const results = await Promise.allSettled(dirs.map((dir) => claimStoragePlace(instance(), disk(dir))))
     const winner = dirs.find((_, index) => results[index]?.status === 'fulfilled')
     const loser = winner === 'race-a' ? 'race-b' : 'race-a'
-    expect(results.map((result) => result.status)).toEqual(dirs.map((dir) => (dir === winner ? 'fulfilled' : 'rejected')))
+    expect(results.map((result) => result.status)).toEqual(
+      dirs.map((dir) => (dir === winner ? 'fulfilled' : 'rejected')),
+    )
     for (const [index, result] of results.entries()) {
-      if (dirs[index] === loser) expect(result).toMatchObject({ reason: { message: refusal(onDisk(winner ?? 'none'), onDisk(loser)) } })
+      if (dirs[index] === loser)
+        expect(result).toMatchObject({ reason: { message: refusal(onDisk(winner ?? 'none'), onDisk(loser)) } })
     }
   })
 
   it('refuses a disk after a bucket, a bucket after a disk, and another bucket', async () => {
     const afterBucket = await freshDatabase()
     await claimStoragePlace(afterBucket(), bucket('bucket-a'))
-    await expect(claimStoragePlace(afterBucket(), disk('after-bucket'))).rejects.toThrow(refusal(`s3://bucket-a at ${endpoint}`, onDisk('after-bucket')))
-    await expect(claimStoragePlace(afterBucket(), bucket('bucket-b'))).rejects.toThrow(refusal(`s3://bucket-a at ${endpoint}`, `s3://bucket-b at ${endpoint}`))
+    await expect(claimStoragePlace(afterBucket(), disk('after-bucket'))).rejects.toThrow(
+      refusal(`s3://bucket-a at ${endpoint}`, onDisk('after-bucket')),
+    )
+    await expect(claimStoragePlace(afterBucket(), bucket('bucket-b'))).rejects.toThrow(
+      refusal(`s3://bucket-a at ${endpoint}`, `s3://bucket-b at ${endpoint}`),
+    )
     await claimStoragePlace(afterBucket(), bucket('bucket-a'))
 
     const afterDisk = await freshDatabase()
     await claimStoragePlace(afterDisk(), disk('before-bucket'))
-    await expect(claimStoragePlace(afterDisk(), bucket('bucket-b'))).rejects.toThrow(refusal(onDisk('before-bucket'), `s3://bucket-b at ${endpoint}`))
+    await expect(claimStoragePlace(afterDisk(), bucket('bucket-b'))).rejects.toThrow(
+      refusal(onDisk('before-bucket'), `s3://bucket-b at ${endpoint}`),
+    )
   })
 
   it('is taken from the store by a database without the record (reset or restored), and follows the files when they move', async () => {
@@ -120,7 +135,10 @@ describe('the file store of a PostgreSQL database', () => {
 
     const restored = await freshDatabase()
     await claimStoragePlace(restored(), disk('kept'))
-    expect(await restored().storagePlace.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({ placeId, description: onDisk('kept') })
+    expect(await restored().storagePlace.findUniqueOrThrow({ where: { id: 1 } })).toMatchObject({
+      placeId,
+      description: onDisk('kept'),
+    })
 
     await fs.cp(dataDir('kept'), dataDir('moved'), { recursive: true })
     await claimStoragePlace(restored(), disk('moved'))

@@ -54,7 +54,9 @@ async function readMarker(storage: ObjectStorage): Promise<Marker | null> {
   try {
     return ZMarker.parse(JSON.parse(data.toString()))
   } catch {
-    throw new Error(`${MARKER_KEY} in ${storage.location} is damaged; restore it from a backup or another copy of the files`)
+    throw new Error(
+      `${MARKER_KEY} in ${storage.location} is damaged; restore it from a backup or another copy of the files`,
+    )
   }
 }
 

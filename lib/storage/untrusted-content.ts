@@ -11,8 +11,16 @@ export const UNTRUSTED_CONTENT_HEADERS = {
 } as const
 
 /** A stored file's content with its declared type and length, as content this server did not write. */
-export async function storedFileResponse(file: { blobHash: string; contentType: string; size: number }, headers: Record<string, string> = {}): Promise<Response> {
+export async function storedFileResponse(
+  file: { blobHash: string; contentType: string; size: number },
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return new Response(await blobStore.read(file.blobHash), {
-    headers: { ...headers, 'content-type': file.contentType, 'content-length': String(file.size), ...UNTRUSTED_CONTENT_HEADERS },
+    headers: {
+      ...headers,
+      'content-type': file.contentType,
+      'content-length': String(file.size),
+      ...UNTRUSTED_CONTENT_HEADERS,
+    },
   })
 }

@@ -20,7 +20,8 @@ export const setWebhook = defineOperation({
   id: 'setWebhook',
   method: 'PUT',
   path: '/applications/{applicationId}/webhook',
-  summary: 'Set the webhook URL (a `whsec_` secret is made the first time); 422 for a URL that is not http(s) or points at an address not allowed',
+  summary:
+    'Set the webhook URL (a `whsec_` secret is made the first time); 422 for a URL that is not http(s) or points at an address not allowed',
   tag,
   auth: 'user',
   params: ZApplicationParams,

@@ -3,7 +3,12 @@ import { ZDateTime } from '@/lib/api/schemas'
 
 export const WEBHOOK_EVENTS = ['snapshot.created'] as const
 
-export const ZSetWebhook = z.object({ url: z.string().max(2000).describe('http(s) URL on a public address of another server, or a host:port in WEBHOOK_ALLOWED_HOSTS') })
+export const ZSetWebhook = z.object({
+  url: z
+    .string()
+    .max(2000)
+    .describe('http(s) URL on a public address of another server, or a host:port in WEBHOOK_ALLOWED_HOSTS'),
+})
 
 export const ZWebhook = z.object({
   url: z.string().nullable().describe('null: no webhook'),

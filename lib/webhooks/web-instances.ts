@@ -44,6 +44,9 @@ export async function registerWebInstance(port: number): Promise<void> {
 export async function webInstances(): Promise<WebInstanceAddress[]> {
   const self = { hostname: os.hostname(), addresses: ownAddresses(), port: env.PORT }
   if (!env.DATABASE_URL) return [self]
-  const others = await db.webInstance.findMany({ where: { beatAt: { gt: new Date(Date.now() - GONE_AFTER_MS) } }, select: { hostname: true, addresses: true, port: true } })
+  const others = await db.webInstance.findMany({
+    where: { beatAt: { gt: new Date(Date.now() - GONE_AFTER_MS) } },
+    select: { hostname: true, addresses: true, port: true },
+  })
   return [self, ...others]
 }

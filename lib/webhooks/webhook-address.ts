@@ -32,7 +32,9 @@ function isAnInstance(host: string, port: number, instances: WebInstanceAddress[
   return instances.some(
     (instance) =>
       instance.port === port &&
-      (instance.addresses.includes(bare) || instance.hostname === bare || (instance.hostname === os.hostname() && isThisMachine(host, ownNames))),
+      (instance.addresses.includes(bare) ||
+        instance.hostname === bare ||
+        (instance.hostname === os.hostname() && isThisMachine(host, ownNames))),
   )
 }
 
@@ -50,7 +52,10 @@ export async function webhookUrlProblem(text: string, requestHost: string | null
   if (isAnInstance(url.hostname, portOf(url), await webInstances(), ownNames)) return `${url.host} is this server`
   if (isAllowedByOperator(url)) return null
   const problem = externalUrlProblem(url.href, ownNames)
-  return problem && `${problem}; webhooks go to public addresses of other servers, or to a host:port in WEBHOOK_ALLOWED_HOSTS`
+  return (
+    problem &&
+    `${problem}; webhooks go to public addresses of other servers, or to a host:port in WEBHOOK_ALLOWED_HOSTS`
+  )
 }
 
 /** Which addresses a delivery to `url` may connect to, checked again on every attempt (DNS and the deployment may have changed). */

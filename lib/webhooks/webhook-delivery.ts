@@ -38,7 +38,13 @@ export async function attemptDelivery(deliveryId: string): Promise<number | null
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': signature,
     }
-    answer = await sendToPublicUrl(webhookUrl, { method: 'POST', headers, body: delivery.payload, maxBytes: RESPONSE_LIMIT, isAllowedAddress: await deliveryAddressRule(new URL(webhookUrl)) }).then(
+    answer = await sendToPublicUrl(webhookUrl, {
+      method: 'POST',
+      headers,
+      body: delivery.payload,
+      maxBytes: RESPONSE_LIMIT,
+      isAllowedAddress: await deliveryAddressRule(new URL(webhookUrl)),
+    }).then(
       ({ status, body }) => ({ status, text: body.toString('utf8') }),
       (error: Error) => ({ status: null, text: error.message }),
     )

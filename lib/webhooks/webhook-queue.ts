@@ -31,7 +31,8 @@ export function ensureWebhookWorker(): Promise<Runner | null> {
       taskList: {
         [WEBHOOK_TASK]: async (payload) => {
           const { deliveryId } = payload as { deliveryId: string }
-          if ((await attemptDelivery(deliveryId)) !== null) throw new Error(`webhook delivery ${deliveryId} not accepted; retried later`)
+          if ((await attemptDelivery(deliveryId)) !== null)
+            throw new Error(`webhook delivery ${deliveryId} not accepted; retried later`)
         },
       },
     })
@@ -44,7 +45,9 @@ export function ensureWebhookWorker(): Promise<Runner | null> {
 /** Sends a recorded delivery now, and again later until it is accepted or out of attempts. */
 export async function scheduleDelivery(deliveryId: string): Promise<void> {
   if (env.DATABASE_URL) {
-    await (await workerUtils()).addJob(WEBHOOK_TASK, { deliveryId }, { jobKey: `webhook:${deliveryId}`, maxAttempts: MAX_ATTEMPTS })
+    await (
+      await workerUtils()
+    ).addJob(WEBHOOK_TASK, { deliveryId }, { jobKey: `webhook:${deliveryId}`, maxAttempts: MAX_ATTEMPTS })
     await ensureWebhookWorker()
     return
   }
@@ -67,6 +70,10 @@ export async function resumeWebhooks(): Promise<void> {
     await ensureWebhookWorker()
     return
   }
-  const pending = await db.webhookDelivery.findMany({ where: { status: 'pending' }, select: { id: true, nextAttemptAt: true } })
-  for (const { id, nextAttemptAt } of pending) attemptLater(id, Math.max(0, (nextAttemptAt?.getTime() ?? 0) - Date.now()))
+  const pending = await db.webhookDelivery.findMany({
+    where: { status: 'pending' },
+    select: { id: true, nextAttemptAt: true },
+  })
+  for (const { id, nextAttemptAt } of pending)
+    attemptLater(id, Math.max(0, (nextAttemptAt?.getTime() ?? 0) - Date.now()))
 }

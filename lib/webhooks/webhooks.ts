@@ -27,7 +27,10 @@ export async function setWebhook(owned: OwnedApplicationOptions & { url: string;
   const problem = await webhookUrlProblem(owned.url, owned.requestHost)
   if (problem) throw new ValidationError([{ path: ['url'], message: problem }])
   const webhookSecret = application.webhookSecret ?? newWebhookSecret()
-  const updated = await db.application.update({ where: { id: application.id }, data: { webhookUrl: owned.url, webhookSecret } })
+  const updated = await db.application.update({
+    where: { id: application.id },
+    data: { webhookUrl: owned.url, webhookSecret },
+  })
   // Tokens carry their application: a snapshot records its event only when the application has a webhook.
   await forgetTokens()
   return toWebhookDto(updated)
@@ -40,7 +43,8 @@ export async function deleteWebhook(owned: OwnedApplicationOptions): Promise<voi
 }
 
 function toDeliveryDto(delivery: WebhookDelivery): z.infer<typeof ZWebhookDelivery> {
-  const { id, eventType, status, attempts, lastStatus, lastResponse, lastAttemptAt, nextAttemptAt, createdAt } = delivery
+  const { id, eventType, status, attempts, lastStatus, lastResponse, lastAttemptAt, nextAttemptAt, createdAt } =
+    delivery
   return {
     id,
     eventType: eventType as WebhookEventType,
@@ -56,7 +60,11 @@ function toDeliveryDto(delivery: WebhookDelivery): z.infer<typeof ZWebhookDelive
 
 export async function listDeliveries(owned: OwnedApplicationOptions) {
   const application = await findOwnedApplication(owned)
-  const deliveries = await db.webhookDelivery.findMany({ where: { applicationId: application.id }, orderBy: { createdAt: 'desc' }, take: 100 })
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { applicationId: application.id },
+    orderBy: { createdAt: 'desc' },
+    take: 100,
+  })
   return deliveries.map(toDeliveryDto)
 }
 
@@ -64,7 +72,12 @@ export async function listDeliveries(owned: OwnedApplicationOptions) {
  * Records an event for the application's webhook inside the caller's transaction, so it exists
  * exactly when what it tells of does; answers its id, to schedule once committed (scheduleDelivery).
  */
-export async function recordEvent(tx: Prisma.TransactionClient, applicationId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<string> {
+export async function recordEvent(
+  tx: Prisma.TransactionClient,
+  applicationId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+): Promise<string> {
   const id = `msg_${randomUUID().replaceAll('-', '')}`
   const payload = JSON.stringify({ type, timestamp: new Date().toISOString(), data })
   await tx.webhookDelivery.create({ data: { id, applicationId, eventType: type, payload, nextAttemptAt: new Date() } })

@@ -29,12 +29,21 @@ const BODIES: Record<string, () => unknown> = {
 async function ownedResources(operation: Operation) {
   const owner = await signUp(operation.auth === 'admin' ? 'admin' : 'designer')
   const configuratorId = await createConfigurator(owner.token)
-  await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: 'cube(1);' })
+  await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, {
+    token: owner.token,
+    body: 'cube(1);',
+  })
   const application = await registerApplication(owner.token, configuratorId)
   await installLibrary(MATRIX_LIBRARY, new Map([['x.scad', strToU8('x = 1;\n')]]))
   // Publishing needs a prepared draft; the other release operations release 1 (a draft is published once).
-  if (operation.path.includes('/releases')) await publishRelease(owner.token, configuratorId, operation.id !== 'publishRelease')
-  return { owner, configuratorId, application, snapshotId: operation.path.includes('{snapshotId}') ? await takeSnapshot(owner.token, configuratorId) : '' }
+  if (operation.path.includes('/releases'))
+    await publishRelease(owner.token, configuratorId, operation.id !== 'publishRelease')
+  return {
+    owner,
+    configuratorId,
+    application,
+    snapshotId: operation.path.includes('{snapshotId}') ? await takeSnapshot(owner.token, configuratorId) : '',
+  }
 }
 
 async function takeSnapshot(token: string, configuratorId: string): Promise<string> {
@@ -46,10 +55,16 @@ async function takeSnapshot(token: string, configuratorId: string): Promise<stri
 async function publishRelease(token: string, configuratorId: string, publish: boolean): Promise<void> {
   const { prepareConfigurator } = await import('@/lib/sessions/preparation')
   await prepareConfigurator(configuratorId)
-  if (publish) expect((await api('POST', `/configurators/${configuratorId}/releases`, { token, body: { override: true } })).status).toBe(201)
+  if (publish)
+    expect(
+      (await api('POST', `/configurators/${configuratorId}/releases`, { token, body: { override: true } })).status,
+    ).toBe(201)
 }
 
-function concretePath(operation: Operation, ids: { configuratorId: string; applicationId: string; snapshotId: string }): string {
+function concretePath(
+  operation: Operation,
+  ids: { configuratorId: string; applicationId: string; snapshotId: string },
+): string {
   return operation.path
     .replace('{snapshotId}', ids.snapshotId)
     .replace('{configuratorId}', ids.configuratorId)
@@ -67,7 +82,9 @@ async function expiredToken(userId: string): Promise<string> {
 
 async function revokedToken(email: string): Promise<string> {
   const { login } = await import('@/lib/auth/login')
-  const { accessToken } = (await login({ email, password: 'correct horse battery staple', clientAddress: 'auth-matrix' })).grant
+  const { accessToken } = (
+    await login({ email, password: 'correct horse battery staple', clientAddress: 'auth-matrix' })
+  ).grant
   await api('POST', '/auth/logout', { token: accessToken })
   return accessToken
 }

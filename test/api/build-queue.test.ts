@@ -4,7 +4,10 @@ import { hostFonts } from '@/lib/cad/fonts/host-fonts'
 import { type JobOwner, queueCounts, runQueued } from '@/lib/queue/build-queue'
 import { BEAT_MS, Heartbeat } from '@/lib/queue/worker-heartbeat'
 
-const NO_WORKER = { code: 'service_unavailable', message: 'No build worker is running; start one with `npm run worker`' }
+const NO_WORKER = {
+  code: 'service_unavailable',
+  message: 'No build worker is running; start one with `npm run worker`',
+}
 
 function buildJob(name: string) {
   return {
@@ -27,7 +30,9 @@ function ownerOf(customerId: string): JobOwner {
 }
 
 async function queuedJob(key: string) {
-  const rows = await db.$queryRaw<{ priority: number; task_identifier: string; flags: Record<string, true> }[]>`SELECT priority, task_identifier, flags FROM graphile_worker.jobs WHERE key = ${key}`
+  const rows = await db.$queryRaw<
+    { priority: number; task_identifier: string; flags: Record<string, true> }[]
+  >`SELECT priority, task_identifier, flags FROM graphile_worker.jobs WHERE key = ${key}`
   return rows[0] ?? null
 }
 
@@ -46,23 +51,31 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue without a wo
     const job = buildJob('candidate')
     const giveUp = new AbortController()
     const candidate = runQueued({ job, owner: { ...ownerOf('c1'), background: true, prefetch: true } }, giveUp.signal)
-    await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 10, task_identifier: 'cad-background', flags: { 'turn:prefetch:customer:c1': true } })
+    await expect
+      .poll(() => queuedJob(job.key))
+      .toMatchObject({ priority: 10, task_identifier: 'cad-background', flags: { 'turn:prefetch:customer:c1': true } })
     giveUp.abort(new Error('superseded'))
     await expect(candidate).rejects.toThrow('superseded')
     await expect.poll(() => queuedJob(job.key)).toBeNull()
   })
 
-  it("moves a waiting candidate to the front when a customer asks for the same build, and keeps it when the candidate is given up", async () => {
+  it('moves a waiting candidate to the front when a customer asks for the same build, and keeps it when the candidate is given up', async () => {
     const job = buildJob('promoted')
     const giveUp = new AbortController()
     const candidate = runQueued({ job, owner: { ...ownerOf('c2'), background: true, prefetch: true } }, giveUp.signal)
     await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 10 })
     const asked = runQueued({ job, owner: ownerOf('c2') })
-    await expect.poll(() => queuedJob(job.key)).toMatchObject({ priority: 0, task_identifier: 'cad', flags: { 'turn:customer:c2': true } })
+    await expect
+      .poll(() => queuedJob(job.key))
+      .toMatchObject({ priority: 0, task_identifier: 'cad', flags: { 'turn:customer:c2': true } })
     giveUp.abort(new Error('superseded'))
     await expect(candidate).rejects.toThrow('superseded')
     // Still there for the customer, who then learns that no worker runs it.
-    expect(await queuedJob(job.key)).toMatchObject({ priority: 0, task_identifier: 'cad', flags: { 'turn:customer:c2': true } })
+    expect(await queuedJob(job.key)).toMatchObject({
+      priority: 0,
+      task_identifier: 'cad',
+      flags: { 'turn:customer:c2': true },
+    })
     await expect(asked).rejects.toMatchObject(NO_WORKER)
   })
 })
@@ -74,10 +87,16 @@ describe.runIf(process.env.TEST_DB === 'postgres')('fair shares across workers',
     try {
       const configurator = `configurator:${crypto.randomUUID()}`
       // Four workers, one slot each: half is two.
-      const admitted = await Promise.all(workers.map((worker, index) => worker.admit({ key: `share-${index}-${crypto.randomUUID()}`, flags: [configurator] })))
+      const admitted = await Promise.all(
+        workers.map((worker, index) =>
+          worker.admit({ key: `share-${index}-${crypto.randomUUID()}`, flags: [configurator] }),
+        ),
+      )
       expect(admitted.filter(Boolean)).toHaveLength(2)
       // Background work holds no share.
-      expect(await workers[3]!.admit({ key: `background-${crypto.randomUUID()}`, flags: [configurator], background: true })).toBe(true)
+      expect(
+        await workers[3]!.admit({ key: `background-${crypto.randomUUID()}`, flags: [configurator], background: true }),
+      ).toBe(true)
     } finally {
       await Promise.all(workers.map((worker) => worker.stop()))
     }

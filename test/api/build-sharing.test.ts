@@ -37,10 +37,12 @@ async function timeLimitBuilds(): Promise<number> {
 }
 
 describe('a newer PUT of a session supersedes the older one', () => {
-  it("stops the older build nobody waits for, keeps its values under the newer ones, and builds the newest state", async () => {
+  it('stops the older build nobody waits for, keeps its values under the newer ones, and builds the newest state', async () => {
     // A source of its own: its cache entries are this test's alone.
     const owner = await openSession(`${LOOP}// supersede\n`, { extraSettings: { limits: { buildSeconds: 20 } } })
-    expect((await api('GET', `/configsessions/${owner.session.id}/parameters`, { token: owner.token })).status).toBe(200)
+    expect((await api('GET', `/configsessions/${owner.session.id}/parameters`, { token: owner.token })).status).toBe(
+      200,
+    )
     const before = await timeLimitBuilds()
 
     // Each PUT answers once its values are stored, its build started.
@@ -56,9 +58,14 @@ describe('a newer PUT of a session supersedes the older one', () => {
 
   it('never stops a build another session waits for', async () => {
     const first = await openSession(`${LOOP}// shared build\n`)
-    const opened = await api('POST', '/configsessions', { token: first.token, body: { configuratorId: first.configuratorId } })
+    const opened = await api('POST', '/configsessions', {
+      token: first.token,
+      body: { configuratorId: first.configuratorId },
+    })
     const second = { ...first, session: await readBody(opened, sessions.createSession) }
-    expect((await api('GET', `/configsessions/${first.session.id}/parameters`, { token: first.token })).status).toBe(200)
+    expect((await api('GET', `/configsessions/${first.session.id}/parameters`, { token: first.token })).status).toBe(
+      200,
+    )
 
     // Both ask for the same state, so they wait for one and the same build.
     const slow = { n: 1_500_000, width: 20 }
@@ -67,7 +74,10 @@ describe('a newer PUT of a session supersedes the older one', () => {
     await settle()
     expect(await valuesOf(await put(first, { n: 0, width: 25 }))).toEqual({ n: 0, width: 25, depth: 10 })
 
-    const log = await readBody(await api('GET', `/configsessions/${second.session.id}/log`, { token: second.token }), sessions.getLog)
+    const log = await readBody(
+      await api('GET', `/configsessions/${second.session.id}/log`, { token: second.token }),
+      sessions.getLog,
+    )
     expect(log.error).toBe('')
     expect(log.message).toContain('ECHO: 1.5e+6')
   }, 60_000)
@@ -82,7 +92,11 @@ describe('builds are shared fairly between customers', () => {
       const minted = await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } })
       const { accessToken } = (await minted.json()) as { accessToken: string }
       const open = async (): Promise<Session> => {
-        const opened = await api('POST', '/configsessions', { token: accessToken, headers: { 'x-api-key': key }, body: { configuratorId: shop.configuratorId } })
+        const opened = await api('POST', '/configsessions', {
+          token: accessToken,
+          headers: { 'x-api-key': key },
+          body: { configuratorId: shop.configuratorId },
+        })
         return { ...shop, token: accessToken, session: await readBody(opened, sessions.createSession) }
       }
       return { open }
@@ -111,9 +125,15 @@ describe('builds are shared fairly between customers', () => {
     expect((await configure(mine, customer.key, { width: 11 })).status).toBe(200) // parameters read, workers warm
 
     const answered: string[] = []
-    const attacks = sessions.map((session, n) => configure(session, attacker.key, { n: RUNAWAY - n }).then((response) => answered.push(`attacker ${response.status}`)))
+    const attacks = sessions.map((session, n) =>
+      configure(session, attacker.key, { n: RUNAWAY - n }).then((response) =>
+        answered.push(`attacker ${response.status}`),
+      ),
+    )
     await settle(2500) // the attacker's builds are running
-    const normal = configure(mine, customer.key, { width: 12 }).then((response) => answered.push(`customer ${response.status}`))
+    const normal = configure(mine, customer.key, { width: 12 }).then((response) =>
+      answered.push(`customer ${response.status}`),
+    )
     await Promise.all([...attacks, normal])
     // With two workers the customer does not wait for the attacker; with one it waits for one build.
     // The attacker's models end at their time limit: 409, the log says why.
@@ -155,29 +175,44 @@ describe('a time limit is kept for everyone who waits', () => {
 
   // Reading the parameters runs the model too: a request once waited for that read's limit and
   // then for the build's (twice the limit), behind a preparation that had started first.
-  it('answers a runaway model within its limit, sharing the preparation that started it, on every engine', { timeout: 120_000 }, async () => {
-    env.PREPARE_MODELS = true
-    try {
-      const owner = await signUp()
-      for (const cadVersion of await engineVersions(owner.token)) {
-        const configuratorId = await createConfigurator(owner.token, { cadVersion, extraSettings: { limits: { buildSeconds: LIMIT_SECONDS } } })
-        const saved = await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: `${RUNAWAY_SOURCE}// ${cadVersion}\n` })
-        expect(saved.status).toBe(202)
-        await settle(1000)
-        const started = performance.now()
-        const answers = await Promise.all(
-          [1, 2, 3].map(async () => {
-            const session = await readBody(await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } }), sessions.createSession)
-            return api('GET', `/configsessions/${session.id}/model`, { token: owner.token })
-          }),
-        )
-        const seconds = (performance.now() - started) / 1000
-        for (const answer of answers) await expectError(answer, 409, 'conflict', /did not build/)
-        console.log(`${cadVersion}: three customers beside the preparation got the time limit's answer after ${seconds.toFixed(1)} s (limit ${LIMIT_SECONDS} s)`)
-        expect(seconds).toBeLessThan(LIMIT_SECONDS * 1.6)
+  it(
+    'answers a runaway model within its limit, sharing the preparation that started it, on every engine',
+    { timeout: 120_000 },
+    async () => {
+      env.PREPARE_MODELS = true
+      try {
+        const owner = await signUp()
+        for (const cadVersion of await engineVersions(owner.token)) {
+          const configuratorId = await createConfigurator(owner.token, {
+            cadVersion,
+            extraSettings: { limits: { buildSeconds: LIMIT_SECONDS } },
+          })
+          const saved = await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, {
+            token: owner.token,
+            body: `${RUNAWAY_SOURCE}// ${cadVersion}\n`,
+          })
+          expect(saved.status).toBe(202)
+          await settle(1000)
+          const started = performance.now()
+          const answers = await Promise.all(
+            [1, 2, 3].map(async () => {
+              const session = await readBody(
+                await api('POST', '/configsessions', { token: owner.token, body: { configuratorId } }),
+                sessions.createSession,
+              )
+              return api('GET', `/configsessions/${session.id}/model`, { token: owner.token })
+            }),
+          )
+          const seconds = (performance.now() - started) / 1000
+          for (const answer of answers) await expectError(answer, 409, 'conflict', /did not build/)
+          console.log(
+            `${cadVersion}: three customers beside the preparation got the time limit's answer after ${seconds.toFixed(1)} s (limit ${LIMIT_SECONDS} s)`,
+          )
+          expect(seconds).toBeLessThan(LIMIT_SECONDS * 1.6)
+        }
+      } finally {
+        env.PREPARE_MODELS = false
       }
-    } finally {
-      env.PREPARE_MODELS = false
-    }
-  })
+    },
+  )
 })

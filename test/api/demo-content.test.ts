@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { api } from '@/test/support/api-client'
 
-const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" viewBox="0 0 40 20"><rect width="40" height="20"/></svg>'
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" viewBox="0 0 40 20"><rect width="40" height="20"/></svg>'
 
 describe('demo content', () => {
   it('seeds real demo configurators, each with an application, that build and together use every parameter kind', async () => {
@@ -17,18 +18,28 @@ describe('demo content', () => {
       const application = await db.application.findFirstOrThrow({ where: { configuratorId: id } })
       const headers = { 'x-api-key': application.key, origin: 'http://localhost:3000' }
       const { accessToken } = await (await api('POST', '/auth/anonymous', { headers })).json()
-      const call = (method: string, path: string, body?: unknown) => api(method, path, { token: accessToken, headers, body })
+      const call = (method: string, path: string, body?: unknown) =>
+        api(method, path, { token: accessToken, headers, body })
       const session = await (await call('POST', '/configsessions', { configuratorId: id })).json()
-      const parameters = (await (await call('GET', `/configsessions/${session.id}/parameters`)).json()) as Record<string, { type: string; value: unknown; options?: { value: unknown }[]; group: string }>
+      const parameters = (await (await call('GET', `/configsessions/${session.id}/parameters`)).json()) as Record<
+        string,
+        { type: string; value: unknown; options?: { value: unknown }[]; group: string }
+      >
       for (const parameter of Object.values(parameters)) {
         kinds.add(parameter.type === 'choice' ? `choice of ${typeof parameter.options?.[0]?.value}` : parameter.type)
         expect(parameter.group).not.toBe('')
       }
       const fileKey = Object.keys(parameters).find((key) => parameters[key]!.type === 'file')
       if (fileKey) {
-        const upload = await api('POST', `/configsessions/${session.id}/files?name=logo.svg`, { token: accessToken, headers, body: SVG })
+        const upload = await api('POST', `/configsessions/${session.id}/files?name=logo.svg`, {
+          token: accessToken,
+          headers,
+          body: SVG,
+        })
         const { name: fileId } = await upload.json()
-        expect((await call('PUT', `/configsessions/${session.id}/parameters`, { [fileKey]: { value: fileId } })).status).toBe(200)
+        expect(
+          (await call('PUT', `/configsessions/${session.id}/parameters`, { [fileKey]: { value: fileId } })).status,
+        ).toBe(200)
       }
       // Each preset the demo ships in its parameter set file applies without a warning and builds.
       const presets = (await (await call('GET', `/configsessions/${session.id}/presets`)).json()) as { name: string }[]
@@ -36,13 +47,19 @@ describe('demo content', () => {
       for (const preset of presets) {
         const applied = await call('POST', `/configsessions/${session.id}/presets/${encodeURIComponent(preset.name)}`)
         expect(applied.status, `preset ${preset.name}`).toBe(200)
-        expect((await (await call('GET', `/configsessions/${session.id}/log`)).json()).error, `preset ${preset.name}`).toBe('')
+        expect(
+          (await (await call('GET', `/configsessions/${session.id}/log`)).json()).error,
+          `preset ${preset.name}`,
+        ).toBe('')
       }
       const log = await (await call('GET', `/configsessions/${session.id}/log`)).json()
       expect(log.error, `demo ${id}`).toBe('')
       const info = await (await call('GET', `/configsessions/${session.id}/objectinfo`)).json()
       expect(info.volume).toBeGreaterThan(0)
-      const model = await api('GET', `/configsessions/${session.id}/model?type=glb&key=${encodeURIComponent(session.modelKey)}`)
+      const model = await api(
+        'GET',
+        `/configsessions/${session.id}/model?type=glb&key=${encodeURIComponent(session.modelKey)}`,
+      )
       expect(model.status).toBe(200)
     }
     expect([...kinds].sort()).toEqual(['bool', 'choice of number', 'choice of string', 'file', 'float', 'string'])

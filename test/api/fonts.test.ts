@@ -17,7 +17,8 @@ function renamedFont(file: string, from: string, to: string): Buffer {
     [Buffer.from(from, 'latin1'), Buffer.from(to, 'latin1')],
     [Buffer.from(from, 'utf16le').swap16(), Buffer.from(to, 'utf16le').swap16()],
   ]
-  for (const [search, replacement] of swaps) for (let at = data.indexOf(search); at >= 0; at = data.indexOf(search, at + 1)) replacement.copy(data, at)
+  for (const [search, replacement] of swaps)
+    for (let at = data.indexOf(search); at >= 0; at = data.indexOf(search, at + 1)) replacement.copy(data, at)
   return data
 }
 
@@ -26,7 +27,10 @@ type Opened = Awaited<ReturnType<typeof openSession>>
 async function built(opened: Opened) {
   const { session, token } = opened
   const log = await readBody(await api('GET', `/configsessions/${session.id}/log`, { token }), sessions.getLog)
-  const info = await readBody(await api('GET', `/configsessions/${session.id}/objectinfo`, { token }), sessions.getObjectInfo)
+  const info = await readBody(
+    await api('GET', `/configsessions/${session.id}/objectinfo`, { token }),
+    sessions.getObjectInfo,
+  )
   return { log, width: info.boundingBox.maxX - info.boundingBox.minX }
 }
 
@@ -36,7 +40,12 @@ describe('fonts', () => {
   it("lists the machine's fonts by family and style", async () => {
     const designer = await signUp()
     const listed = await readBody(await api('GET', '/fonts', { token: designer.token }), fonts.listFonts)
-    expect(listed).toContainEqual({ family: 'Liberation Sans', style: 'Bold', source: 'server', file: 'LiberationSans-Bold.ttf' })
+    expect(listed).toContainEqual({
+      family: 'Liberation Sans',
+      style: 'Bold',
+      source: 'server',
+      file: 'LiberationSans-Bold.ttf',
+    })
     expect(listed).toContainEqual({ family: 'DejaVu Sans', style: 'Book', source: 'server', file: 'DejaVuSans.ttf' })
   })
 
@@ -48,19 +57,41 @@ describe('fonts', () => {
     expect(new Set([bold.width, regular.width, dejavu.width]).size).toBe(3)
     expect(bold.log.message).not.toContain('PARAFORM-FONT')
 
-    const missing = await built(await openSession(`font = "Arial Black"; // [Arial Black, Liberation Sans]\n${textIn('Arial Black').replace('"Arial Black"', 'font')}`))
+    const missing = await built(
+      await openSession(
+        `font = "Arial Black"; // [Arial Black, Liberation Sans]\n${textIn('Arial Black').replace('"Arial Black"', 'font')}`,
+      ),
+    )
     // The fallback is OpenSCAD's default font, as on the desktop, so the text keeps its width.
-    expect(missing.log.error).toBe('WARNING: font "Arial Black" is not available; the text uses "Liberation Sans" (Regular) instead')
+    expect(missing.log.error).toBe(
+      'WARNING: font "Arial Black" is not available; the text uses "Liberation Sans" (Regular) instead',
+    )
     expect(missing.width).toBeCloseTo(regular.width, 3)
   })
 
   it("uses a font the designer uploaded with the model, by its family, and lists it with the configurator's", async () => {
-    const opened = await openSession(textIn('Paraform Testmo'), {}, { 'configurator/fonts/brand.ttf': new Uint8Array(renamedFont(LIBERATION_MONO, 'Liberation Mono', 'Paraform Testmo')) })
+    const opened = await openSession(
+      textIn('Paraform Testmo'),
+      {},
+      {
+        'configurator/fonts/brand.ttf': new Uint8Array(
+          renamedFont(LIBERATION_MONO, 'Liberation Mono', 'Paraform Testmo'),
+        ),
+      },
+    )
     const uploaded = await built(opened)
     expect(uploaded.log.error).toBe('')
     expect(uploaded.width).toBeCloseTo((await built(await openSession(textIn('Liberation Mono')))).width, 3)
 
-    const listed = await readBody(await api('GET', `/fonts?configuratorId=${opened.configuratorId}`, { token: opened.token }), fonts.listFonts)
-    expect(listed[0]).toEqual({ family: 'Paraform Testmo', style: 'Regular', source: 'configurator', file: 'fonts/brand.ttf' })
+    const listed = await readBody(
+      await api('GET', `/fonts?configuratorId=${opened.configuratorId}`, { token: opened.token }),
+      fonts.listFonts,
+    )
+    expect(listed[0]).toEqual({
+      family: 'Paraform Testmo',
+      style: 'Regular',
+      source: 'configurator',
+      file: 'fonts/brand.ttf',
+    })
   })
 })

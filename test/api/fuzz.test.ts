@@ -5,7 +5,18 @@ import { api } from '@/test/support/api-client'
 import { createConfigurator, registerApplication, signUp } from '@/test/support/fixtures'
 
 const segment = fc.oneof(
-  fc.constantFrom('configurators', 'applications', 'files', 'configurator', 'renderer', 'auth', 'login', 'users', 'anonymous', 'main.scad'),
+  fc.constantFrom(
+    'configurators',
+    'applications',
+    'files',
+    'configurator',
+    'renderer',
+    'auth',
+    'login',
+    'users',
+    'anonymous',
+    'main.scad',
+  ),
   fc.constantFrom('%2e%2e', '%2F', '%5C', '%00', '%', '%E0%A4', '..', '.', '~', 'a'.repeat(300)),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
 )
@@ -16,18 +27,42 @@ const body = fc.oneof(
   jsonValue,
   fc.string({ maxLength: 200 }),
   fc.uint8Array({ maxLength: 200 }),
-  fc.record({ name: jsonValue, mainFile: jsonValue, extraSettings: jsonValue, domain: jsonValue, email: jsonValue, password: jsonValue }, { requiredKeys: [] }),
+  fc.record(
+    {
+      name: jsonValue,
+      mainFile: jsonValue,
+      extraSettings: jsonValue,
+      domain: jsonValue,
+      email: jsonValue,
+      password: jsonValue,
+    },
+    { requiredKeys: [] },
+  ),
 )
-const headerValue = fc.oneof(fc.string({ maxLength: 40 }).filter((value) => /^[\x20-\x7e]*$/.test(value)), fc.constantFrom('application/json', 'text/plain', 'Bearer x.y', 'Bearer', 'configurators/x/files/../../etc/passwd'))
-const headers = fc.dictionary(fc.constantFrom('content-type', 'authorization', 'x-api-key', 'origin', 'service-copy-source', 'content-length'), headerValue, { maxKeys: 4 })
-const query = fc.dictionary(fc.constantFrom('key', 'type', 'w', 'h', 'filename', 'x'), fc.string({ maxLength: 10 }), { maxKeys: 3 })
+const headerValue = fc.oneof(
+  fc.string({ maxLength: 40 }).filter((value) => /^[\x20-\x7e]*$/.test(value)),
+  fc.constantFrom('application/json', 'text/plain', 'Bearer x.y', 'Bearer', 'configurators/x/files/../../etc/passwd'),
+)
+const headers = fc.dictionary(
+  fc.constantFrom('content-type', 'authorization', 'x-api-key', 'origin', 'service-copy-source', 'content-length'),
+  headerValue,
+  { maxKeys: 4 },
+)
+const query = fc.dictionary(fc.constantFrom('key', 'type', 'w', 'h', 'filename', 'x'), fc.string({ maxLength: 10 }), {
+  maxKeys: 3,
+})
 
 describe('property: random requests never cause a server error', () => {
   it('answers every random method, path, header, query and body below 500 with a well-formed body', async () => {
     const owner = await signUp()
     const configuratorId = await createConfigurator(owner.token)
     const { UUID: applicationId } = await registerApplication(owner.token, configuratorId)
-    const knownPrefixes = ['', `/configurators/${configuratorId}`, `/configurators/${configuratorId}/files`, `/applications/${applicationId}`]
+    const knownPrefixes = [
+      '',
+      `/configurators/${configuratorId}`,
+      `/configurators/${configuratorId}/files`,
+      `/applications/${applicationId}`,
+    ]
 
     await fc.assert(
       fc.asyncProperty(

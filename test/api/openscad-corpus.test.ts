@@ -39,7 +39,8 @@ const VARIANTS: Record<string, (source: Buffer) => Buffer> = {
   CRLF: (source) => Buffer.from(source.toString('utf8').replaceAll('\n', '\r\n')),
   CR: (source) => Buffer.from(source.toString('utf8').replaceAll('\n', '\r')),
   'a UTF-8 BOM': (source) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), source]),
-  'a BOM and CRLF': (source) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(source.toString('utf8').replaceAll('\n', '\r\n'))]),
+  'a BOM and CRLF': (source) =>
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(source.toString('utf8').replaceAll('\n', '\r\n'))]),
 }
 
 describe('the OpenSCAD corpus', () => {
@@ -65,10 +66,15 @@ describe('the OpenSCAD corpus', () => {
 
   it('keeps non-ASCII text through a set, a read and the build', async () => {
     const opened = await openSession(`label = "Grüße"; // 20\necho(str("label: ", label));\ncube(1);\n`)
-    const response = await api('PUT', `/configsessions/${opened.session.id}/parameters`, { token: opened.token, body: { label: { value: 'Ünïcødé ✓ 名前' } } })
+    const response = await api('PUT', `/configsessions/${opened.session.id}/parameters`, {
+      token: opened.token,
+      body: { label: { value: 'Ünïcødé ✓ 名前' } },
+    })
     expect(response.status).toBe(200)
     expect((await parametersOf(opened)).label?.value).toBe('Ünïcødé ✓ 名前')
-    const log = (await (await api('GET', `/configsessions/${opened.session.id}/log`, { token: opened.token })).json()) as { message: string }
+    const log = (await (
+      await api('GET', `/configsessions/${opened.session.id}/log`, { token: opened.token })
+    ).json()) as { message: string }
     expect(log.message).toContain('label: Ünïcødé ✓ 名前')
   })
 
@@ -76,10 +82,15 @@ describe('the OpenSCAD corpus', () => {
     const { source } = corpusModel('customizer-kinds')
     const free = await openSession(source.toString('utf8'))
     expect(Object.keys(await parametersOf(free))).toContain('$fn')
-    const set = await api('PUT', `/configsessions/${free.session.id}/parameters`, { token: free.token, body: { $fn: { value: 200 } } })
+    const set = await api('PUT', `/configsessions/${free.session.id}/parameters`, {
+      token: free.token,
+      body: { $fn: { value: 200 } },
+    })
     expect(set.status).toBe(422)
 
-    const overridden = await openSession(source.toString('utf8'), { extraSettings: { quality: { preview: { $fn: 24 }, final: { $fn: 96 } } } })
+    const overridden = await openSession(source.toString('utf8'), {
+      extraSettings: { quality: { preview: { $fn: 24 }, final: { $fn: 96 } } },
+    })
     expect(Object.keys(await parametersOf(overridden))).not.toContain('$fn')
   })
 })

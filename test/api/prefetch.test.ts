@@ -22,9 +22,20 @@ interface Opened {
 }
 
 const prefetch = ({ session, token, headers }: Opened, candidates: Record<string, unknown>[]) =>
-  api('POST', `/configsessions/${session.id}/prefetch`, { token, headers, body: { candidates: candidates.map((values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }]))) } })
-const sizeOf = async ({ session, token, headers }: Opened) => ZParameterSet.parse(await (await api('GET', `/configsessions/${session.id}/parameters`, { token, headers })).json()).size?.value
-const objectInfo = async ({ session, token, headers }: Opened) => ZObjectInfo.parse(await (await api('GET', `/configsessions/${session.id}/objectinfo`, { token, headers })).json())
+  api('POST', `/configsessions/${session.id}/prefetch`, {
+    token,
+    headers,
+    body: {
+      candidates: candidates.map((values) =>
+        Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }])),
+      ),
+    },
+  })
+const sizeOf = async ({ session, token, headers }: Opened) =>
+  ZParameterSet.parse(await (await api('GET', `/configsessions/${session.id}/parameters`, { token, headers })).json())
+    .size?.value
+const objectInfo = async ({ session, token, headers }: Opened) =>
+  ZObjectInfo.parse(await (await api('GET', `/configsessions/${session.id}/objectinfo`, { token, headers })).json())
 
 /**
  * Sends the candidates until the build cache (this file's database alone) holds `count` builds. A
@@ -32,9 +43,10 @@ const objectInfo = async ({ session, token, headers }: Opened) => ZObjectInfo.pa
  * again, as a dragging page does.
  */
 async function prefetchUntilStored(opened: Opened, candidates: Record<string, unknown>[], count: number) {
-  await expect.poll(async () => (await prefetch(opened, candidates), db.cacheEntry.count()), { timeout: 30_000, interval: 100 }).toBe(count)
+  await expect
+    .poll(async () => (await prefetch(opened, candidates), db.cacheEntry.count()), { timeout: 30_000, interval: 100 })
+    .toBe(count)
 }
-
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -55,7 +67,10 @@ describe('POST /configsessions/{id}/prefetch', () => {
     expect(await sizeOf(opened)).toBe(10)
 
     const calls = builds.mock.calls.length
-    const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, { token: opened.token, body: { size: { value: 13 } } })
+    const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, {
+      token: opened.token,
+      body: { size: { value: 13 } },
+    })
     expect(set.status).toBe(200)
     const model = await api('GET', `/configsessions/${opened.session.id}/model`, { token: opened.token })
     expect(model.headers.get('x-build-cache')).toBe('memory')
@@ -66,9 +81,15 @@ describe('POST /configsessions/{id}/prefetch', () => {
   it("does not count against an anonymous customer's build time, and is 429 once that is used up", async () => {
     const shop = await openSession(MODEL(`budget ${crypto.randomUUID()}`))
     const { key } = await registerApplication(shop.token, shop.configuratorId)
-    const { accessToken } = (await (await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } })).json()) as { accessToken: string }
+    const { accessToken } = (await (
+      await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } })
+    ).json()) as { accessToken: string }
     const headers = { 'x-api-key': key }
-    const opened = await api('POST', '/configsessions', { token: accessToken, headers, body: { configuratorId: shop.configuratorId } })
+    const opened = await api('POST', '/configsessions', {
+      token: accessToken,
+      headers,
+      body: { configuratorId: shop.configuratorId },
+    })
     const customer = { session: await readBody(opened, sessions.createSession), token: accessToken, headers }
     await objectInfo(customer)
     const { identityId } = await db.configSession.findUniqueOrThrow({ where: { id: customer.session.id } })
@@ -88,11 +109,17 @@ describe('POST /configsessions/{id}/prefetch', () => {
     await Promise.all([objectInfo(busy), objectInfo(opened)])
     const builds = vi.spyOn(openscadEngine, 'build')
     // About two seconds on one worker: a candidate never takes the last free one.
-    const counting = api('PUT', `/configsessions/${busy.session.id}/parameters`, { token: busy.token, body: { n: { value: 800_000 } } })
+    const counting = api('PUT', `/configsessions/${busy.session.id}/parameters`, {
+      token: busy.token,
+      body: { n: { value: 800_000 } },
+    })
     await expect.poll(() => builds.mock.calls.length).toBe(1)
     expect((await prefetch(opened, [{ size: 14 }])).status).toBe(202)
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, { token: opened.token, body: { size: { value: 14 } } })
+    const set = await api('PUT', `/configsessions/${opened.session.id}/parameters`, {
+      token: opened.token,
+      body: { size: { value: 14 } },
+    })
     expect(set.status).toBe(200)
     expect((await objectInfo(opened)).boundingBox.maxX).toBe(14)
     expect((await counting).status).toBe(200)

@@ -41,7 +41,8 @@ translate([0, 0, -5]) cube([10, 10, 5]);`,
     ],
   },
   'text on a plate': {
-    source: 'name = "Ada"; // 10\ncolor("white") cube([40, 14, 2]);\ncolor("crimson") translate([4, 3, 2]) linear_extrude(1) text(name, size = 8, font = "Liberation Sans");',
+    source:
+      'name = "Ada"; // 10\ncolor("white") cube([40, 14, 2]);\ncolor("crimson") translate([4, 3, 2]) linear_extrude(1) text(name, size = 8, font = "Liberation Sans");',
     parts: [
       ['White', 40 * 14 * 2],
       ['Crimson', null],
@@ -53,7 +54,9 @@ describe('3MF for manufacturing', () => {
   for (const [name, { source, parts }] of Object.entries(MODELS)) {
     it(`${name}: one object of closed, named parts that PrusaSlicer and lib3mf take as they are`, async () => {
       const owner = await openSession(source)
-      const objectInfo = await (await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })).json()
+      const objectInfo = await (
+        await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
+      ).json()
       const response = await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })
       expect(response.status).toBe(200)
       const bytes = new Uint8Array(await response.arrayBuffer())
@@ -86,10 +89,19 @@ describe('3MF for manufacturing', () => {
 
   it('a customer text OpenSCAD writes unescaped into its CSG tree: the model as one closed part', async () => {
     const owner = await openSession(MODELS['text on a plate'].source)
-    const put = await api('PUT', `/configsessions/${owner.session.id}/parameters`, { token: owner.token, body: { name: { value: 'Say "hi"' } } })
+    const put = await api('PUT', `/configsessions/${owner.session.id}/parameters`, {
+      token: owner.token,
+      body: { name: { value: 'Say "hi"' } },
+    })
     expect(put.status).toBe(200)
-    const objectInfo = await (await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })).json()
-    const bytes = new Uint8Array(await (await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })).arrayBuffer())
+    const objectInfo = await (
+      await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
+    ).json()
+    const bytes = new Uint8Array(
+      await (
+        await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })
+      ).arrayBuffer(),
+    )
     const object = readParts(bytes).objects[0]!
     expect(object.parts.map((part) => part.name)).toEqual(['White'])
     const [solid] = await partSolids(object.parts)
@@ -99,7 +111,9 @@ describe('3MF for manufacturing', () => {
   })
 })
 
-const settingsOf = (manufacturing: Record<string, unknown>, quality?: Record<string, unknown>) => ({ extraSettings: { manufacturing, ...(quality && { quality }) } })
+const settingsOf = (manufacturing: Record<string, unknown>, quality?: Record<string, unknown>) => ({
+  extraSettings: { manufacturing, ...(quality && { quality }) },
+})
 
 describe('printability and price report', () => {
   it('gives figures per part and for the whole, weight and price from the designer’s materials', async () => {
@@ -114,8 +128,22 @@ describe('printability and price report', () => {
     expect(response.status).toBe(200)
     const { volume, print } = await response.json()
     expect(volume).toBeCloseTo(1125, 6)
-    expect(print).toMatchObject({ quality: 'final', estimate: false, closed: true, fitsBuildVolume: true, problems: [], minimumWallMm: 0.8, buildVolumeMm: [256, 256, 256] })
-    expect(print.parts.map((part: { name: string; color: string; material: unknown }) => [part.name, part.color, part.material])).toEqual([
+    expect(print).toMatchObject({
+      quality: 'final',
+      estimate: false,
+      closed: true,
+      fitsBuildVolume: true,
+      problems: [],
+      minimumWallMm: 0.8,
+      buildVolumeMm: [256, 256, 256],
+    })
+    expect(
+      print.parts.map((part: { name: string; color: string; material: unknown }) => [
+        part.name,
+        part.color,
+        part.material,
+      ]),
+    ).toEqual([
       ['Body', '#FF0000', { name: 'PETG', density: 1.27, pricePerCm3: 0.1 }],
       ['Cap', '#0000FF', { name: 'PLA', density: 1.24, pricePerCm3: null }],
     ])
@@ -133,14 +161,22 @@ describe('printability and price report', () => {
     // The outer surface of the whole: the faces where the parts meet are inside.
     expect(print.surfaceArea).toBeCloseTo(600 + 150 - 2 * 25, 3)
 
-    const { objects } = readParts(new Uint8Array(await (await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })).arrayBuffer()))
+    const { objects } = readParts(
+      new Uint8Array(
+        await (
+          await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })
+        ).arrayBuffer(),
+      ),
+    )
     expect(objects[0]!.parts.map((part) => part.name)).toEqual(['Body', 'Cap'])
   })
 
   it('flags walls thinner than the minimum and a model larger than the build volume, and says where', async () => {
     const source = 'length = 300; // [10:400]\ncube([length, 20, 5]);\ntranslate([0, 30, 0]) cube([20, 20, 0.4]);'
     const owner = await openSession(source, settingsOf({ minimumWallMm: 1, buildVolumeMm: [250, 210, 220] }))
-    const { print } = await (await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })).json()
+    const { print } = await (
+      await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
+    ).json()
     expect(print.fitsBuildVolume).toBe(false)
     const rules = print.problems.map((problem: { rule: string; part: number | null }) => [problem.rule, problem.part])
     expect(rules).toEqual([
@@ -157,26 +193,43 @@ describe('printability and price report', () => {
     expect(print.thinnestWall.thickness).toBeCloseTo(0.4, 3)
 
     // Shorter and without the thin plate's minimum: the model is fine again.
-    const put = await api('PUT', `/configsessions/${owner.session.id}/parameters`, { token: owner.token, body: { length: { value: 100 } } })
+    const put = await api('PUT', `/configsessions/${owner.session.id}/parameters`, {
+      token: owner.token,
+      body: { length: { value: 100 } },
+    })
     expect(put.status).toBe(200)
-    const again = (await (await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })).json()).print
+    const again = (
+      await (await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })).json()
+    ).print
     expect(again.fitsBuildVolume).toBe(true)
     expect(again.problems.map((problem: { rule: string }) => problem.rule)).toEqual(['minimumWall', 'minimumWall'])
   })
 
   it('refuses settings it cannot price or check, naming them', async () => {
     const owner = await openSession('cube(1);')
-    const update = (manufacturing: Record<string, unknown>) => api('PUT', `/configurators/${owner.configuratorId}`, { token: owner.token, body: { extraSettings: { manufacturing } } })
+    const update = (manufacturing: Record<string, unknown>) =>
+      api('PUT', `/configurators/${owner.configuratorId}`, {
+        token: owner.token,
+        body: { extraSettings: { manufacturing } },
+      })
     await expectError(await update({ currency: 'EURO' }), 422, 'unprocessable_entity', /currency.*ISO 4217/)
     await expectError(await update({ basePrice: 3 }), 422, 'unprocessable_entity', /prices need a currency/)
-    await expectError(await update({ parts: [{ material: { name: 'PLA', density: -1 } }] }), 422, 'unprocessable_entity', /density/)
+    await expectError(
+      await update({ parts: [{ material: { name: 'PLA', density: -1 } }] }),
+      422,
+      'unprocessable_entity',
+      /density/,
+    )
     await expectError(await update({ buildVolumeMm: [100, 100] }), 422, 'unprocessable_entity', /buildVolumeMm/)
   })
 
   it('describes the final quality once it is built, the preview as an estimate until then', async () => {
     const source = 'r = 10; // [5:20]\nsphere(r);'
     const owner = await openSession(source, settingsOf({}, { preview: { $fn: 12 }, final: { $fn: 64 } }))
-    const objectInfo = () => api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token }).then((response) => response.json())
+    const objectInfo = () =>
+      api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token }).then((response) =>
+        response.json(),
+      )
     const first = await objectInfo()
     expect(first.print).toMatchObject({ quality: 'preview', estimate: true })
     expect(first.print.volume).toBeCloseTo(first.volume, 6)
@@ -194,18 +247,36 @@ describe('printability and price report', () => {
 // reading of the same 3MF: a part said not to be closed makes an object it reports as not manifold,
 // a model said not to fit measures more than the build volume in its size_x/y/z, a one-part model
 // is as many pieces as it counts shells. (Thin walls are ours alone to measure: --info does not tell them.)
-const DEMOS = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as { slug: string; extraSettings: Record<string, unknown> }[]
-const CORPUS = ['customizer-kinds', 'vectors', 'presets/bracket'].map((name) => ({ slug: name, source: fs.readFileSync(`test/corpus/${name}.scad`) }))
+const DEMOS = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as {
+  slug: string
+  extraSettings: Record<string, unknown>
+}[]
+const CORPUS = ['customizer-kinds', 'vectors', 'presets/bracket'].map((name) => ({
+  slug: name,
+  source: fs.readFileSync(`test/corpus/${name}.scad`),
+}))
 const WARNED = [
-  ...DEMOS.map(({ slug, extraSettings }) => ({ slug, source: fs.readFileSync(`demo/${slug}/main.scad`), fields: { extraSettings }, names: undefined })),
+  ...DEMOS.map(({ slug, extraSettings }) => ({
+    slug,
+    source: fs.readFileSync(`demo/${slug}/main.scad`),
+    fields: { extraSettings },
+    names: undefined,
+  })),
   ...CORPUS.map((model) => ({ ...model, fields: {}, names: undefined })),
   {
     slug: 'an uncoloured cut: one part named after the product, none of its cut faces',
-    source: '// a color() named in a comment\nsize = 40; // [10:50]\ndifference() { cube([size, 40, 15]); translate([20, 20, -1]) cylinder(d = 10, h = 17); }\n',
+    source:
+      '// a color() named in a comment\nsize = 40; // [10:50]\ndifference() { cube([size, 40, 15]); translate([20, 20, -1]) cylinder(d = 10, h = 17); }\n',
     fields: {},
     names: ['Box'],
   },
-  { slug: 'an open surface', source: 'size = 10; // [5:20]\npolyhedron([[0, 0, 0], [size, 0, 0], [0, size, 0], [0, 0, size]], [[0, 1, 2], [0, 3, 1], [0, 2, 3]]);\n', fields: {}, names: undefined },
+  {
+    slug: 'an open surface',
+    source:
+      'size = 10; // [5:20]\npolyhedron([[0, 0, 0], [size, 0, 0], [0, size, 0], [0, 0, size]], [[0, 1, 2], [0, 3, 1], [0, 2, 3]]);\n',
+    fields: {},
+    names: undefined,
+  },
 ]
 
 describe('print warnings PrusaSlicer confirms', () => {
@@ -217,7 +288,10 @@ describe('print warnings PrusaSlicer confirms', () => {
     const model = await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })
     const [info] = await slicerInfo(new Uint8Array(await model.arrayBuffer()))
     const rules = new Set(print.problems.map((problem: { rule: string }) => problem.rule))
-    expect(rules.has('closed'), `closed warnings: ${JSON.stringify(print.problems)}; PrusaSlicer: manifold = ${info!.manifold}`).toBe(info!.manifold === 'no')
+    expect(
+      rules.has('closed'),
+      `closed warnings: ${JSON.stringify(print.problems)}; PrusaSlicer: manifold = ${info!.manifold}`,
+    ).toBe(info!.manifold === 'no')
     const size = [info!.size_x, info!.size_y, info!.size_z].map(Number)
     expect(rules.has('buildVolume')).toBe(size.some((length, axis) => length > print.buildVolumeMm[axis] + 0.001))
     // No part of faces alone: every closed part holds a volume.

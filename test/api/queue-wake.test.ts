@@ -15,12 +15,34 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue', () => {
     listener.on('notification', ({ channel }) => notices.push(channel))
     await listener.query('LISTEN "jobs:insert"')
     try {
-      const owner = { sessionId: crypto.randomUUID(), customerId: `wake-${crypto.randomUUID()}`, configuratorId: 'none', applicationId: null }
+      const owner = {
+        sessionId: crypto.randomUUID(),
+        customerId: `wake-${crypto.randomUUID()}`,
+        configuratorId: 'none',
+        applicationId: null,
+      }
       const jobs = 3
       for (let i = 0; i < jobs; i++) {
-        const job = { kind: 'build' as const, key: `wake-${crypto.randomUUID()}`, cadType: 'openscad', cadVersion: '2025.07', mainFile: 'main.scad', files: [], libraries: [], fontsHash: hostFonts().hash }
+        const job = {
+          kind: 'build' as const,
+          key: `wake-${crypto.randomUUID()}`,
+          cadType: 'openscad',
+          cadVersion: '2025.07',
+          mainFile: 'main.scad',
+          files: [],
+          libraries: [],
+          fontsHash: hostFonts().hash,
+        }
         // No files: the engine says so in the log, and the job is done all the same.
-        await runQueued({ job: { ...job, limits: { timeLimitMs: 10_000, memoryLimitBytes: 256 * 1024 * 1024 }, values: {}, overrides: {} }, owner })
+        await runQueued({
+          job: {
+            ...job,
+            limits: { timeLimitMs: 10_000, memoryLimitBytes: 256 * 1024 * 1024 },
+            values: {},
+            overrides: {},
+          },
+          owner,
+        })
       }
       // One notice when each job was added, and one when it ended and freed its customer's turn.
       await expect.poll(() => notices.length).toBe(2 * jobs)

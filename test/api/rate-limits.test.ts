@@ -16,7 +16,10 @@ let addressCount = 0
 const newAddress = () => `192.0.2.${++addressCount}`
 
 const signIn = (path: '/auth/login' | '/auth/session', email: string, password: string, address: string) =>
-  api('POST', path, { body: { email, password }, headers: { 'x-paraform-client-address': address, 'sec-fetch-site': 'same-origin' } })
+  api('POST', path, {
+    body: { email, password },
+    headers: { 'x-paraform-client-address': address, 'sec-fetch-site': 'same-origin' },
+  })
 
 /** A 429 whose Retry-After is the block time (less the seconds this test has run since it began). */
 async function expectTooMany(response: Response, blockSeconds: number) {
@@ -36,7 +39,8 @@ describe.each(['/auth/login', '/auth/session'] as const)('failed sign-ins on POS
     useSettings({ LOGIN_FAILURES_PER_ACCOUNT: 3, LOGIN_BLOCK_SECONDS: 30, LOGIN_BLOCK_MAX_SECONDS: 100 })
     const { email } = await signUp()
     const address = newAddress()
-    for (let i = 0; i < 3; i++) await expectError(await signIn(path, email, 'wrong password', address), 401, 'unauthorized')
+    for (let i = 0; i < 3; i++)
+      await expectError(await signIn(path, email, 'wrong password', address), 401, 'unauthorized')
     await expectTooMany(await signIn(path, email, 'wrong password', address), 30)
     // The right password is refused while blocked, from any address.
     await expectTooMany(await signIn(path, email, PASSWORD, address), 30)
@@ -51,7 +55,8 @@ describe.each(['/auth/login', '/auth/session'] as const)('failed sign-ins on POS
     }
     await endBlock('login-account', email)
     expect((await signIn(path, email, PASSWORD, address)).status).toBe(200)
-    for (let i = 0; i < 3; i++) await expectError(await signIn(path, email, 'wrong password', address), 401, 'unauthorized')
+    for (let i = 0; i < 3; i++)
+      await expectError(await signIn(path, email, 'wrong password', address), 401, 'unauthorized')
     await expectTooMany(await signIn(path, email, PASSWORD, address), 30)
   }, 120_000)
 
@@ -72,13 +77,17 @@ describe.each(['/auth/login', '/auth/session'] as const)('failed sign-ins on POS
 it('lets parallel guesses at a blocked-then-released account through one at a time', async () => {
   useSettings({ LOGIN_FAILURES_PER_ACCOUNT: 3, LOGIN_BLOCK_SECONDS: 30 })
   const { email } = await signUp()
-  const answers = await Promise.all(Array.from({ length: 10 }, () => signIn('/auth/login', email, 'wrong password', newAddress())))
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () => signIn('/auth/login', email, 'wrong password', newAddress())),
+  )
   const statuses = answers.map((response) => response.status)
   // Three free failures, then at most one attempt at a time: the others are refused untried.
   expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(4)
   expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(6)
   await endBlock('login-account', email)
-  const released = await Promise.all(Array.from({ length: 5 }, () => signIn('/auth/login', email, 'wrong password', newAddress())))
+  const released = await Promise.all(
+    Array.from({ length: 5 }, () => signIn('/auth/login', email, 'wrong password', newAddress())),
+  )
   expect(released.map((response) => response.status).sort()).toEqual([401, 429, 429, 429, 429])
 })
 
@@ -87,7 +96,8 @@ describe('POST /auth/anonymous', () => {
     const owner = await signUp()
     return registerApplication(owner.token, await createConfigurator(owner.token))
   }
-  const mint = (key: string, address: string, token?: string) => api('POST', '/auth/anonymous', { token, headers: { 'x-api-key': key, 'x-paraform-client-address': address } })
+  const mint = (key: string, address: string, token?: string) =>
+    api('POST', '/auth/anonymous', { token, headers: { 'x-api-key': key, 'x-paraform-client-address': address } })
 
   it('gives at most the limit of tokens a minute per application key, renewals included', async () => {
     useSettings({ ANONYMOUS_TOKENS_PER_MINUTE_PER_KEY: 3 })

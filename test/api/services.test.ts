@@ -12,7 +12,9 @@ import { createConfigurator, expectError, registerApplication, signUp } from '@/
 function echoServiceUrl(): URL {
   const services = JSON.parse(process.env.SERVICES ?? '{}') as Record<string, string>
   if (!services.echo || process.env.SERVICE_TIMEOUT_SECONDS !== '1') {
-    throw new Error('services.test.ts needs SERVICES={"echo":"http://127.0.0.1:<port>/base"} and SERVICE_TIMEOUT_SECONDS=1 in the vitest project env')
+    throw new Error(
+      'services.test.ts needs SERVICES={"echo":"http://127.0.0.1:<port>/base"} and SERVICE_TIMEOUT_SECONDS=1 in the vitest project env',
+    )
   }
   return new URL(services.echo)
 }
@@ -43,7 +45,10 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     response.end(`answered ${argument}`)
   } else if (command === 'redirect') {
     // `redirect?to=...` answers 302 to exactly that Location, with a body.
-    response.writeHead(302, { location: new URL(request.url ?? '/', 'http://upstream').searchParams.get('to') ?? '', 'content-type': 'text/html' })
+    response.writeHead(302, {
+      location: new URL(request.url ?? '/', 'http://upstream').searchParams.get('to') ?? '',
+      'content-type': 'text/html',
+    })
     response.end('<p>moved</p>')
   } else if (command === 'html') {
     response.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': "script-src 'unsafe-inline'" })
@@ -55,7 +60,10 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     }, 3000)
     pending.add(timer)
   } else {
-    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="echo.bin"' })
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-disposition': 'attachment; filename="echo.bin"',
+    })
     response.end(body)
   }
 }
@@ -87,24 +95,34 @@ async function shop() {
 }
 
 describe('extra services', () => {
-  it.each(['POST', 'PUT'])('passes a %s with its raw body, query and further path segments on, and its answer back', async (method) => {
-    const { owner } = await shop()
-    const body = new Uint8Array(randomBytes(200_000))
-    const response = await api(method, '/services/echo/convert/configsessions/abc/logo%20v2.svg?format=png&dpi=300&dpi=600', {
-      token: owner.token,
-      body,
-      headers: { 'content-type': 'image/svg+xml', 'x-custom': 'kept' },
-    })
+  it.each(['POST', 'PUT'])(
+    'passes a %s with its raw body, query and further path segments on, and its answer back',
+    async (method) => {
+      const { owner } = await shop()
+      const body = new Uint8Array(randomBytes(200_000))
+      const response = await api(
+        method,
+        '/services/echo/convert/configsessions/abc/logo%20v2.svg?format=png&dpi=300&dpi=600',
+        {
+          token: owner.token,
+          body,
+          headers: { 'content-type': 'image/svg+xml', 'x-custom': 'kept' },
+        },
+      )
 
-    expect(response.status).toBe(200)
-    expect(response.headers.get('content-type')).toBe('application/octet-stream')
-    expect(response.headers.get('content-disposition')).toBe('attachment; filename="echo.bin"')
-    expect(Buffer.compare(Buffer.from(await response.arrayBuffer()), body)).toBe(0)
-    expect(received).toHaveLength(1)
-    expect(received[0]).toMatchObject({ method, url: '/base/convert/configsessions/abc/logo%20v2.svg?format=png&dpi=300&dpi=600' })
-    expect(received[0]!.headers).toMatchObject({ 'content-type': 'image/svg+xml', 'x-custom': 'kept' })
-    expect(Buffer.compare(received[0]!.body, body)).toBe(0)
-  })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('application/octet-stream')
+      expect(response.headers.get('content-disposition')).toBe('attachment; filename="echo.bin"')
+      expect(Buffer.compare(Buffer.from(await response.arrayBuffer()), body)).toBe(0)
+      expect(received).toHaveLength(1)
+      expect(received[0]).toMatchObject({
+        method,
+        url: '/base/convert/configsessions/abc/logo%20v2.svg?format=png&dpi=300&dpi=600',
+      })
+      expect(received[0]!.headers).toMatchObject({ 'content-type': 'image/svg+xml', 'x-custom': 'kept' })
+      expect(Buffer.compare(received[0]!.body, body)).toBe(0)
+    },
+  )
 
   it('passes a GET on with its query', async () => {
     const { owner } = await shop()
@@ -138,7 +156,7 @@ describe('extra services', () => {
     expect(JSON.stringify(headers)).not.toContain(application.key)
   })
 
-  it("keeps status and body but never lets an answer run as a page of this origin", async () => {
+  it('keeps status and body but never lets an answer run as a page of this origin', async () => {
     const { owner } = await shop()
     const response = await api('GET', '/services/echo/html', { token: owner.token })
     expect(response.status).toBe(200)
@@ -149,7 +167,11 @@ describe('extra services', () => {
   })
 
   it.each([
-    ['an absolute Location under the base URL', (base: string) => `${base}/done?job=1#top`, '/api/services/echo/done?job=1#top'],
+    [
+      'an absolute Location under the base URL',
+      (base: string) => `${base}/done?job=1#top`,
+      '/api/services/echo/done?job=1#top',
+    ],
     ['the base URL itself', (base: string) => base, '/api/services/echo/'],
     ['a path-absolute Location under the base path', () => '/base/a/b%20c', '/api/services/echo/a/b%20c'],
     ['a relative Location, resolved against the request URL', () => 'next?x=1', '/api/services/echo/redirect/next?x=1'],
@@ -159,13 +181,19 @@ describe('extra services', () => {
     ['a Location climbing out of the base path', () => '/base/%2e%2e/admin', null],
     ['a relative Location climbing out of the base path', () => '../../admin', null],
     ['another host', () => 'http://169.254.169.254/latest/meta-data', null],
-    ['the same service under another spelling of its host', (base: string) => base.replace('127.0.0.1', 'localhost'), null],
+    [
+      'the same service under another spelling of its host',
+      (base: string) => base.replace('127.0.0.1', 'localhost'),
+      null,
+    ],
     ['a protocol-relative Location', () => '//evil.example/base/x', null],
     ['a script', () => 'javascript:alert(1)', null],
   ])('maps %s', async (_case, location, expected) => {
     const { owner } = await shop()
     const to = location(echoServiceUrl().href.replace(/\/$/, ''))
-    const response = await api('GET', `/services/echo/redirect/here?to=${encodeURIComponent(to)}`, { token: owner.token })
+    const response = await api('GET', `/services/echo/redirect/here?to=${encodeURIComponent(to)}`, {
+      token: owner.token,
+    })
     expect(response.status).toBe(302)
     expect(await response.text()).toBe('<p>moved</p>')
     expect(response.headers.get('location')).toBe(expected)
@@ -175,10 +203,20 @@ describe('extra services', () => {
 
   it('answers 404 for an unknown service, forwarding nothing', async () => {
     const { owner } = await shop()
-    await expectError(await api('POST', '/services/nope/convert', { token: owner.token, body: 'x' }), 404, 'not_found', /nope/)
+    await expectError(
+      await api('POST', '/services/nope/convert', { token: owner.token, body: 'x' }),
+      404,
+      'not_found',
+      /nope/,
+    )
     await expectError(await api('GET', '/services/Echo/convert', { token: owner.token }), 404, 'not_found')
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-      await expectError(await api('GET', `/services/${name}/x`, { token: owner.token }), 404, 'not_found', new RegExp(name))
+      await expectError(
+        await api('GET', `/services/${name}/x`, { token: owner.token }),
+        404,
+        'not_found',
+        new RegExp(name),
+      )
     }
     expect(received).toEqual([])
   })
@@ -194,15 +232,33 @@ describe('extra services', () => {
   it('needs credentials and forwards nothing without them', async () => {
     const { application, anonymous } = await shop()
     await expectError(await api('POST', '/services/echo/upload', { body: 'x' }), 401, 'unauthorized')
-    await expectError(await api('POST', '/services/echo/upload', { token: anonymous, body: 'x' }), 401, 'unauthorized', /X-API-KEY/)
-    await expectError(await api('POST', '/services/echo/upload', { token: 'not-a-token', body: 'x', headers: { 'x-api-key': application.key } }), 401, 'unauthorized')
+    await expectError(
+      await api('POST', '/services/echo/upload', { token: anonymous, body: 'x' }),
+      401,
+      'unauthorized',
+      /X-API-KEY/,
+    )
+    await expectError(
+      await api('POST', '/services/echo/upload', {
+        token: 'not-a-token',
+        body: 'x',
+        headers: { 'x-api-key': application.key },
+      }),
+      401,
+      'unauthorized',
+    )
     expect(received).toEqual([])
   })
 
   it('refuses hostile path segments (422, a malformed percent-encoding 400), forwarding nothing', async () => {
     const { owner } = await shop()
     for (const path of ['..%2F..%2Fadmin', 'a%5Cb', 'a//b', 'a/%00']) {
-      await expectError(await api('GET', `/services/echo/${path}`, { token: owner.token }), 422, 'unprocessable_entity', /Invalid file path/)
+      await expectError(
+        await api('GET', `/services/echo/${path}`, { token: owner.token }),
+        422,
+        'unprocessable_entity',
+        /Invalid file path/,
+      )
     }
     await expectError(await api('GET', '/services/echo/a%E0%A4', { token: owner.token }), 400, 'bad_request')
     expect(received).toEqual([])

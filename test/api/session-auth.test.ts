@@ -15,7 +15,9 @@ cube([width, 10, 2]);
 type Application = Awaited<ReturnType<typeof registerApplication>>
 
 async function uploadModel(token: string, configuratorId: string) {
-  expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token, body: MODEL })).status).toBe(202)
+  expect(
+    (await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token, body: MODEL })).status,
+  ).toBe(202)
 }
 
 async function anonymousToken(application: Application): Promise<string> {
@@ -24,13 +26,19 @@ async function anonymousToken(application: Application): Promise<string> {
 }
 
 async function serverToken(application: Application): Promise<string> {
-  const response = await api('POST', '/auth/application', { body: { key: application.key, secretKey: application.secretKey } })
+  const response = await api('POST', '/auth/application', {
+    body: { key: application.key, secretKey: application.secretKey },
+  })
   return (await readBody(response, auth.issueServerToken)).accessToken
 }
 
 type Session = z.infer<typeof ZSession>
 
-async function openSession(token: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Session> {
+async function openSession(
+  token: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Session> {
   return readBody(await api('POST', '/configsessions', { token, body, headers }), sessions.createSession)
 }
 
@@ -96,11 +104,15 @@ describe.each(endpoints)('%s /configsessions/{id}%s', (method, suffix, body, sta
   })
 
   it("works with the application's anonymous token and its X-API-KEY", async () => {
-    expect((await call(world.applicationSession.id, world.anonymous, { 'x-api-key': world.application.key })).status).toBe(status)
+    expect(
+      (await call(world.applicationSession.id, world.anonymous, { 'x-api-key': world.application.key })).status,
+    ).toBe(status)
   })
 
   it("works with the application's server token and its X-API-KEY", async () => {
-    expect((await call(world.applicationSession.id, world.server, { 'x-api-key': world.application.key })).status).toBe(status)
+    expect((await call(world.applicationSession.id, world.server, { 'x-api-key': world.application.key })).status).toBe(
+      status,
+    )
   })
 
   it('answers 401 to an application token without X-API-KEY', async () => {
@@ -108,11 +120,19 @@ describe.each(endpoints)('%s /configsessions/{id}%s', (method, suffix, body, sta
   })
 
   it("answers 403 to an application token with another application's key", async () => {
-    await expectError(await call(world.applicationSession.id, world.anonymous, { 'x-api-key': world.otherApplication.key }), 403, 'forbidden')
+    await expectError(
+      await call(world.applicationSession.id, world.anonymous, { 'x-api-key': world.otherApplication.key }),
+      403,
+      'forbidden',
+    )
   })
 
   it("answers 404 to the token of another configurator's application", async () => {
-    await expectError(await call(world.applicationSession.id, world.foreignAnonymous, { 'x-api-key': world.foreignApplication.key }), 404, 'not_found')
+    await expectError(
+      await call(world.applicationSession.id, world.foreignAnonymous, { 'x-api-key': world.foreignApplication.key }),
+      404,
+      'not_found',
+    )
   })
 
   it("answers 404 to another user's token", async () => {
@@ -121,11 +141,19 @@ describe.each(endpoints)('%s /configsessions/{id}%s', (method, suffix, body, sta
 
   it('answers 401 without a token, even with the X-API-KEY', async () => {
     await expectError(await call(world.applicationSession.id, undefined), 401, 'unauthorized')
-    await expectError(await call(world.applicationSession.id, undefined, { 'x-api-key': world.application.key }), 401, 'unauthorized')
+    await expectError(
+      await call(world.applicationSession.id, undefined, { 'x-api-key': world.application.key }),
+      401,
+      'unauthorized',
+    )
   })
 
   it('answers 404 to an anonymous token on a session the owner opened', async () => {
-    await expectError(await call(world.ownerSession.id, world.anonymous, { 'x-api-key': world.application.key }), 404, 'not_found')
+    await expectError(
+      await call(world.ownerSession.id, world.anonymous, { 'x-api-key': world.application.key }),
+      404,
+      'not_found',
+    )
   })
 
   it('answers 404 to an unknown or malformed session id', async () => {
@@ -145,16 +173,37 @@ describe('POST /configsessions', () => {
 
   it('answers 422 naming configuratorId when no id is sent, and for a malformed id', async () => {
     const { token } = await signUp()
-    await expectError(await api('POST', '/configsessions', { token, body: {} }), 422, 'unprocessable_entity', /configuratorId/)
-    await expectError(await api('POST', '/configsessions', { token, body: { configuratorId: 'nope' } }), 422, 'unprocessable_entity', /configuratorId/)
+    await expectError(
+      await api('POST', '/configsessions', { token, body: {} }),
+      422,
+      'unprocessable_entity',
+      /configuratorId/,
+    )
+    await expectError(
+      await api('POST', '/configsessions', { token, body: { configuratorId: 'nope' } }),
+      422,
+      'unprocessable_entity',
+      /configuratorId/,
+    )
   })
 
   it("answers 404 for an unknown configurator, someone else's, and another configurator's application", async () => {
     const owner = await signUp()
     const configuratorId = await createConfigurator(owner.token)
     const stranger = await signUp()
-    await expectError(await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: '00000000-0000-4000-8000-000000000000' } }), 404, 'not_found')
-    await expectError(await api('POST', '/configsessions', { token: stranger.token, body: { configuratorId } }), 404, 'not_found')
+    await expectError(
+      await api('POST', '/configsessions', {
+        token: owner.token,
+        body: { configuratorId: '00000000-0000-4000-8000-000000000000' },
+      }),
+      404,
+      'not_found',
+    )
+    await expectError(
+      await api('POST', '/configsessions', { token: stranger.token, body: { configuratorId } }),
+      404,
+      'not_found',
+    )
     const foreign = await api('POST', '/configsessions', {
       token: world.foreignAnonymous,
       headers: { 'x-api-key': world.foreignApplication.key },
@@ -165,9 +214,17 @@ describe('POST /configsessions', () => {
 
   it('lets an anonymous token open a session only with its X-API-KEY', async () => {
     const { configuratorId } = world
-    await expectError(await api('POST', '/configsessions', { token: world.anonymous, body: { configuratorId } }), 401, 'unauthorized')
     await expectError(
-      await api('POST', '/configsessions', { token: world.anonymous, headers: { 'x-api-key': world.otherApplication.key }, body: { configuratorId } }),
+      await api('POST', '/configsessions', { token: world.anonymous, body: { configuratorId } }),
+      401,
+      'unauthorized',
+    )
+    await expectError(
+      await api('POST', '/configsessions', {
+        token: world.anonymous,
+        headers: { 'x-api-key': world.otherApplication.key },
+        body: { configuratorId },
+      }),
       403,
       'forbidden',
     )
@@ -181,20 +238,30 @@ describe('POST /configsessions', () => {
     const body = { configuratorId }
     const headers = { 'x-api-key': application.key }
 
-    await expectError(await api('POST', '/configsessions', { token: await anonymousToken(application), headers, body }), 403, 'forbidden', /server token/)
+    await expectError(
+      await api('POST', '/configsessions', { token: await anonymousToken(application), headers, body }),
+      403,
+      'forbidden',
+      /server token/,
+    )
     const server = await serverToken(application)
     await expectError(await api('POST', '/configsessions', { token: server, body }), 401, 'unauthorized', /X-API-KEY/)
     const session = await openSession(server, body, headers)
     // The session belongs to the application, so the customer's browser can use it afterwards.
     const anonymous = await anonymousToken(application)
-    expect((await api('GET', `/configsessions/${session.id}/parameters`, { token: anonymous, headers })).status).toBe(200)
+    expect((await api('GET', `/configsessions/${session.id}/parameters`, { token: anonymous, headers })).status).toBe(
+      200,
+    )
     expect((await api('POST', '/configsessions', { token: owner.token, body })).status).toBe(200)
   })
 })
 
 describe('GET /configsessions/{id}', () => {
   it('answers id, renderingKey, modelKey and one renderSession of the configurator’s renderer type', async () => {
-    const response = await api('GET', `/configsessions/${world.applicationSession.id}`, { token: world.anonymous, headers: { 'x-api-key': world.application.key } })
+    const response = await api('GET', `/configsessions/${world.applicationSession.id}`, {
+      token: world.anonymous,
+      headers: { 'x-api-key': world.application.key },
+    })
     const details = await readBody(response, sessions.getSession)
     expect(details).toEqual({
       id: world.applicationSession.id,
@@ -208,20 +275,46 @@ describe('GET /configsessions/{id}', () => {
 
   it('lists a renderSession for each renderer of extraSettings.renderers too', async () => {
     const owner = await signUp()
-    const configuratorId = await createConfigurator(owner.token, { rendererType: 'headless', extraSettings: { renderers: ['webgl', 'headless'] } })
+    const configuratorId = await createConfigurator(owner.token, {
+      rendererType: 'headless',
+      extraSettings: { renderers: ['webgl', 'headless'] },
+    })
     await uploadModel(owner.token, configuratorId)
     const opened = await openSession(owner.token, { configuratorId })
-    const details = await readBody(await api('GET', `/configsessions/${opened.id}`, { token: owner.token }), sessions.getSession)
+    const details = await readBody(
+      await api('GET', `/configsessions/${opened.id}`, { token: owner.token }),
+      sessions.getSession,
+    )
     expect(details.renderSessions.map((renderer) => renderer.rendererType)).toEqual(['headless', 'webgl'])
     expect(new Set(details.renderSessions.map((renderer) => renderer.sessionId)).size).toBe(2)
     expect(details.renderSessions).toEqual(opened.renderSessions)
   })
 
   it('answers keys that open the model of this session only', async () => {
-    const details = await readBody(await api('GET', `/configsessions/${world.ownerSession.id}`, { token: world.ownerToken }), sessions.getSession)
-    expect((await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.modelKey)}`)).status).toBe(200)
-    await expectError(await api('GET', `/configsessions/${world.applicationSession.id}/model?key=${encodeURIComponent(details.modelKey)}`), 403, 'forbidden')
-    await expectError(await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.renderingKey)}`), 403, 'forbidden')
+    const details = await readBody(
+      await api('GET', `/configsessions/${world.ownerSession.id}`, { token: world.ownerToken }),
+      sessions.getSession,
+    )
+    expect(
+      (await api('GET', `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.modelKey)}`))
+        .status,
+    ).toBe(200)
+    await expectError(
+      await api(
+        'GET',
+        `/configsessions/${world.applicationSession.id}/model?key=${encodeURIComponent(details.modelKey)}`,
+      ),
+      403,
+      'forbidden',
+    )
+    await expectError(
+      await api(
+        'GET',
+        `/configsessions/${world.ownerSession.id}/model?key=${encodeURIComponent(details.renderingKey)}`,
+      ),
+      403,
+      'forbidden',
+    )
   })
 })
 
@@ -232,7 +325,10 @@ describe('anonymous identities', () => {
     addSessionFile: () => 'a note',
     updateScene: () => ({ materials: {} }),
   }
-  const OPERATION_QUERIES: Record<string, string> = { addSessionFile: '?name=other.txt', getRendererImage: '?w=10&h=10' }
+  const OPERATION_QUERIES: Record<string, string> = {
+    addSessionFile: '?name=other.txt',
+    getRendererImage: '?w=10&h=10',
+  }
   // Every operation on one session, plus the built-in files service's upload.
   const sessionOperations = OPERATIONS.filter((operation) => operation.path.startsWith('/configsessions/{sessionId}'))
 
@@ -244,7 +340,11 @@ describe('anonymous identities', () => {
   async function sessionOf(token: string) {
     const headers = { 'x-api-key': world.application.key }
     const session = await openSession(token, { configuratorId: world.configuratorId }, headers)
-    const upload = await api('POST', `/configsessions/${session.id}/files?name=note.txt`, { token, headers, body: 'a note' })
+    const upload = await api('POST', `/configsessions/${session.id}/files?name=note.txt`, {
+      token,
+      headers,
+      body: 'a note',
+    })
     const { name: fileId } = await readBody(upload, sessions.addSessionFile)
     return { session, fileId }
   }
@@ -271,7 +371,8 @@ describe('anonymous identities', () => {
         })
       await expectError(await call(other), 404, 'not_found', new RegExp(`Session ${session.id} not found`))
       const own = await call(customer)
-      if (own.status >= 400) expect(((await own.json()) as { error: { message: string } }).error.message).not.toMatch(/Session .* not found/)
+      if (own.status >= 400)
+        expect(((await own.json()) as { error: { message: string } }).error.message).not.toMatch(/Session .* not found/)
     },
   )
 
@@ -279,7 +380,11 @@ describe('anonymous identities', () => {
     const customer = await anonymousToken(world.application)
     const { session } = await sessionOf(customer)
     const upload = (token: string) =>
-      api('PUT', `/services/files/upload/configsessions/${session.id}/logo.svg`, { token, headers: { 'x-api-key': world.application.key }, body: '<svg/>' })
+      api('PUT', `/services/files/upload/configsessions/${session.id}/logo.svg`, {
+        token,
+        headers: { 'x-api-key': world.application.key },
+        body: '<svg/>',
+      })
     await expectError(await upload(await anonymousToken(world.application)), 404, 'not_found')
     expect((await upload(customer)).status).toBe(202)
   })
@@ -291,7 +396,9 @@ describe('anonymous identities', () => {
     const renewed = await renew(world.application, customer)
     const renewedAgain = await renew(world.application, renewed)
     expect(new Set([customer, renewed, renewedAgain]).size).toBe(3)
-    expect((await api('GET', `/configsessions/${session.id}/parameters`, { token: renewedAgain, headers })).status).toBe(200)
+    expect(
+      (await api('GET', `/configsessions/${session.id}/parameters`, { token: renewedAgain, headers })).status,
+    ).toBe(200)
     // A session opened after the renewal belongs to the same customer.
     const later = await openSession(renewedAgain, { configuratorId: world.configuratorId }, headers)
     expect((await api('GET', `/configsessions/${later.id}`, { token: customer, headers })).status).toBe(200)
@@ -302,7 +409,8 @@ describe('anonymous identities', () => {
     const customer = await anonymousToken(world.application)
     const { session } = await sessionOf(customer)
     const { issueToken } = await import('@/lib/auth/tokens')
-    const expired = (await issueToken({ kind: 'anonymous', applicationId: world.application.UUID, ttlSeconds: -60 })).accessToken
+    const expired = (await issueToken({ kind: 'anonymous', applicationId: world.application.UUID, ttlSeconds: -60 }))
+      .accessToken
     const foreign = await anonymousToken(world.foreignApplication)
     const otherShop = await anonymousToken(world.otherApplication)
     for (const presented of [expired, foreign, otherShop, world.server, world.ownerToken, 'not-a-token']) {
@@ -316,7 +424,11 @@ describe('anonymous identities', () => {
     const handedOut = await openSession(world.server, { configuratorId: world.configuratorId }, headers)
     const customer = await anonymousToken(world.application)
     expect((await api('GET', `/configsessions/${handedOut.id}`, { token: customer, headers })).status).toBe(200)
-    await expectError(await api('GET', `/configsessions/${handedOut.id}`, { token: await anonymousToken(world.application), headers }), 404, 'not_found')
+    await expectError(
+      await api('GET', `/configsessions/${handedOut.id}`, { token: await anonymousToken(world.application), headers }),
+      404,
+      'not_found',
+    )
     expect((await api('GET', `/configsessions/${handedOut.id}`, { token: world.server, headers })).status).toBe(200)
     expect((await api('GET', `/configsessions/${handedOut.id}`, { token: world.ownerToken })).status).toBe(200)
   })
@@ -325,11 +437,24 @@ describe('anonymous identities', () => {
     const headers = { 'x-api-key': world.application.key }
     const customer = await anonymousToken(world.application)
     const { session } = await sessionOf(customer)
-    const zip = new Uint8Array(await (await api('GET', `/configsessions/${session.id}/save`, { token: customer, headers })).arrayBuffer())
+    const zip = new Uint8Array(
+      await (await api('GET', `/configsessions/${session.id}/save`, { token: customer, headers })).arrayBuffer(),
+    )
     const restore = (token: string) =>
-      api('POST', `/configsessions?configuratorId=${world.configuratorId}`, { token, headers: { ...headers, 'content-type': 'application/zip' }, body: zip })
+      api('POST', `/configsessions?configuratorId=${world.configuratorId}`, {
+        token,
+        headers: { ...headers, 'content-type': 'application/zip' },
+        body: zip,
+      })
     const restored = await readBody(await restore(customer), sessions.createSession)
     expect((await api('GET', `/configsessions/${restored.id}/files`, { token: customer, headers })).status).toBe(200)
-    await expectError(await api('GET', `/configsessions/${restored.id}/files`, { token: await anonymousToken(world.application), headers }), 404, 'not_found')
+    await expectError(
+      await api('GET', `/configsessions/${restored.id}/files`, {
+        token: await anonymousToken(world.application),
+        headers,
+      }),
+      404,
+      'not_found',
+    )
   })
 })

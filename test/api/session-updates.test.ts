@@ -38,12 +38,18 @@ describe('session updates', () => {
   it('store the values before their build ends, and a newer update stops the older build', async () => {
     const { session } = await openSession(MODEL)
     const older = buildUntilStopped()
-    expect(await updateSession(session.id, { current: {}, changes: { width: 20 }, build: older.build })).toEqual({ width: 20 })
+    expect(await updateSession(session.id, { current: {}, changes: { width: 20 }, build: older.build })).toEqual({
+      width: 20,
+    })
     await older.begun
     expect(await storedRow(session.id)).toEqual({ values: { width: 20 }, version: 1 })
 
     const built: unknown[] = []
-    const newer = await updateSession(session.id, { current: { width: 20 }, changes: { depth: 5 }, build: async (values) => void built.push(values) })
+    const newer = await updateSession(session.id, {
+      current: { width: 20 },
+      changes: { depth: 5 },
+      build: async (values) => void built.push(values),
+    })
 
     expect(newer).toEqual({ width: 20, depth: 5 })
     expect(String(await older.reason)).toMatch(/superseded/)
@@ -75,8 +81,14 @@ describe('session updates', () => {
     await db.configSession.update({ where: { id: session.id }, data: { values: { width: 40 }, version: 1 } })
     const prefetched = buildUntilStopped()
     const built: unknown[] = []
-    const build = (values: unknown, signal: AbortSignal) => (built.length === 0 ? (built.push(values), prefetched.build(values, signal)) : (built.push(values), Promise.resolve()))
-    expect(await updateSession(session.id, { current: {}, changes: { depth: 5 }, build })).toEqual({ width: 40, depth: 5 })
+    const build = (values: unknown, signal: AbortSignal) =>
+      built.length === 0
+        ? (built.push(values), prefetched.build(values, signal))
+        : (built.push(values), Promise.resolve())
+    expect(await updateSession(session.id, { current: {}, changes: { depth: 5 }, build })).toEqual({
+      width: 40,
+      depth: 5,
+    })
     expect(built).toEqual([{ depth: 5 }, { width: 40, depth: 5 }])
     expect(String(await prefetched.reason)).toMatch(/superseded/)
   })
@@ -85,7 +97,9 @@ describe('session updates', () => {
     const { session } = await openSession(MODEL)
     await db.configSession.delete({ where: { id: session.id } })
     const started = buildUntilStopped()
-    await expect(updateSession(session.id, { current: {}, changes: { width: 30 }, build: started.build })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(
+      updateSession(session.id, { current: {}, changes: { width: 30 }, build: started.build }),
+    ).rejects.toMatchObject({ code: 'not_found' })
     expect(String(await started.reason)).toMatch(/superseded/)
   })
 })

@@ -9,7 +9,15 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, dropTestDatabase } from '@/test/support/postgres'
 import { S3RVER_CREDENTIALS, type StartedS3rver, startS3rver } from '@/test/support/s3rver'
-import { ADMIN, callServer, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
+import {
+  ADMIN,
+  callServer,
+  signIn,
+  startServer,
+  stopServer,
+  tempDir,
+  type StartedServer,
+} from '@/test/support/start-server'
 
 // `npm run backup` of a running installation, `npm run restore` into a fresh place, and a server
 // started there holds the same configurators and their files, sessions and their values,
@@ -36,7 +44,11 @@ async function stop(server: StartedServer): Promise<void> {
 }
 
 /** An admin command (`npm run backup`, `npm run restore`) as an operator runs it, with the server's settings; the S3 store runs in this process, so no spawnSync. */
-async function command(script: string, args: string[], env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+async function command(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
     env: { ...process.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,11 +70,23 @@ async function api(url: string, token: string, method: string, route: string, bo
 async function addContent(url: string): Promise<{ sessionId: string; snapshotId: string }> {
   const token = await signIn(url)
   await api(url, token, 'POST', '/libraries?name=kept', zipSync({ 'parts.scad': strToU8('module part() cube(2);\n') }))
-  const { UUID } = (await (await api(url, token, 'POST', '/configurators', { name: 'Backed up', mainFile: 'main.scad' })).json()) as { UUID: string }
-  await api(url, token, 'PUT', `/configurators/${UUID}/files/configurator/main.scad`, 'include <kept/parts.scad>\nwidth = 10; // [1:50]\ncube([width, 4, 2]);\npart();\n')
-  const { id } = (await (await api(url, token, 'POST', '/configsessions', { configuratorId: UUID })).json()) as { id: string }
+  const { UUID } = (await (
+    await api(url, token, 'POST', '/configurators', { name: 'Backed up', mainFile: 'main.scad' })
+  ).json()) as { UUID: string }
+  await api(
+    url,
+    token,
+    'PUT',
+    `/configurators/${UUID}/files/configurator/main.scad`,
+    'include <kept/parts.scad>\nwidth = 10; // [1:50]\ncube([width, 4, 2]);\npart();\n',
+  )
+  const { id } = (await (await api(url, token, 'POST', '/configsessions', { configuratorId: UUID })).json()) as {
+    id: string
+  }
   await api(url, token, 'PUT', `/configsessions/${id}/parameters`, { width: { value: 33 } })
-  const snapshot = (await (await api(url, token, 'POST', `/configsessions/${id}/snapshots`, {})).json()) as { id: string }
+  const snapshot = (await (await api(url, token, 'POST', `/configsessions/${id}/snapshots`, {})).json()) as {
+    id: string
+  }
   return { sessionId: id, snapshotId: snapshot.id }
 }
 
@@ -71,12 +95,21 @@ async function inventory(url: string, { sessionId, snapshotId }: { sessionId: st
   const token = await signIn(url)
   const json = async (route: string) => (await api(url, token, 'GET', route)).json()
   const configurators = []
-  for (const { UUID, name } of ((await json('/configurators')) as { UUID: string; name: string }[]).sort((a, b) => a.UUID.localeCompare(b.UUID))) {
+  for (const { UUID, name } of ((await json('/configurators')) as { UUID: string; name: string }[]).sort((a, b) =>
+    a.UUID.localeCompare(b.UUID),
+  )) {
     const files = []
     for (const file of (await json(`/configurators/${UUID}/files`)) as { path: string }[]) {
-      files.push([file.path, Buffer.from(await (await api(url, token, 'GET', `/configurators/${UUID}/files/${file.path}`)).arrayBuffer()).toString('base64')])
+      files.push([
+        file.path,
+        Buffer.from(
+          await (await api(url, token, 'GET', `/configurators/${UUID}/files/${file.path}`)).arrayBuffer(),
+        ).toString('base64'),
+      ])
     }
-    const applications = ((await json(`/configurators/${UUID}/applications`)) as { UUID: string; key: string; domain: string }[]).map(({ UUID: id, key, domain }) => ({ id, key, domain }))
+    const applications = (
+      (await json(`/configurators/${UUID}/applications`)) as { UUID: string; key: string; domain: string }[]
+    ).map(({ UUID: id, key, domain }) => ({ id, key, domain }))
     configurators.push({ UUID, name, files, applications })
   }
   return {
@@ -84,7 +117,10 @@ async function inventory(url: string, { sessionId, snapshotId }: { sessionId: st
     session: await json(`/configsessions/${sessionId}/parameters`),
     // Less its model key, signed afresh with an expiry at every read.
     snapshot: { ...((await json(`/snapshots/${snapshotId}`)) as object), modelKey: undefined },
-    libraries: ((await json('/libraries')) as { name: string; contentHash: string }[]).map(({ name, contentHash }) => ({ name, contentHash })),
+    libraries: ((await json('/libraries')) as { name: string; contentHash: string }[]).map(({ name, contentHash }) => ({
+      name,
+      contentHash,
+    })),
   }
 }
 
@@ -188,17 +224,71 @@ async function expectHostileArchivesRefused(file: string): Promise<void> {
   const blob = files.find(({ name }) => name.startsWith('files/blobs/'))!
   const bomb = await deflatedGibibyte()
   const cases: [string, Buffer, RegExp][] = [
-    ['cut 40 bytes into the local header of its 10th-from-last entry', backup.subarray(0, entries.at(-10)!.localOffset + 40), /The backup is not a valid zip archive: no end record in its last \d+ bytes \(cut short, or no zip at all\)$/],
-    ['cut inside a file', backup.subarray(0, entries.at(-3)!.dataOffset + 2), /The backup is not a valid zip archive: no end record/],
-    ['a database entry that inflates to 1 GiB', rawZip([manifest!, { ...bomb, name: database!.name }, ...files]), /Zip entry "database\/pglite\.tar\.gz": compression ratio is above 100$/],
-    ['a stored file that inflates to 1 GiB', rawZip([manifest!, database!, ...files, { ...bomb, name: `files/blobs/ab/ab${'0'.repeat(62)}` }]), /Zip entry "files\/blobs\/ab\/ab0+": compression ratio is above 100$/],
-    ['a ".." path after the database', rawZip([manifest!, database!, ...files, stored('files/../../escaped.txt', strToU8('x'))]), /Zip entry "files\/\.\.\/\.\.\/escaped\.txt": /],
-    ['a second database entry', rawZip([manifest!, database!, ...files, database!]), /Zip entry "database\/pglite\.tar\.gz": appears more than once$/],
-    ['a stored file whose content is not its name', rawZip([manifest!, database!, ...files, { ...stored(blob.name, strToU8('not this')), name: blob.name.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }]), /sha256 is not the one its name says$/],
-    ['a declared size of 0xFFFFFFF0 on a 5-byte entry', rawZip([manifest!, database!, ...files, { ...stored(`files/blobs/cd/cd${'1'.repeat(62)}`, strToU8('12345')), size: 0xfffffff0 }]), /compression ratio is above 100$/],
-    ['a manifest of null', rawZip([stored('paraform-backup.json', strToU8('null')), database!, ...files]), /paraform-backup\.json is not a manifest this server reads/],
-    ['a damaged database dump', rawZip([manifest!, stored(database!.name, strToU8('no tar.gz at all')), ...files]), /database\/pglite\.tar\.gz does not load: /],
-    ['a checksum that does not match', rawZip([manifest!, database!, ...files.slice(0, -1), { ...files.at(-1)!, crc: files.at(-1)!.crc ^ 1 }]), /checksum does not match$/],
+    [
+      'cut 40 bytes into the local header of its 10th-from-last entry',
+      backup.subarray(0, entries.at(-10)!.localOffset + 40),
+      /The backup is not a valid zip archive: no end record in its last \d+ bytes \(cut short, or no zip at all\)$/,
+    ],
+    [
+      'cut inside a file',
+      backup.subarray(0, entries.at(-3)!.dataOffset + 2),
+      /The backup is not a valid zip archive: no end record/,
+    ],
+    [
+      'a database entry that inflates to 1 GiB',
+      rawZip([manifest!, { ...bomb, name: database!.name }, ...files]),
+      /Zip entry "database\/pglite\.tar\.gz": compression ratio is above 100$/,
+    ],
+    [
+      'a stored file that inflates to 1 GiB',
+      rawZip([manifest!, database!, ...files, { ...bomb, name: `files/blobs/ab/ab${'0'.repeat(62)}` }]),
+      /Zip entry "files\/blobs\/ab\/ab0+": compression ratio is above 100$/,
+    ],
+    [
+      'a ".." path after the database',
+      rawZip([manifest!, database!, ...files, stored('files/../../escaped.txt', strToU8('x'))]),
+      /Zip entry "files\/\.\.\/\.\.\/escaped\.txt": /,
+    ],
+    [
+      'a second database entry',
+      rawZip([manifest!, database!, ...files, database!]),
+      /Zip entry "database\/pglite\.tar\.gz": appears more than once$/,
+    ],
+    [
+      'a stored file whose content is not its name',
+      rawZip([
+        manifest!,
+        database!,
+        ...files,
+        { ...stored(blob.name, strToU8('not this')), name: blob.name.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+      ]),
+      /sha256 is not the one its name says$/,
+    ],
+    [
+      'a declared size of 0xFFFFFFF0 on a 5-byte entry',
+      rawZip([
+        manifest!,
+        database!,
+        ...files,
+        { ...stored(`files/blobs/cd/cd${'1'.repeat(62)}`, strToU8('12345')), size: 0xfffffff0 },
+      ]),
+      /compression ratio is above 100$/,
+    ],
+    [
+      'a manifest of null',
+      rawZip([stored('paraform-backup.json', strToU8('null')), database!, ...files]),
+      /paraform-backup\.json is not a manifest this server reads/,
+    ],
+    [
+      'a damaged database dump',
+      rawZip([manifest!, stored(database!.name, strToU8('no tar.gz at all')), ...files]),
+      /database\/pglite\.tar\.gz does not load: /,
+    ],
+    [
+      'a checksum that does not match',
+      rawZip([manifest!, database!, ...files.slice(0, -1), { ...files.at(-1)!, crc: files.at(-1)!.crc ^ 1 }]),
+      /checksum does not match$/,
+    ],
   ]
   const dir = tempDir()
   const results = await Promise.all(
@@ -210,7 +300,9 @@ async function expectHostileArchivesRefused(file: string): Promise<void> {
     }),
   )
   for (const [index, { name, target, status, output }] of results.entries()) {
-    console.log(`restore of a backup with ${name} (${(cases[index]![1].length / 1048576).toFixed(1)} MB): exit ${status}, ${output.trim()}`)
+    console.log(
+      `restore of a backup with ${name} (${(cases[index]![1].length / 1048576).toFixed(1)} MB): exit ${status}, ${output.trim()}`,
+    )
     expect({ name, status, lines: output.trim().split('\n').length }).toEqual({ name, status: 1, lines: 1 })
     expect(output.trim(), name).toMatch(cases[index]![2])
     expect(listing(target), name).toEqual([])
@@ -252,8 +344,19 @@ describe('backup and restore', () => {
     const s3 = await startS3rver(tempDir(), 'source')
     const s3Target: StartedS3rver = await startS3rver(tempDir(), 'target')
     const [sourceDb, targetDb] = [await createTestDatabase(), await createTestDatabase()]
-    cleanups.push(() => s3.close(), () => s3Target.close(), () => dropTestDatabase(sourceDb), () => dropTestDatabase(targetDb))
-    const s3Env = (endpoint: string, bucket: string) => ({ ...S3RVER_CREDENTIALS, S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: 'true', S3_REGION: 'us-east-1' })
+    cleanups.push(
+      () => s3.close(),
+      () => s3Target.close(),
+      () => dropTestDatabase(sourceDb),
+      () => dropTestDatabase(targetDb),
+    )
+    const s3Env = (endpoint: string, bucket: string) => ({
+      ...S3RVER_CREDENTIALS,
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_REGION: 'us-east-1',
+    })
     const source = { DATA_DIR: tempDir(), DATABASE_URL: sourceDb, ...s3Env(s3.endpoint, 'source') }
     const server = await start(source)
     const made = await addContent(server.url)
@@ -279,17 +382,43 @@ describe('backup and restore', () => {
     const entries = entriesOf(backupBytes).map(({ name }) => stored(name, unpacked[name]!))
     const blob = entries.find(({ name }) => name.startsWith('files/blobs/'))!
     const hostile = path.join(tempDir(), 'hostile.zip')
-    fs.writeFileSync(hostile, rawZip([...entries, { ...stored(blob.name, strToU8('not this')), name: blob.name.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }]))
+    fs.writeFileSync(
+      hostile,
+      rawZip([
+        ...entries,
+        { ...stored(blob.name, strToU8('not this')), name: blob.name.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+      ]),
+    )
     const [emptyDb, emptyS3] = [await createTestDatabase(), await startS3rver(tempDir(), 'empty')]
-    cleanups.push(() => emptyS3.close(), () => dropTestDatabase(emptyDb))
-    const refused = await command('restore', [hostile], { DATA_DIR: tempDir(), DATABASE_URL: emptyDb, ...s3Env(emptyS3.endpoint, 'empty') })
+    cleanups.push(
+      () => emptyS3.close(),
+      () => dropTestDatabase(emptyDb),
+    )
+    const refused = await command('restore', [hostile], {
+      DATA_DIR: tempDir(),
+      DATABASE_URL: emptyDb,
+      ...s3Env(emptyS3.endpoint, 'empty'),
+    })
     expect(refused.status).toBe(1)
-    expect(refused.output.trim()).toMatch(/^paraform: \S+ is no Paraform backup this server can restore: Zip entry "files\/blobs\/[^"]+": its content's sha256 is not the one its name says$/)
+    expect(refused.output.trim()).toMatch(
+      /^paraform: \S+ is no Paraform backup this server can restore: Zip entry "files\/blobs\/[^"]+": its content's sha256 is not the one its name says$/,
+    )
     const client = new pg.Client({ connectionString: emptyDb })
     await client.connect()
-    expect((await client.query(`SELECT tablename FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`)).rows).toEqual([])
+    expect(
+      (
+        await client.query(
+          `SELECT tablename FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`,
+        )
+      ).rows,
+    ).toEqual([])
     await client.end()
-    const bucket = new S3Client({ endpoint: emptyS3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } })
+    const bucket = new S3Client({
+      endpoint: emptyS3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    })
     expect((await bucket.send(new ListObjectsV2Command({ Bucket: 'empty' }))).KeyCount).toBe(0)
 
     const copy = await start(target)

@@ -20,7 +20,11 @@ interface Ended {
 }
 
 function start(dir: string, build = FAKE_BUILD, args: string[] = []) {
-  const child = spawn(TSX, [SCRIPT, ...args], { cwd: dir, env: { ...process.env, PARAFORM_BUILD_COMMAND: build }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(TSX, [SCRIPT, ...args], {
+    cwd: dir,
+    env: { ...process.env, PARAFORM_BUILD_COMMAND: build },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
@@ -50,7 +54,11 @@ function checkout({ git = true } = {}): string {
   write(dir, 'app/page.tsx', 'export default function Page() { return null }\n')
   write(dir, 'package.json', '{}\n')
   if (git) {
-    for (const args of [['init', '-q'], ['add', '.']]) expect(spawnSync('git', args, { cwd: dir }).status).toBe(0)
+    for (const args of [
+      ['init', '-q'],
+      ['add', '.'],
+    ])
+      expect(spawnSync('git', args, { cwd: dir }).status).toBe(0)
   }
   return dir
 }
@@ -94,7 +102,11 @@ describe('build-if-changed', () => {
         ['deleted file', () => fs.rmSync(path.join(dir, 'lib/new.ts')), 4],
         ['test file', () => write(dir, 'app/page.test.ts', 'export {}\n'), 4],
         ['file outside the inputs', () => write(dir, 'README.md', 'notes\n'), 4],
-        ['same contents written again', () => write(dir, 'app/page.tsx', 'export default function Page() { return "changed" }\n'), 4],
+        [
+          'same contents written again',
+          () => write(dir, 'app/page.tsx', 'export default function Page() { return "changed" }\n'),
+          4,
+        ],
       ]
       for (const [step, change, expected] of steps) {
         change()
@@ -109,7 +121,9 @@ describe('build-if-changed', () => {
     // Runs until the test has seen the other two wait for it.
     const heldBuild = `${FAKE_BUILD} && while [ ! -e release ]; do sleep 0.1; done`
     const started = [start(dir, heldBuild), start(dir, heldBuild), start(dir, heldBuild)]
-    await until(() => started.filter(({ output }) => output().includes('waiting for the build of process')).length === 2)
+    await until(
+      () => started.filter(({ output }) => output().includes('waiting for the build of process')).length === 2,
+    )
     write(dir, 'release', '')
     const ended = await Promise.all(started.map(({ ended }) => ended))
     expect(ended.map(({ code }) => code)).toEqual([0, 0, 0])

@@ -21,8 +21,12 @@ describe('client address without TRUST_PROXY', () => {
   afterAll(() => stopServer(server))
 
   it('is the socket peer: a spoofed X-Forwarded-For or internal header changes nothing', async () => {
-    expect(await failSignIn(server, { 'x-forwarded-for': '203.0.113.1', 'x-paraform-client-address': '203.0.113.2' })).toBe(401)
-    expect(await failSignIn(server, { 'x-forwarded-for': '203.0.113.3', 'x-paraform-client-address': '203.0.113.4' })).toBe(429)
+    expect(
+      await failSignIn(server, { 'x-forwarded-for': '203.0.113.1', 'x-paraform-client-address': '203.0.113.2' }),
+    ).toBe(401)
+    expect(
+      await failSignIn(server, { 'x-forwarded-for': '203.0.113.3', 'x-paraform-client-address': '203.0.113.4' }),
+    ).toBe(429)
     expect(await failSignIn(server, {})).toBe(429)
   })
 })
@@ -38,12 +42,16 @@ describe('client address with TRUST_PROXY=127.0.0.1', () => {
     expect(await failSignIn(server, { 'x-forwarded-for': '203.0.113.1' })).toBe(401)
     expect(await failSignIn(server, { 'x-forwarded-for': '203.0.113.1' })).toBe(429)
     expect(await failSignIn(server, { 'x-forwarded-for': '203.0.113.5' })).toBe(401)
-    expect(await failSignIn(server, { 'x-forwarded-for': '203.0.113.2', 'x-paraform-client-address': '203.0.113.1' })).toBe(401)
+    expect(
+      await failSignIn(server, { 'x-forwarded-for': '203.0.113.2', 'x-paraform-client-address': '203.0.113.1' }),
+    ).toBe(401)
     // Only the last hop is believed: what the client itself put first is not.
     expect(await failSignIn(server, { 'x-forwarded-for': '203.0.113.9, 203.0.113.2' })).toBe(429)
   })
 })
 
 it('refuses a TRUST_PROXY that is not addresses or CIDRs, naming it', async () => {
-  await expect(startServer({ TRUST_PROXY: '127.0.0.1, not-an-address', DATA_DIR: tempDir() })).rejects.toThrow(/TRUST_PROXY/)
+  await expect(startServer({ TRUST_PROXY: '127.0.0.1, not-an-address', DATA_DIR: tempDir() })).rejects.toThrow(
+    /TRUST_PROXY/,
+  )
 })

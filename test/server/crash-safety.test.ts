@@ -31,7 +31,14 @@ interface Acknowledged {
 }
 
 /** One writer: a configurator with its model, a session of it, then values, until the server dies. */
-async function write(url: string, token: string, round: number, writer: number, acknowledged: Acknowledged, onAcknowledged: () => void): Promise<void> {
+async function write(
+  url: string,
+  token: string,
+  round: number,
+  writer: number,
+  acknowledged: Acknowledged,
+  onAcknowledged: () => void,
+): Promise<void> {
   try {
     for (let n = 0; ; n++) {
       const name = `Crash ${round}.${writer}.${n}`
@@ -41,14 +48,19 @@ async function write(url: string, token: string, round: number, writer: number, 
       acknowledged.configurators.set(UUID, name)
       onAcknowledged()
       const source = `width = ${10 + n}; // [1:100]\ncube([width, 5, 2]);\n`
-      if ((await callServer(url, token, 'PUT', `/configurators/${UUID}/files/configurator/main.scad`, source)).status !== 202) return
+      if (
+        (await callServer(url, token, 'PUT', `/configurators/${UUID}/files/configurator/main.scad`, source)).status !==
+        202
+      )
+        return
       onAcknowledged()
       const opened = await callServer(url, token, 'POST', '/configsessions', { configuratorId: UUID })
       if (!opened.ok) return
       const { id } = (await opened.json()) as { id: string }
       onAcknowledged()
       for (const width of [20, 30, 40]) {
-        if (!(await callServer(url, token, 'PUT', `/configsessions/${id}/parameters`, { width: { value: width } })).ok) return
+        if (!(await callServer(url, token, 'PUT', `/configsessions/${id}/parameters`, { width: { value: width } })).ok)
+          return
         acknowledged.sessions.set(id, width)
         onAcknowledged()
       }
@@ -57,7 +69,18 @@ async function write(url: string, token: string, round: number, writer: number, 
       acknowledged.snapshots.add(((await snapshot.json()) as { id: string }).id)
       onAcknowledged()
       const library = `crash${round}x${writer}x${n}`
-      if (!(await callServer(url, token, 'POST', `/libraries?name=${library}`, zipSync({ 'parts.scad': strToU8(`module part() cube(${n + 1});\n`) }))).ok) return
+      if (
+        !(
+          await callServer(
+            url,
+            token,
+            'POST',
+            `/libraries?name=${library}`,
+            zipSync({ 'parts.scad': strToU8(`module part() cube(${n + 1});\n`) }),
+          )
+        ).ok
+      )
+        return
       acknowledged.libraries.add(library)
       onAcknowledged()
     }
@@ -68,7 +91,12 @@ async function write(url: string, token: string, round: number, writer: number, 
 
 describe('the embedded database under SIGKILL', () => {
   it(`starts after ${KILLS} kills in the middle of writes and holds every acknowledged write`, async () => {
-    const acknowledged: Acknowledged = { configurators: new Map(), sessions: new Map(), snapshots: new Set(), libraries: new Set() }
+    const acknowledged: Acknowledged = {
+      configurators: new Map(),
+      sessions: new Map(),
+      snapshots: new Set(),
+      libraries: new Set(),
+    }
     for (let round = 0; round < KILLS; round++) {
       server = await startServer({ DATA_DIR: dataDir, SEED_DEMO: 'false', PREPARE_MODELS: 'false' })
       const { url, child } = server
@@ -76,21 +104,29 @@ describe('the embedded database under SIGKILL', () => {
       let count = 0
       const killed = new Promise<void>((resolve) => child.on('exit', () => resolve()))
       const onAcknowledged = () => ++count === ACKNOWLEDGED_BEFORE_KILL && child.kill('SIGKILL')
-      await Promise.all(Array.from({ length: WRITERS }, (_, writer) => write(url, token, round, writer, acknowledged, onAcknowledged)))
+      await Promise.all(
+        Array.from({ length: WRITERS }, (_, writer) => write(url, token, round, writer, acknowledged, onAcknowledged)),
+      )
       await killed
       expect(count).toBeGreaterThanOrEqual(ACKNOWLEDGED_BEFORE_KILL)
     }
 
     server = await startServer({ DATA_DIR: dataDir, SEED_DEMO: 'false', PREPARE_MODELS: 'false' })
     const token = await signIn(server.url)
-    const listed = (await (await callServer(server.url, token, 'GET', '/configurators')).json()) as { UUID: string; name: string }[]
+    const listed = (await (await callServer(server.url, token, 'GET', '/configurators')).json()) as {
+      UUID: string
+      name: string
+    }[]
     const names = new Map(listed.map(({ UUID, name }) => [UUID, name]))
     for (const [id, name] of acknowledged.configurators) expect(names.get(id), `configurator ${name}`).toBe(name)
     for (const [id, width] of acknowledged.sessions) {
-      const parameters = (await (await callServer(server.url, token, 'GET', `/configsessions/${id}/parameters`)).json()) as Record<string, { value: unknown }>
+      const parameters = (await (
+        await callServer(server.url, token, 'GET', `/configsessions/${id}/parameters`)
+      ).json()) as Record<string, { value: unknown }>
       expect(parameters.width?.value, `session ${id}`).toBe(width)
     }
-    for (const id of acknowledged.snapshots) expect((await callServer(server.url, token, 'GET', `/snapshots/${id}`)).status, `snapshot ${id}`).toBe(200)
+    for (const id of acknowledged.snapshots)
+      expect((await callServer(server.url, token, 'GET', `/snapshots/${id}`)).status, `snapshot ${id}`).toBe(200)
     const libraries = (await (await callServer(server.url, token, 'GET', '/libraries')).json()) as { name: string }[]
     expect(libraries.map(({ name }) => name)).toEqual(expect.arrayContaining([...acknowledged.libraries]))
     expect(acknowledged.sessions.size).toBeGreaterThan(0)
@@ -107,6 +143,8 @@ describe('the embedded database under SIGKILL', () => {
       () => 'started',
       (error: Error) => error.message,
     )
-    expect(failed).toMatch(/paraform: cannot prepare the embedded database: .*could not be opened .*npm run restore -- <backup\.zip>/)
+    expect(failed).toMatch(
+      /paraform: cannot prepare the embedded database: .*could not be opened .*npm run restore -- <backup\.zip>/,
+    )
   })
 })

@@ -61,10 +61,14 @@ describe('a database outage', () => {
     const health = await fetch(`${server.url}/api/health`)
     expect(health.status).toBe(503)
     // The part that is down, and nothing of its address or driver.
-    expect(await health.json()).toEqual({ error: { code: 'service_unavailable', message: 'The database cannot be reached' } })
+    expect(await health.json()).toEqual({
+      error: { code: 'service_unavailable', message: 'The database cannot be reached' },
+    })
     const refused = await list()
     expect(refused.status).toBe(503)
-    expect(await refused.json()).toEqual({ error: { code: 'service_unavailable', message: 'The database cannot be reached; try again later' } })
+    expect(await refused.json()).toEqual({
+      error: { code: 'service_unavailable', message: 'The database cannot be reached; try again later' },
+    })
 
     await relay.open()
     const deadline = Date.now() + 30_000

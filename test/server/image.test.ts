@@ -15,13 +15,19 @@ const FILES = {
   'renderer/red.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.);}',
   'renderer/broken.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.) oops}',
   // Billions of iterations: on SwiftShader this runs for minutes and wedges the browser's GPU process.
-  'renderer/runaway.frag': '#version 300 es\nprecision highp float; uniform int n; out vec4 c; void main(){ float s=0.; for(int i=0;i<n;i++){ s+=sin(float(i)); } c=vec4(fract(s),0.,0.,1.); }',
+  'renderer/runaway.frag':
+    '#version 300 es\nprecision highp float; uniform int n; out vec4 c; void main(){ float s=0.; for(int i=0;i<n;i++){ s+=sin(float(i)); } c=vec4(fract(s),0.,0.,1.); }',
 }
 const RED = { materials: { '0': { vertexShader: 'pass.vert', fragmentShader: 'red.frag' } } }
 
 let server: StartedServer
 let token: string
-let session: { id: string; renderingKey: string; modelKey: string; renderSessions: { rendererType: string; sessionId: string }[] }
+let session: {
+  id: string
+  renderingKey: string
+  modelKey: string
+  renderSessions: { rendererType: string; sessionId: string }[]
+}
 let headless: string
 let webgl: string
 
@@ -53,16 +59,31 @@ const isClear = ([, , , a]: number[]) => a === 0
 const covered = (pixels: Pixels, x: number, y: number) => pixels.at(x, y)[3] > 128
 
 beforeAll(async () => {
-  server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'false', RENDER_PAGES: '1', RENDER_QUEUE: '2', RENDER_TIME_LIMIT_SECONDS: '10' })
+  server = await startServer({
+    DATA_DIR: tempDir(),
+    SEED_DEMO: 'false',
+    RENDER_PAGES: '1',
+    RENDER_QUEUE: '2',
+    RENDER_TIME_LIMIT_SECONDS: '10',
+  })
   token = await signIn(server.url)
   const created = await fetch(`${server.url}/api/configurators`, {
     method: 'POST',
     headers: { ...auth(), 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Foot', mainFile: 'main.scad', rendererType: 'headless', extraSettings: { renderers: ['webgl'] } }),
+    body: JSON.stringify({
+      name: 'Foot',
+      mainFile: 'main.scad',
+      rendererType: 'headless',
+      extraSettings: { renderers: ['webgl'] },
+    }),
   })
   const { UUID } = (await created.json()) as { UUID: string }
   for (const [path, body] of Object.entries(FILES)) {
-    const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/${path}`, { method: 'PUT', headers: auth(), body })
+    const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/${path}`, {
+      method: 'PUT',
+      headers: auth(),
+      body,
+    })
     expect(upload.status).toBe(202)
   }
   const opened = await fetch(`${server.url}/api/configsessions`, {
@@ -100,7 +121,13 @@ describe('GET .../renderers/{rid}/image', () => {
   it('paints part 0 with the red fragment shader of material "0"; the background stays clear', async () => {
     const pixels = decodePng((await image({ w: 200, h: 150 })).bytes)
     expect(pixels.at(100, 75)).toSatisfy(isRed)
-    for (const [x, y] of [[0, 0], [199, 0], [0, 149], [199, 149]] as const) expect(pixels.at(x, y)).toSatisfy(isClear)
+    for (const [x, y] of [
+      [0, 0],
+      [199, 0],
+      [0, 149],
+      [199, 149],
+    ] as const)
+      expect(pixels.at(x, y)).toSatisfy(isClear)
   })
 
   it('sees mirrored silhouettes from +X and from -X', async () => {
@@ -137,7 +164,9 @@ describe('GET .../renderers/{rid}/image', () => {
   it('answers 409 for a webgl renderer', async () => {
     const response = await fetch(imageUrl({ w: 64, h: 48 }, webgl), { headers: auth() })
     expect(response.status).toBe(409)
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/webgl renderer.*headless/)
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /webgl renderer.*headless/,
+    )
   })
 
   it.each([
@@ -167,15 +196,26 @@ describe('GET .../renderers/{rid}/image', () => {
   })
 
   it("draws a snapshot in its frozen scene, with its own shader files and key, after the session's scene changed", async () => {
-    const taken = await fetch(`${server.url}/api/configsessions/${session.id}/snapshots`, { method: 'POST', headers: auth() })
+    const taken = await fetch(`${server.url}/api/configsessions/${session.id}/snapshots`, {
+      method: 'POST',
+      headers: auth(),
+    })
     expect(taken.status, await taken.clone().text()).toBe(201)
     const snapshot = (await taken.json()) as { id: string; modelKey: string }
     await setScene({ materials: {} })
     try {
-      const response = await fetch(`${server.url}/api/snapshots/${snapshot.id}/image?w=200&h=150&key=${encodeURIComponent(snapshot.modelKey)}`)
+      const response = await fetch(
+        `${server.url}/api/snapshots/${snapshot.id}/image?w=200&h=150&key=${encodeURIComponent(snapshot.modelKey)}`,
+      )
       expect(response.status).toBe(200)
       expect(decodePng(Buffer.from(await response.arrayBuffer())).at(100, 75)).toSatisfy(isRed)
-      expect((await fetch(`${server.url}/api/snapshots/${snapshot.id}/image?w=20&h=20&key=${encodeURIComponent(session.modelKey)}`)).status).toBe(403)
+      expect(
+        (
+          await fetch(
+            `${server.url}/api/snapshots/${snapshot.id}/image?w=20&h=20&key=${encodeURIComponent(session.modelKey)}`,
+          )
+        ).status,
+      ).toBe(403)
     } finally {
       await setScene(RED)
     }
@@ -197,7 +237,15 @@ describe('GET .../renderers/{rid}/image', () => {
   })
 
   it('answers 504 to a shader that never finishes, and the next image renders on a fresh browser', async () => {
-    await setScene({ materials: { '0': { vertexShader: 'pass.vert', fragmentShader: 'runaway.frag', uniforms: { n: { type: 'int', value: 2_000_000_000 } } } } })
+    await setScene({
+      materials: {
+        '0': {
+          vertexShader: 'pass.vert',
+          fragmentShader: 'runaway.frag',
+          uniforms: { n: { type: 'int', value: 2_000_000_000 } },
+        },
+      },
+    })
     try {
       const response = await fetch(imageUrl({ w: 400, h: 300 }), { headers: auth() })
       expect(response.status).toBe(504)
@@ -210,7 +258,9 @@ describe('GET .../renderers/{rid}/image', () => {
   })
 
   it('answers 429 with Retry-After past the queue (1 page, 2 waiting)', async () => {
-    const responses = await Promise.all(Array.from({ length: 8 }, () => fetch(imageUrl({ w: 1920, h: 1080 }), { headers: auth() })))
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => fetch(imageUrl({ w: 1920, h: 1080 }), { headers: auth() })),
+    )
     const statuses = responses.map((response) => response.status).sort()
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(3)
     const refused = responses.filter((response) => response.status === 429)
@@ -220,7 +270,9 @@ describe('GET .../renderers/{rid}/image', () => {
   })
 
   it('relaunches a crashed browser transparently', async () => {
-    const browsers = execFileSync('pgrep', ['-P', String(server.child.pid), 'chromium'], { encoding: 'utf8' }).trim().split('\n')
+    const browsers = execFileSync('pgrep', ['-P', String(server.child.pid), 'chromium'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
     expect(browsers.length).toBeGreaterThan(0)
     for (const pid of browsers) process.kill(Number(pid), 'SIGKILL')
     const pixels = decodePng((await image({ w: 200, h: 150 })).bytes)

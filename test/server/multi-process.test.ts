@@ -26,13 +26,21 @@ const statuses: number[] = []
 
 async function startWeb(env: Record<string, string> = {}): Promise<Web> {
   const port = await freePort()
-  const web = await startNpm(['start'], { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '0', PORT: String(port), ...env }, 'listening on')
+  const web = await startNpm(
+    ['start'],
+    { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '0', PORT: String(port), ...env },
+    'listening on',
+  )
   processes.push(web)
   return { ...web, url: `http://127.0.0.1:${port}` }
 }
 
 async function startWorker(): Promise<StartedNpm & { id: string }> {
-  const worker = await startNpm(['run', 'worker'], { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '1' }, 'running up to')
+  const worker = await startNpm(
+    ['run', 'worker'],
+    { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '1' },
+    'running up to',
+  )
   processes.push(worker)
   return { ...worker, id: /build worker (\S+) running/.exec(worker.output())![1]! }
 }
@@ -55,7 +63,8 @@ interface Health {
 /** Resolves once `check` holds, asking every 50 ms; fails after `ms` with every process's output. */
 async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
   for (const deadline = Date.now() + ms; !(await check()); await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen:\n${processes.map((started) => started.output()).join('\n---\n')}`)
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not happen:\n${processes.map((started) => started.output()).join('\n---\n')}`)
   }
 }
 
@@ -71,7 +80,9 @@ async function runningFlags(): Promise<string[]> {
     flagsClient = new pg.Client({ connectionString: databaseUrl })
     await flagsClient.connect()
   }
-  const { rows } = await flagsClient.query<{ running: { flags: string[]; background?: boolean }[] }>('SELECT running FROM "BuildWorker"')
+  const { rows } = await flagsClient.query<{ running: { flags: string[]; background?: boolean }[] }>(
+    'SELECT running FROM "BuildWorker"',
+  )
   return rows.flatMap(({ running }) => running.filter((build) => !build.background).flatMap((build) => build.flags))
 }
 
@@ -100,7 +111,8 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const started of processes) if (started.child.exitCode === null && started.child.signalCode === null) started.kill('SIGKILL')
+  for (const started of processes)
+    if (started.child.exitCode === null && started.child.signalCode === null) started.kill('SIGKILL')
   await flagsClient?.end()
   await s3?.close()
   await dropTestDatabase(databaseUrl)
@@ -113,14 +125,24 @@ describe('two web instances and two build workers on one database and one bucket
     const token = await signIn(a.url)
 
     // Upload through A; open a session and build through B; read back through A.
-    const { UUID: configuratorId } = (await (await call(a, 'POST', '/configurators', token, { name: 'Deployed', mainFile: 'main.scad' })).json()) as { UUID: string }
+    const { UUID: configuratorId } = (await (
+      await call(a, 'POST', '/configurators', token, { name: 'Deployed', mainFile: 'main.scad' })
+    ).json()) as { UUID: string }
     const source = `${COUNT_TO_N}\nwidth = 40; // [10:1:100]\ncube([width, 20, 10]);\n`
-    expect((await call(a, 'PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, token, source)).status).toBe(202)
-    const session = (await (await call(b, 'POST', '/configsessions', token, { configuratorId })).json()) as { id: string }
+    expect(
+      (await call(a, 'PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, token, source)).status,
+    ).toBe(202)
+    const session = (await (await call(b, 'POST', '/configsessions', token, { configuratorId })).json()) as {
+      id: string
+    }
     const set = await call(b, 'PUT', `/configsessions/${session.id}/parameters`, token, { width: { value: 60 } })
     expect(set.status).toBe(200)
-    expect(await (await call(a, 'GET', `/configurators/${configuratorId}/files/configurator/main.scad`, token)).text()).toBe(source)
-    const info = (await (await call(a, 'GET', `/configsessions/${session.id}/objectinfo`, token)).json()) as { boundingBox: { minX: number; maxX: number } }
+    expect(
+      await (await call(a, 'GET', `/configurators/${configuratorId}/files/configurator/main.scad`, token)).text(),
+    ).toBe(source)
+    const info = (await (await call(a, 'GET', `/configsessions/${session.id}/objectinfo`, token)).json()) as {
+      boundingBox: { minX: number; maxX: number }
+    }
     expect(info.boundingBox.maxX - info.boundingBox.minX).toBeCloseTo(60)
     const model = await call(a, 'GET', `/configsessions/${session.id}/model?type=stl`, token)
     expect(model.status).toBe(200)
@@ -128,9 +150,14 @@ describe('two web instances and two build workers on one database and one bucket
 
     // Two workers of one slot each: a configurator holds at most half of all slots (one), so its
     // second build waits even beside an idle worker, which takes another configurator's build.
-    const { UUID: otherId } = (await (await call(a, 'POST', '/configurators', token, { name: 'Other', mainFile: 'main.scad' })).json()) as { UUID: string }
-    expect((await call(a, 'PUT', `/configurators/${otherId}/files/configurator/main.scad`, token, source)).status).toBe(202)
-    const openOn = async (id: string) => ((await (await call(b, 'POST', '/configsessions', token, { configuratorId: id })).json()) as { id: string }).id
+    const { UUID: otherId } = (await (
+      await call(a, 'POST', '/configurators', token, { name: 'Other', mainFile: 'main.scad' })
+    ).json()) as { UUID: string }
+    expect((await call(a, 'PUT', `/configurators/${otherId}/files/configurator/main.scad`, token, source)).status).toBe(
+      202,
+    )
+    const openOn = async (id: string) =>
+      ((await (await call(b, 'POST', '/configsessions', token, { configuratorId: id })).json()) as { id: string }).id
     const [first, second, third] = [session.id, await openOn(configuratorId), await openOn(otherId)]
     // A PUT answers once its values are stored; the model waits for their build.
     const configure = async (web: Web, id: string, values: Record<string, number>) => {
@@ -140,7 +167,14 @@ describe('two web instances and two build workers on one database and one bucket
     }
     const slowSet = (web: Web, id: string, width: number) => configure(web, id, { n: 2_500_000, width })
     const held: string[][] = []
-    const sampling = setInterval(() => void runningFlags().then((flags) => held.push(flags), () => {}), 25)
+    const sampling = setInterval(
+      () =>
+        void runningFlags().then(
+          (flags) => held.push(flags),
+          () => {},
+        ),
+      25,
+    )
     onTestFinished(() => clearInterval(sampling))
     const slowSets = [slowSet(b, first, 41), slowSet(a, second, 42)]
     await until('one build running and one held back', async () => {
@@ -150,15 +184,22 @@ describe('two web instances and two build workers on one database and one bucket
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(await runningFlags()).toEqual([`configurator:${configuratorId}`])
     slowSets.push(slowSet(b, third, 43))
-    await until("the other configurator's build running beside it", async () => (await runningFlags()).includes(`configurator:${otherId}`))
+    await until("the other configurator's build running beside it", async () =>
+      (await runningFlags()).includes(`configurator:${otherId}`),
+    )
     expect((await Promise.all(slowSets)).map((response) => response.status)).toEqual([200, 200, 200])
     clearInterval(sampling)
-    expect(held.filter((flags) => flags.filter((flag) => flag === `configurator:${configuratorId}`).length > 1)).toEqual([])
+    expect(
+      held.filter((flags) => flags.filter((flag) => flag === `configurator:${configuratorId}`).length > 1),
+    ).toEqual([])
 
     // A build of a few seconds; the worker that takes it is killed, the other one finishes it.
     const slow = configure(a, session.id, { n: 3_000_000 })
     let running: Health['workers'][number] | undefined
-    await until('a worker taking the build', async () => !!(running = (await health(b)).body.workers.find((worker) => worker.running > 0)))
+    await until(
+      'a worker taking the build',
+      async () => !!(running = (await health(b)).body.workers.find((worker) => worker.running > 0)),
+    )
     const victim = workers.find((worker) => worker.id === running!.id)!
     const killedAt = performance.now()
     victim.kill('SIGKILL')
@@ -172,7 +213,9 @@ describe('two web instances and two build workers on one database and one bucket
     expect((await health(a)).body.queue).toMatchObject({ queued: 0, running: 0 })
 
     // The same answers from both instances.
-    const [fromA, fromB] = await Promise.all([a, b].map(async (web) => (await call(web, 'GET', `/configsessions/${session.id}/parameters`, token)).json()))
+    const [fromA, fromB] = await Promise.all(
+      [a, b].map(async (web) => (await call(web, 'GET', `/configsessions/${session.id}/parameters`, token)).json()),
+    )
     expect(fromA).toEqual(fromB)
 
     // A newer PUT through B supersedes an older one through A: the older build (which would run
@@ -183,30 +226,50 @@ describe('two web instances and two build workers on one database and one bucket
       const parameters = (await response.json()) as Record<string, { value: unknown }>
       return { n: parameters.n?.value, width: parameters.width?.value }
     }
-    const older = await call(a, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 1e12 }, width: { value: 55 } })
+    const older = await call(a, 'PUT', `/configsessions/${session.id}/parameters`, token, {
+      n: { value: 1e12 },
+      width: { value: 55 },
+    })
     expect(await valuesOf(older)).toEqual({ n: 1e12, width: 55 })
     await until('a worker taking the older build', async () => !(await idle()))
-    expect(await valuesOf(await call(b, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 0 } }))).toEqual({ n: 0, width: 55 })
+    expect(
+      await valuesOf(await call(b, 'PUT', `/configsessions/${session.id}/parameters`, token, { n: { value: 0 } })),
+    ).toEqual({ n: 0, width: 55 })
     await until('the cancelled build leaving the queue', idle, 5000)
     expect((await call(a, 'GET', `/configsessions/${session.id}/objectinfo`, token)).status).toBe(200)
 
     // A token revoked through one instance is refused by the other, which remembered it, as soon as the notice arrives.
     const revoked = await signIn(a.url)
     expect((await call(b, 'GET', `/configurators/${configuratorId}`, revoked)).status).toBe(200)
-    expect((await fetch(`${a.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${revoked}` } })).status).toBeLessThan(300)
-    await until('the other instance refusing the revoked token', async () => (await call(b, 'GET', `/configurators/${configuratorId}`, revoked)).status === 401, 2000)
+    expect(
+      (await fetch(`${a.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${revoked}` } }))
+        .status,
+    ).toBeLessThan(300)
+    await until(
+      'the other instance refusing the revoked token',
+      async () => (await call(b, 'GET', `/configurators/${configuratorId}`, revoked)).status === 401,
+      2000,
+    )
 
     // The bucket goes away: 503 with a reason, and back to 200 once it returns.
     await s3.close()
     const down = await fetch(`${a.url}/api/health`)
     expect(down.status).toBe(503)
-    expect(await down.json()).toEqual({ error: { code: 'service_unavailable', message: 'The storage cannot be reached' } })
-    const missingFile = await fetch(`${b.url}/api/configurators/${configuratorId}/files/configurator/main.scad`, { headers: { authorization: `Bearer ${token}` } })
+    expect(await down.json()).toEqual({
+      error: { code: 'service_unavailable', message: 'The storage cannot be reached' },
+    })
+    const missingFile = await fetch(`${b.url}/api/configurators/${configuratorId}/files/configurator/main.scad`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(missingFile.status).toBe(503)
-    expect(await missingFile.json()).toEqual({ error: { code: 'service_unavailable', message: 'The file store cannot be reached; try again later' } })
+    expect(await missingFile.json()).toEqual({
+      error: { code: 'service_unavailable', message: 'The file store cannot be reached; try again later' },
+    })
     s3 = await startS3rver(s3Dir, BUCKET, s3.port)
     expect((await health(a)).status).toBe(200)
-    expect(await (await call(b, 'GET', `/configurators/${configuratorId}/files/configurator/main.scad`, token)).text()).toBe(source)
+    expect(
+      await (await call(b, 'GET', `/configurators/${configuratorId}/files/configurator/main.scad`, token)).text(),
+    ).toBe(source)
 
     expect(statuses.filter((status) => status >= 500)).toEqual([])
 
@@ -218,7 +281,11 @@ describe('two web instances and two build workers on one database and one bucket
 
   it('refuses a third instance that would keep its files on its own disk', async () => {
     const { S3_BUCKET: _bucket, S3_ENDPOINT: _endpoint, ...onDisk } = shared
-    const misconfigured = startNpm(['start'], { ...onDisk, DATA_DIR: tempDir(), PORT: String(await freePort()) }, 'listening on')
+    const misconfigured = startNpm(
+      ['start'],
+      { ...onDisk, DATA_DIR: tempDir(), PORT: String(await freePort()) },
+      'listening on',
+    )
     await expect(misconfigured).rejects.toThrow(/exited with 1/)
     await expect(misconfigured).rejects.toThrow(/paraform: .*s3:\/\/paraform-deploy/)
   })

@@ -15,7 +15,11 @@ let server: StartedServer
 /** `npm run library -- ...args` on the server's DATA_DIR, as an admin runs it in a shell. */
 function library(args: string[], env: Record<string, string> = ADMIN_ENV) {
   const { PARAFORM_TOKEN: _token, ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...clean } = process.env
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/library.ts', ...args], { env: { ...clean, DATA_DIR: dataDir, ...env }, encoding: 'utf8', timeout: 120_000 })
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/library.ts', ...args], {
+    env: { ...clean, DATA_DIR: dataDir, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
   return { status: run.status, output: `${run.stdout}${run.stderr}` }
 }
 
@@ -23,7 +27,10 @@ const ADMIN_ENV = { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }
 
 async function listed(url: string): Promise<{ configurators: string[]; libraries: string[] }> {
   const headers = { authorization: `Bearer ${await signIn(url)}` }
-  const names = async (path: string) => ((await (await fetch(`${url}/api${path}`, { headers })).json()) as { name: string }[]).map(({ name }) => name).sort()
+  const names = async (path: string) =>
+    ((await (await fetch(`${url}/api${path}`, { headers })).json()) as { name: string }[])
+      .map(({ name }) => name)
+      .sort()
   return { configurators: await names('/configurators'), libraries: await names('/libraries') }
 }
 
@@ -52,7 +59,9 @@ describe('one writer for the embedded database', () => {
     expect(unsigned.output).toContain('set ADMIN_EMAIL and ADMIN_PASSWORD')
 
     // A second server on the same DATA_DIR: one line naming the holder, exit 1.
-    await expect(startServer({ DATA_DIR: dataDir, SEED_DEMO: 'true' })).rejects.toThrow(new RegExp(`in use by process ${server.child.pid} \\(server\\.ts\\) since \\d{4}-`))
+    await expect(startServer({ DATA_DIR: dataDir, SEED_DEMO: 'true' })).rejects.toThrow(
+      new RegExp(`in use by process ${server.child.pid} \\(server\\.ts\\) since \\d{4}-`),
+    )
 
     await stopServer(server)
     // Stopped, the command works on the database itself.

@@ -24,13 +24,28 @@ let workerMetrics: string
 async function startPrometheus(targets: { web: string[]; worker: string[] }): Promise<string> {
   const dir = tempDir()
   const port = await freePort()
-  const job = (name: string, hosts: string[]) => `  - job_name: ${name}\n    authorization: { credentials: '${TOKEN}' }\n    static_configs: [{ targets: [${hosts.map((host) => `'${host}'`).join(', ')}] }]\n`
-  fs.writeFileSync(path.join(dir, 'prometheus.yml'), `global: { scrape_interval: 1s }\nscrape_configs:\n${job('web', targets.web)}${job('worker', targets.worker)}`)
+  const job = (name: string, hosts: string[]) =>
+    `  - job_name: ${name}\n    authorization: { credentials: '${TOKEN}' }\n    static_configs: [{ targets: [${hosts.map((host) => `'${host}'`).join(', ')}] }]\n`
+  fs.writeFileSync(
+    path.join(dir, 'prometheus.yml'),
+    `global: { scrape_interval: 1s }\nscrape_configs:\n${job('web', targets.web)}${job('worker', targets.worker)}`,
+  )
   let output = ''
-  prometheus = spawn(PROMETHEUS, [`--config.file=${dir}/prometheus.yml`, `--storage.tsdb.path=${dir}/data`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  prometheus = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${dir}/prometheus.yml`,
+      `--storage.tsdb.path=${dir}/data`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   prometheus.stderr!.on('data', (chunk) => (output += chunk))
   const url = `http://127.0.0.1:${port}`
-  await until(`Prometheus ready (${output})`, async () => (await fetch(`${url}/-/ready`).catch(() => null))?.status === 200)
+  await until(
+    `Prometheus ready (${output})`,
+    async () => (await fetch(`${url}/-/ready`).catch(() => null))?.status === 200,
+  )
   return url
 }
 
@@ -47,25 +62,45 @@ async function scraped(): Promise<void> {
   await until('every target scraped again', async () => {
     const response = await fetch(`${prometheusUrl}/api/v1/targets`)
     const { data } = (await response.json()) as { data: { activeTargets: { health: string; lastScrape: string }[] } }
-    return data.activeTargets.length === 3 && data.activeTargets.every((target) => target.health === 'up' && Date.parse(target.lastScrape) / 1000 > since + 1)
+    return (
+      data.activeTargets.length === 3 &&
+      data.activeTargets.every((target) => target.health === 'up' && Date.parse(target.lastScrape) / 1000 > since + 1)
+    )
   })
 }
 
 async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
   for (const deadline = Date.now() + ms; !(await check()); await new Promise((resolve) => setTimeout(resolve, 200))) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen:\n${processes.map((started) => started.output()).join('\n---\n')}`)
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not happen:\n${processes.map((started) => started.output()).join('\n---\n')}`)
   }
 }
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase()
   s3 = await startS3rver(tempDir(), BUCKET)
-  const shared = { DATABASE_URL: databaseUrl, S3_BUCKET: BUCKET, S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', ...S3RVER_CREDENTIALS, PREPARE_MODELS: 'false', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, METRICS_TOKEN: TOKEN }
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: s3.endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    ...S3RVER_CREDENTIALS,
+    PREPARE_MODELS: 'false',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    METRICS_TOKEN: TOKEN,
+  }
   const webPorts = [await freePort(), await freePort()]
   const metricsPort = await freePort()
   const started = await Promise.all([
-    ...webPorts.map((port) => startNpm(['start'], { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '0', PORT: String(port) }, 'listening on')),
-    startNpm(['run', 'worker'], { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '1', METRICS_PORT: String(metricsPort) }, 'running up to'),
+    ...webPorts.map((port) =>
+      startNpm(['start'], { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '0', PORT: String(port) }, 'listening on'),
+    ),
+    startNpm(
+      ['run', 'worker'],
+      { ...shared, DATA_DIR: tempDir(), BUILD_WORKERS: '1', METRICS_PORT: String(metricsPort) },
+      'running up to',
+    ),
   ])
   processes.push(...started)
   webs = webPorts.map((port) => `127.0.0.1:${port}`)
@@ -74,7 +109,8 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const started of processes) if (started.child.exitCode === null && started.child.signalCode === null) started.kill('SIGKILL')
+  for (const started of processes)
+    if (started.child.exitCode === null && started.child.signalCode === null) started.kill('SIGKILL')
   prometheus?.kill('SIGKILL')
   await s3?.close()
   await dropTestDatabase(databaseUrl)
@@ -84,7 +120,9 @@ describe('Prometheus scraping two web instances and a worker', () => {
   it('answers only its bearer token', async () => {
     for (const target of [...webs, workerMetrics]) {
       expect((await fetch(`http://${target}/metrics`)).status).toBe(401)
-      expect((await fetch(`http://${target}/metrics`, { headers: { authorization: 'Bearer not the token' } })).status).toBe(401)
+      expect(
+        (await fetch(`http://${target}/metrics`, { headers: { authorization: 'Bearer not the token' } })).status,
+      ).toBe(401)
       const metrics = await fetch(`http://${target}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
       expect(metrics.status).toBe(200)
       expect(await metrics.text()).toMatch(/^process_cpu_seconds_total \d/m)
@@ -94,9 +132,23 @@ describe('Prometheus scraping two web instances and a worker', () => {
   it('counts the builds and cache answers of scripted slider moves, as the answers themselves say', async () => {
     const [a, b] = webs.map((host) => `http://${host}`) as [string, string]
     const token = await signIn(a)
-    const { UUID: configuratorId } = (await (await callServer(a, token, 'POST', '/configurators', { name: 'Measured', mainFile: 'main.scad' })).json()) as { UUID: string }
-    expect((await callServer(a, token, 'PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, 'width = 40; // [10:1:100]\ncube([width, 20, 10]);\n')).status).toBe(202)
-    const { id: sessionId } = (await (await callServer(b, token, 'POST', '/configsessions', { configuratorId })).json()) as { id: string }
+    const { UUID: configuratorId } = (await (
+      await callServer(a, token, 'POST', '/configurators', { name: 'Measured', mainFile: 'main.scad' })
+    ).json()) as { UUID: string }
+    expect(
+      (
+        await callServer(
+          a,
+          token,
+          'PUT',
+          `/configurators/${configuratorId}/files/configurator/main.scad`,
+          'width = 40; // [10:1:100]\ncube([width, 20, 10]);\n',
+        )
+      ).status,
+    ).toBe(202)
+    const { id: sessionId } = (await (
+      await callServer(b, token, 'POST', '/configsessions', { configuratorId })
+    ).json()) as { id: string }
     await scraped()
     const query = {
       builds: 'sum(paraform_builds_total{kind="build",outcome="built"})',
@@ -104,7 +156,9 @@ describe('Prometheus scraping two web instances and a worker', () => {
       hits: 'sum(paraform_build_cache_answers_total{answer=~"memory|stored|joined"})',
       models: 'sum(paraform_http_requests_total{operation="getModel",status="200"})',
     }
-    const before = Object.fromEntries(await Promise.all(Object.entries(query).map(async ([name, promQl]) => [name, await promql(promQl)] as const)))
+    const before = Object.fromEntries(
+      await Promise.all(Object.entries(query).map(async ([name, promQl]) => [name, await promql(promQl)] as const)),
+    )
 
     // Slider moves to new widths, then back to widths built before, alternating instances: each
     // model's answer says whether the engine built it (x-build-cache: built) or a cache answered.
@@ -112,7 +166,10 @@ describe('Prometheus scraping two web instances and a worker', () => {
     const answers: string[] = []
     for (const [index, width] of widths.entries()) {
       const web = index % 2 === 0 ? a : b
-      expect((await callServer(web, token, 'PUT', `/configsessions/${sessionId}/parameters`, { width: { value: width } })).status).toBe(200)
+      expect(
+        (await callServer(web, token, 'PUT', `/configsessions/${sessionId}/parameters`, { width: { value: width } }))
+          .status,
+      ).toBe(200)
       const model = await callServer(web, token, 'GET', `/configsessions/${sessionId}/model`)
       expect(model.status).toBe(200)
       answers.push(model.headers.get('x-build-cache')!)
@@ -121,7 +178,9 @@ describe('Prometheus scraping two web instances and a worker', () => {
     expect(answers.filter((answer) => answer === 'built')).toHaveLength(built)
 
     await scraped()
-    const after = Object.fromEntries(await Promise.all(Object.entries(query).map(async ([name, promQl]) => [name, await promql(promQl)] as const)))
+    const after = Object.fromEntries(
+      await Promise.all(Object.entries(query).map(async ([name, promQl]) => [name, await promql(promQl)] as const)),
+    )
     expect(after.builds! - before.builds!).toBe(built)
     expect(after.misses! - before.misses!).toBe(built)
     expect(after.models! - before.models!).toBe(widths.length)

@@ -17,7 +17,8 @@ const FILES = {
   'configurator/main.scad': 'color("orange") cube([20, 20, 20]);',
   'renderer/pass.vert': 'void main(){gl_Position=projectionMatrix*modelViewMatrix*vec4(position,1.0);}',
   'renderer/red.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.);}',
-  'renderer/textured.frag': 'uniform sampler2D picture; void main(){gl_FragColor=vec4(texture2D(picture, vec2(0.5)).rgb, 1.0);}',
+  'renderer/textured.frag':
+    'uniform sampler2D picture; void main(){gl_FragColor=vec4(texture2D(picture, vec2(0.5)).rgb, 1.0);}',
   // Billions of iterations: on SwiftShader this runs for minutes and wedges the browser's GPU process.
   'renderer/runaway.frag':
     '#version 300 es\nprecision highp float; uniform int n; out vec4 c; void main(){ float s=0.; for(int i=0;i<n;i++){ s+=sin(float(i)); } c=vec4(fract(s),0.,0.,1.); }',
@@ -51,17 +52,27 @@ async function openSession(configuratorId: string): Promise<typeof looping> {
     body: JSON.stringify({ configuratorId }),
   })
   const session = (await response.json()) as Session
-  return { session, renderer: session.renderSessions.find((renderer) => renderer.rendererType === 'headless')!.sessionId }
+  return {
+    session,
+    renderer: session.renderSessions.find((renderer) => renderer.rendererType === 'headless')!.sessionId,
+  }
 }
 
 /** PUT .../scene over a raw socket, so the Host header is the one given. */
-function putScene(target: typeof looping, scene: object, host = `127.0.0.1:${port()}`): Promise<{ status: number; body: string }> {
+function putScene(
+  target: typeof looping,
+  scene: object,
+  host = `127.0.0.1:${port()}`,
+): Promise<{ status: number; body: string }> {
   const body = JSON.stringify(scene)
   return new Promise((resolve, reject) => {
-    const request = http.request(`${server.url}/api/configsessions/${target.session.id}/renderers/${target.renderer}/scene`, {
-      method: 'PUT',
-      headers: { ...auth(), host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    })
+    const request = http.request(
+      `${server.url}/api/configsessions/${target.session.id}/renderers/${target.renderer}/scene`,
+      {
+        method: 'PUT',
+        headers: { ...auth(), host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+    )
     request.on('response', (response) => {
       let text = ''
       response.on('data', (chunk: Buffer) => (text += chunk.toString()))
@@ -77,7 +88,10 @@ async function storeScene(target: typeof looping, scene: object): Promise<void> 
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
-    const { rowCount } = await client.query('UPDATE "RenderSession" SET scene = $1::jsonb, "renderLog" = \'\' WHERE id = $2', [JSON.stringify(scene), target.renderer])
+    const { rowCount } = await client.query(
+      'UPDATE "RenderSession" SET scene = $1::jsonb, "renderLog" = \'\' WHERE id = $2',
+      [JSON.stringify(scene), target.renderer],
+    )
     expect(rowCount).toBe(1)
   } finally {
     await client.end()
@@ -89,7 +103,9 @@ const textured = (urls: Record<string, string>) => ({
     '0': {
       vertexShader: 'pass.vert',
       fragmentShader: 'textured.frag',
-      uniforms: Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, { type: 'sampler2d', value: { url, external: true } }])),
+      uniforms: Object.fromEntries(
+        Object.entries(urls).map(([name, url]) => [name, { type: 'sampler2d', value: { url, external: true } }]),
+      ),
     },
   },
 })
@@ -117,7 +133,9 @@ async function outputContains(text: string, times = 1): Promise<void> {
 
 beforeAll(async () => {
   // Stands in for an internal service an external texture must never reach.
-  internal = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end('secret'))
+  internal = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'image/png' }).end('secret'),
+  )
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve))
   databaseUrl = await createTestDatabase()
   server = await startServer({
@@ -136,7 +154,10 @@ beforeAll(async () => {
   })
   const { UUID } = (await created.json()) as { UUID: string }
   for (const [path, body] of Object.entries(FILES)) {
-    expect((await fetch(`${server.url}/api/configurators/${UUID}/files/${path}`, { method: 'PUT', headers: auth(), body })).status).toBe(202)
+    expect(
+      (await fetch(`${server.url}/api/configurators/${UUID}/files/${path}`, { method: 'PUT', headers: auth(), body }))
+        .status,
+    ).toBe(202)
   }
   looping = await openSession(UUID)
   normal = await openSession(UUID)
@@ -151,7 +172,10 @@ afterAll(async () => {
 
 describe('a texture that leads back to this server', () => {
   it.each([
-    ['the session\'s own image URL', () => `${server.url}${imagePath(looping, `w=64&h=48&key=${looping.session.renderingKey}`)}`],
+    [
+      "the session's own image URL",
+      () => `${server.url}${imagePath(looping, `w=64&h=48&key=${looping.session.renderingKey}`)}`,
+    ],
     ['127.1', () => `http://127.1:${port()}/x.png`],
     ['2130706433', () => `http://2130706433:${port()}/x.png`],
     ['0x7f.0.0.1', () => `http://0x7f.0.0.1:${port()}/x.png`],
@@ -170,7 +194,9 @@ describe('a texture that leads back to this server', () => {
     expect(status, body).toBe(422)
     const { error } = JSON.parse(body) as { error: { code: string; message: string } }
     expect(error.code).toBe('unprocessable_entity')
-    expect(error.message).toMatch(/^materials\.0\.uniforms\.picture\.value\.url: .* (is not a public address|is this server)/)
+    expect(error.message).toMatch(
+      /^materials\.0\.uniforms\.picture\.value\.url: .* (is not a public address|is this server)/,
+    )
     expect(error.message).not.toContain(looping.session.renderingKey)
   })
 
@@ -212,60 +238,86 @@ describe('a texture that leads back to this server', () => {
     expect(warnings).toContain(`external texture ${url} refused: 127.0.0.1 is not a public address`)
     expect(warnings).toMatch(/material 0: uniform picture: texture .* could not be loaded/)
     expect(decodePng(Buffer.from(await response.arrayBuffer())).at(100, 75)).toEqual([255, 255, 255, 255]) // the blank texture is white
-    const log = async () => ((await (await fetch(`${server.url}/api/configsessions/${looping.session.id}/log`, { headers: auth() })).json()) as { error: string }).error
-    expect(await log()).toContain(`renderer ${looping.renderer}: external texture ${url} refused: 127.0.0.1 is not a public address`)
+    const log = async () =>
+      (
+        (await (
+          await fetch(`${server.url}/api/configsessions/${looping.session.id}/log`, { headers: auth() })
+        ).json()) as { error: string }
+      ).error
+    expect(await log()).toContain(
+      `renderer ${looping.renderer}: external texture ${url} refused: 127.0.0.1 is not a public address`,
+    )
     // The log told about the settings of that image; new settings start a clean one.
     expect((await putScene(looping, RED)).status).toBe(200)
     expect(await log()).not.toContain('refused')
   })
 
   it("refuses an image to the renderer's own requests (403), whatever the URL checks let through", async () => {
-    const response = await fetch(`${server.url}${imagePath(normal)}`, { headers: { ...auth(), 'user-agent': 'Paraform renderer (headless Chromium)' } })
+    const response = await fetch(`${server.url}${imagePath(normal)}`, {
+      headers: { ...auth(), 'user-agent': 'Paraform renderer (headless Chromium)' },
+    })
     expect(response.status).toBe(403)
-    expect(((await response.json()) as { error: { message: string } }).error.message).toBe('A render cannot request another image')
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      'A render cannot request another image',
+    )
   })
 })
 
 describe('an image request whose client went away', () => {
-  it('leaves the queue, and its running render is stopped so the next one gets the page', { timeout: 90_000 }, async () => {
-    // The refused marker request shows in the server's output once the render runs in the page.
-    const marker = `${server.url}/render-started-marker`
-    await storeScene(looping, {
-      materials: {
-        '0': {
-          vertexShader: 'pass.vert',
-          fragmentShader: 'runaway.frag',
-          uniforms: { n: { type: 'int', value: 2_000_000_000 }, marker: { type: 'sampler2d', value: { url: marker, external: true } } },
+  it(
+    'leaves the queue, and its running render is stopped so the next one gets the page',
+    { timeout: 90_000 },
+    async () => {
+      // The refused marker request shows in the server's output once the render runs in the page.
+      const marker = `${server.url}/render-started-marker`
+      await storeScene(looping, {
+        materials: {
+          '0': {
+            vertexShader: 'pass.vert',
+            fragmentShader: 'runaway.frag',
+            uniforms: {
+              n: { type: 'int', value: 2_000_000_000 },
+              marker: { type: 'sampler2d', value: { url: marker, external: true } },
+            },
+          },
         },
-      },
-    })
-    const running = new AbortController()
-    const runaway = fetch(`${server.url}${imagePath(looping)}`, { headers: auth(), signal: running.signal }).catch((error: Error) => error)
-    await outputContains('/render-started-marker refused')
+      })
+      const running = new AbortController()
+      const runaway = fetch(`${server.url}${imagePath(looping)}`, { headers: auth(), signal: running.signal }).catch(
+        (error: Error) => error,
+      )
+      await outputContains('/render-started-marker refused')
 
-    // The page is taken: of two more requests one waits in the one place and the other gets 429.
-    const first = [new AbortController(), new AbortController()]
-    const refused = await firstAnswer(
-      first.map((controller) => fetch(`${server.url}${imagePath(normal, 'w=1&h=1')}`, { headers: auth(), signal: controller.signal }).catch((error: Error) => error)),
-    )
-    expect(status(refused.response)).toBe(429)
-    first[1 - refused.index]!.abort()
-    await outputContains('cancelled by its client while waiting for a page')
+      // The page is taken: of two more requests one waits in the one place and the other gets 429.
+      const first = [new AbortController(), new AbortController()]
+      const refused = await firstAnswer(
+        first.map((controller) =>
+          fetch(`${server.url}${imagePath(normal, 'w=1&h=1')}`, { headers: auth(), signal: controller.signal }).catch(
+            (error: Error) => error,
+          ),
+        ),
+      )
+      expect(status(refused.response)).toBe(429)
+      first[1 - refused.index]!.abort()
+      await outputContains('cancelled by its client while waiting for a page')
 
-    // Its place is free again: of two new requests exactly one is refused, the other waits.
-    const second = [0, 1].map(() => fetch(`${server.url}${imagePath(normal)}`, { headers: auth() }).catch((error: Error) => error))
-    const secondRefused = await firstAnswer(second)
-    expect(status(secondRefused.response)).toBe(429)
+      // Its place is free again: of two new requests exactly one is refused, the other waits.
+      const second = [0, 1].map(() =>
+        fetch(`${server.url}${imagePath(normal)}`, { headers: auth() }).catch((error: Error) => error),
+      )
+      const secondRefused = await firstAnswer(second)
+      expect(status(secondRefused.response)).toBe(429)
 
-    running.abort()
-    await outputContains('cancelled by its client while rendering')
-    const waited = await second[1 - secondRefused.index]!
-    if (!(waited instanceof Response)) throw waited
-    expect(waited.status, await waited.clone().text()).toBe(200)
-    const [r, g, b] = decodePng(Buffer.from(await waited.arrayBuffer())).at(100, 75)
-    expect([r > 240, g < 15, b < 15]).toEqual([true, true, true])
-    expect(await runaway).toBeInstanceOf(Error)
-    // The wedged page did not answer, so the browser was replaced as the time limit would have.
-    expect(occurrences('the cancelled render does not answer; restarting Chromium')).toBe(1)
-  })
+      running.abort()
+      await outputContains('cancelled by its client while rendering')
+      const waited = await second[1 - secondRefused.index]!
+      if (!(waited instanceof Response)) throw waited
+      expect(waited.status, await waited.clone().text()).toBe(200)
+      const [r, g, b] = decodePng(Buffer.from(await waited.arrayBuffer())).at(100, 75)
+      expect([r > 240, g < 15, b < 15]).toEqual([true, true, true])
+      expect(await runaway).toBeInstanceOf(Error)
+      // The wedged page did not answer, so the browser was replaced as the time limit would have.
+      expect(occurrences('the cancelled render does not answer; restarting Chromium')).toBe(1)
+    },
+  )
 })

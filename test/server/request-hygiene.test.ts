@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN, rawRequest, signIn, startServer, stopServer, tempDir, type StartedServer } from '@/test/support/start-server'
+import {
+  ADMIN,
+  rawRequest,
+  signIn,
+  startServer,
+  stopServer,
+  tempDir,
+  type StartedServer,
+} from '@/test/support/start-server'
 
 // Hostile request lines and headers every page and the API must answer cleanly, over a real socket.
 
@@ -26,7 +34,9 @@ describe('malformed percent-encoding', () => {
     const response = await rawRequest(server.url, `GET ${path} HTTP/1.1`)
     expect(response.status).toBe(400)
     expect(response.head).toMatch(/^content-type: application\/json/im)
-    expect(JSON.parse(response.body)).toEqual({ error: { code: 'bad_request', message: 'Invalid path: malformed percent-encoding' } })
+    expect(JSON.parse(response.body)).toEqual({
+      error: { code: 'bad_request', message: 'Invalid path: malformed percent-encoding' },
+    })
   })
 
   it('still serves well-encoded paths, and malformed queries decoded leniently', async () => {
@@ -46,7 +56,10 @@ describe('sign-in redirect of a signed-in browser', () => {
       body: JSON.stringify(ADMIN),
     })
     expect(response.status).toBe(200)
-    cookie = response.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ')
+    cookie = response.headers
+      .getSetCookie()
+      .map((value) => value.split(';')[0])
+      .join('; ')
   })
 
   it.each([
@@ -64,25 +77,44 @@ describe('sign-in redirect of a signed-in browser', () => {
 })
 
 describe('framing', () => {
-  it.each(['/', '/signin', '/studio', '/studio/configurators', '/configure/00000000-0000-4000-8000-000000000000', '/docs/api', '/no-such-page'])(
-    '%s may be framed by this site only',
-    async (path) => {
-      const response = await fetch(`${server.url}${path}`, { redirect: 'manual' })
-      expect(response.status).toBeLessThan(500)
-      expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'self'")
-    },
-  )
+  it.each([
+    '/',
+    '/signin',
+    '/studio',
+    '/studio/configurators',
+    '/configure/00000000-0000-4000-8000-000000000000',
+    '/docs/api',
+    '/no-such-page',
+  ])('%s may be framed by this site only', async (path) => {
+    const response = await fetch(`${server.url}${path}`, { redirect: 'manual' })
+    expect(response.status).toBeLessThan(500)
+    expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'self'")
+  })
 
   it("keeps the embed page's own policy: its application's domain, or nobody", async () => {
     const token = await signIn(server.url)
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-    const created = await fetch(`${server.url}/api/configurators`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Framed', mainFile: 'main.scad' }) })
+    const created = await fetch(`${server.url}/api/configurators`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Framed', mainFile: 'main.scad' }),
+    })
     const { UUID } = (await created.json()) as { UUID: string }
-    const registered = await fetch(`${server.url}/api/configurators/${UUID}/applications`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Shop', domain: 'shop.example.com' }) })
-    const application = (await (await fetch(`${server.url}/api/applications/${((await registered.json()) as { UUID: string }).UUID}`, { headers: auth })).json()) as { key: string }
+    const registered = await fetch(`${server.url}/api/configurators/${UUID}/applications`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Shop', domain: 'shop.example.com' }),
+    })
+    const application = (await (
+      await fetch(`${server.url}/api/applications/${((await registered.json()) as { UUID: string }).UUID}`, {
+        headers: auth,
+      })
+    ).json()) as { key: string }
 
     const embed = await fetch(`${server.url}/embed/${encodeURIComponent(application.key)}`)
-    expect(embed.headers.get('content-security-policy')).toBe('frame-ancestors http://shop.example.com:* https://shop.example.com:*')
+    expect(embed.headers.get('content-security-policy')).toBe(
+      'frame-ancestors http://shop.example.com:* https://shop.example.com:*',
+    )
     const unknown = await fetch(`${server.url}/embed/no-such-key`)
     expect(unknown.headers.get('content-security-policy')).toBe("frame-ancestors 'none'")
   })

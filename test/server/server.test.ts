@@ -60,14 +60,23 @@ async function stop(server: Started): Promise<void> {
 }
 
 /** fetch refuses a GET with a body; node:http sends one as written. */
-async function requestWithBody(url: string, method: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+async function requestWithBody(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-      let data = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (data += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: data }))
-    })
+    const request = http.request(
+      url,
+      { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (response) => {
+        let data = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (data += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: data }))
+      },
+    )
     request.on('error', reject)
     request.end(body)
   })
@@ -98,9 +107,14 @@ describe('start-up failures', () => {
 
   it('ends with one clear line and exit code 1 when DATABASE_URL is unreachable, without its password', async () => {
     const port = await freePort()
-    const { exited, output } = run({ DATA_DIR: tempDir(), DATABASE_URL: `postgresql://paraform:s3cret@127.0.0.1:${port}/paraform` })
+    const { exited, output } = run({
+      DATA_DIR: tempDir(),
+      DATABASE_URL: `postgresql://paraform:s3cret@127.0.0.1:${port}/paraform`,
+    })
     expect(await exited).toBe(1)
-    expect(output().trim()).toMatch(new RegExp(`^paraform: cannot prepare PostgreSQL at 127\\.0\\.0\\.1:${port}/paraform: .*ECONNREFUSED.*$`))
+    expect(output().trim()).toMatch(
+      new RegExp(`^paraform: cannot prepare PostgreSQL at 127\\.0\\.0\\.1:${port}/paraform: .*ECONNREFUSED.*$`),
+    )
     expect(output()).not.toContain('s3cret')
   })
 
@@ -134,7 +148,12 @@ describe('embedded database', () => {
   let server: Started
 
   // Debian's OpenSCAD as a native engine beside the embedded one, as an operator would set it.
-  const settings = { DATA_DIR: dataDir, MAX_UPLOAD_BYTES: '1000', SEED_DEMO: 'false', OPENSCAD_BINARY: '/usr/bin/openscad' }
+  const settings = {
+    DATA_DIR: dataDir,
+    MAX_UPLOAD_BYTES: '1000',
+    SEED_DEMO: 'false',
+    OPENSCAD_BINARY: '/usr/bin/openscad',
+  }
 
   beforeAll(async () => {
     server = await start(settings)
@@ -146,8 +165,14 @@ describe('embedded database', () => {
     const call = (method: string, route: string, body?: unknown) => callServer(server.url, token, method, route, body)
     const { cad } = (await (await call('GET', '/capabilities')).json()) as { cad: { versions: string[] }[] }
     const native = cad[0]!.versions.find((version) => version.endsWith('-native'))!
-    const { UUID } = (await (await call('POST', '/configurators', { name: 'Native', mainFile: 'main.scad', cadVersion: native })).json()) as { UUID: string }
-    const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/main.scad`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: 'size = 3; // [1:9]\ncube(size);' })
+    const { UUID } = (await (
+      await call('POST', '/configurators', { name: 'Native', mainFile: 'main.scad', cadVersion: native })
+    ).json()) as { UUID: string }
+    const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/configurator/main.scad`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}` },
+      body: 'size = 3; // [1:9]\ncube(size);',
+    })
     expect(upload.status).toBe(202)
     const { id } = (await (await call('POST', '/configsessions', { configuratorId: UUID })).json()) as { id: string }
     const model = await call('GET', `/configsessions/${id}/model`)
@@ -204,7 +229,9 @@ describe('embedded database', () => {
     ])
     expect(response.status).toBe(400)
     expect(JSON.parse(response.body)).toEqual({ error: { code: 'bad_request', message: expect.any(String) } })
-    const files = await fetch(`${server.url}/api/configurators/${UUID}/files`, { headers: { authorization: `Bearer ${token}` } })
+    const files = await fetch(`${server.url}/api/configurators/${UUID}/files`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
     expect(await files.json()).toEqual([])
   })
 
@@ -236,8 +263,16 @@ describe('embedded database', () => {
         body: JSON.stringify({ name: 'Scene', mainFile: 'main.scad', extraSettings: { renderers: ['headless'] } }),
       })
     ).json()) as { UUID: string }
-    for (const [filePath, body] of [['configurator/main.scad', 'cube(3);'], ['renderer/basic.vert', 'void main() {}'], ['renderer/basic.frag', 'void main() {}']]) {
-      const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/${filePath}`, { method: 'PUT', headers: auth, body })
+    for (const [filePath, body] of [
+      ['configurator/main.scad', 'cube(3);'],
+      ['renderer/basic.vert', 'void main() {}'],
+      ['renderer/basic.frag', 'void main() {}'],
+    ]) {
+      const upload = await fetch(`${server.url}/api/configurators/${UUID}/files/${filePath}`, {
+        method: 'PUT',
+        headers: auth,
+        body,
+      })
       expect(upload.status).toBe(202)
     }
     const created = await fetch(`${server.url}/api/configsessions`, {
@@ -245,16 +280,36 @@ describe('embedded database', () => {
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ configuratorId: UUID }),
     })
-    const session = (await created.json()) as { id: string; renderingKey: string; renderSessions: { sessionId: string }[] }
-    const [webgl, headless] = session.renderSessions.map((renderer) => `/api/configSessions/${session.id}/renderers/${renderer.sessionId}/scene`)
-    const scene = { materials: { '0': { vertexShader: 'basic.vert', fragmentShader: 'basic.frag', uniforms: { tint: { type: 'color', value: '#ff0000' } } } }, background: '#202020' }
+    const session = (await created.json()) as {
+      id: string
+      renderingKey: string
+      renderSessions: { sessionId: string }[]
+    }
+    const [webgl, headless] = session.renderSessions.map(
+      (renderer) => `/api/configSessions/${session.id}/renderers/${renderer.sessionId}/scene`,
+    )
+    const scene = {
+      materials: {
+        '0': {
+          vertexShader: 'basic.vert',
+          fragmentShader: 'basic.frag',
+          uniforms: { tint: { type: 'color', value: '#ff0000' } },
+        },
+      },
+      background: '#202020',
+    }
     const readScene = async (scenePath: string) => {
       const response = await fetch(`${server.url}${scenePath}`, { headers: auth })
       expect(response.status).toBe(200)
       return response.json()
     }
 
-    const update = await requestWithBody(`${server.url}${webgl}`, 'GET', { ...auth, 'content-type': 'application/json' }, JSON.stringify(scene))
+    const update = await requestWithBody(
+      `${server.url}${webgl}`,
+      'GET',
+      { ...auth, 'content-type': 'application/json' },
+      JSON.stringify(scene),
+    )
     expect(update.status).toBe(200)
     expect(JSON.parse(update.body)).toEqual(scene)
     expect(await readScene(webgl!)).toEqual(scene)
@@ -271,10 +326,19 @@ describe('embedded database', () => {
     ])
     expect(chunkedUpdate.status).toBe(200)
     expect(await readScene(headless!)).toEqual({ materials: {}, background: '#000000' })
-    const invalid = await requestWithBody(`${server.url}${headless}`, 'GET', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ materials: { x: {} } }))
+    const invalid = await requestWithBody(
+      `${server.url}${headless}`,
+      'GET',
+      { ...auth, 'content-type': 'application/json' },
+      JSON.stringify({ materials: { x: {} } }),
+    )
     expect(invalid.status).toBe(422)
     expect(JSON.parse(invalid.body)).toEqual({
-      error: { code: 'unprocessable_entity', message: expect.stringMatching(/^materials\.x: /), fields: [expect.objectContaining({ path: ['materials', 'x'] })] },
+      error: {
+        code: 'unprocessable_entity',
+        message: expect.stringMatching(/^materials\.x: /),
+        fields: [expect.objectContaining({ path: ['materials', 'x'] })],
+      },
     })
     expect(await readScene(headless!)).toEqual({ materials: {}, background: '#000000' })
 
@@ -283,14 +347,23 @@ describe('embedded database', () => {
     const shader = await fetch(`${server.url}${filesPath}/basic.frag?key=${encodeURIComponent(session.renderingKey)}`)
     expect(shader.status).toBe(200)
     expect(shader.headers.get('etag')).toMatch(/^"[0-9a-f]{64}"$/)
-    const notModified = await fetch(`${server.url}${filesPath}/basic.frag?key=${encodeURIComponent(session.renderingKey)}`, { headers: { 'if-none-match': shader.headers.get('etag')! } })
+    const notModified = await fetch(
+      `${server.url}${filesPath}/basic.frag?key=${encodeURIComponent(session.renderingKey)}`,
+      { headers: { 'if-none-match': shader.headers.get('etag')! } },
+    )
     expect(notModified.status).toBe(304)
-    const hostile = await rawRequest(server.url, `GET ${filesPath}/../../../../configurators/${UUID}/files/configurator/main.scad?key=${encodeURIComponent(session.renderingKey)} HTTP/1.1`)
+    const hostile = await rawRequest(
+      server.url,
+      `GET ${filesPath}/../../../../configurators/${UUID}/files/configurator/main.scad?key=${encodeURIComponent(session.renderingKey)} HTTP/1.1`,
+    )
     expect(hostile.status).toBe(400)
   })
 
   it('serves the OpenAPI document and the API reference page', async () => {
-    const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { openapi: string; paths: object }
+    const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+      openapi: string
+      paths: object
+    }
     expect(document.openapi).toBe('3.1.0')
     const page = await fetch(`${server.url}/docs/api`)
     expect(page.status).toBe(200)
@@ -312,7 +385,10 @@ describe('sessions on the embedded default', () => {
     expect(server.output()).toMatch(/added \d+ demo configurators/)
     const token = await signIn(server.url)
     const auth = { authorization: `Bearer ${token}` }
-    const demos = (await (await fetch(`${server.url}/api/configurators`, { headers: auth })).json()) as { UUID: string; name: string }[]
+    const demos = (await (await fetch(`${server.url}/api/configurators`, { headers: auth })).json()) as {
+      UUID: string
+      name: string
+    }[]
     expect(demos.map((demo) => demo.name)).toEqual(expect.arrayContaining(['Box with lid', 'Name tag', 'Spur gear']))
     const box = demos.find((demo) => demo.name === 'Box with lid')!
 
@@ -329,7 +405,8 @@ describe('sessions on the embedded default', () => {
       body: JSON.stringify({ width: { value: 120 } }),
     })
     expect(put.status).toBe(200)
-    const modelUrl = () => `${server.url}/api/configsessions/${session.id}/model?key=${encodeURIComponent(session.modelKey)}`
+    const modelUrl = () =>
+      `${server.url}/api/configsessions/${session.id}/model?key=${encodeURIComponent(session.modelKey)}`
     const before = await fetch(modelUrl())
     expect(before.status).toBe(200)
     // Built for the PUT, by this process: joined while building, or from its memory.
@@ -339,7 +416,9 @@ describe('sessions on the embedded default', () => {
     await stop(server)
     server = await start({ DATA_DIR: dataDir })
     expect(server.output()).not.toMatch(/demo configurators/)
-    const parameters = (await (await fetch(`${server.url}/api/configsessions/${session.id}/parameters`, { headers: auth })).json()) as Record<string, { value: unknown }>
+    const parameters = (await (
+      await fetch(`${server.url}/api/configsessions/${session.id}/parameters`, { headers: auth })
+    ).json()) as Record<string, { value: unknown }>
     expect(parameters.width?.value).toBe(120)
     const after = await fetch(modelUrl())
     expect(after.headers.get('x-build-cache')).toBe('stored')
@@ -362,12 +441,16 @@ describe('PostgreSQL', () => {
       await client.connect()
       const { rows } = await client.query('SELECT migration_name FROM "_prisma_migrations"')
       await client.end()
-      const migrations = fs.readdirSync('prisma/migrations', { withFileTypes: true }).filter((entry) => entry.isDirectory())
+      const migrations = fs
+        .readdirSync('prisma/migrations', { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
       expect(rows).toHaveLength(migrations.length)
       expect(servers.filter((server) => server.output().includes('applied migrations'))).toHaveLength(1)
       // A token from one instance works on the other: they share the signing key.
       const token = await signIn(servers[0].url)
-      expect((await fetch(`${servers[1].url}/api/configurators`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+      expect(
+        (await fetch(`${servers[1].url}/api/configurators`, { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(200)
     } finally {
       await Promise.all(servers.map(stop))
     }

@@ -31,8 +31,12 @@ function copyUnit(unit: string, change: (text: string) => string, dir = copies):
 
 /** systemd-analyze's output lines about our units: warnings of verify (unknown keys, bad values, missing commands). */
 function analyze(...args: string[]): { status: number | null; lines: string[]; stdout: string } {
-  const result = spawnSync(ANALYZE, args, { encoding: 'utf8', env: { ...process.env, SYSTEMD_PAGER: '', SYSTEMD_COLORS: '0' } })
-  if (result.error) throw new Error(`${ANALYZE} cannot run (${result.error.message}): Debian's systemd package installs it`)
+  const result = spawnSync(ANALYZE, args, {
+    encoding: 'utf8',
+    env: { ...process.env, SYSTEMD_PAGER: '', SYSTEMD_COLORS: '0' },
+  })
+  if (result.error)
+    throw new Error(`${ANALYZE} cannot run (${result.error.message}): Debian's systemd package installs it`)
   const lines = `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => line.includes('paraform'))
   return { status: result.status, lines, stdout: result.stdout }
 }
@@ -61,7 +65,14 @@ describe('deploy/ systemd units', () => {
 
   it('would show a misspelt directive, a bad value or a missing command', () => {
     const broken = fs.mkdtempSync(path.join(copies, 'broken-'))
-    const file = copyUnit('paraform-web.service', (text) => text.replace('ProtectSystem=strict', 'ProtectSystem=stricter\nProtectSystm=yes').replace('/usr/bin/node', '/usr/bin/no-node'), broken)
+    const file = copyUnit(
+      'paraform-web.service',
+      (text) =>
+        text
+          .replace('ProtectSystem=strict', 'ProtectSystem=stricter\nProtectSystm=yes')
+          .replace('/usr/bin/node', '/usr/bin/no-node'),
+      broken,
+    )
     const { lines } = analyze('verify', file)
     expect(lines.join('\n')).toMatch(/protect system value.*stricter/)
     expect(lines.join('\n')).toMatch(/Unknown key 'ProtectSystm'/)
@@ -92,45 +103,80 @@ describe('deploy/ systemd units', () => {
       SystemCallErrorNumber: 'EPERM',
       // Node's JIT and WebAssembly write the code they run.
       MemoryDenyWriteExecute: 'no',
-    })) expect(one(settings, key), key).toBe(value)
+    }))
+      expect(one(settings, key), key).toBe(value)
     expect(one(settings, 'SystemCallFilter')).toMatch(/^@system-service\b/)
-    expect(one(settings, 'RestrictAddressFamilies')?.split(' ')).toEqual(expect.arrayContaining(['AF_UNIX', 'AF_INET', 'AF_INET6']))
+    expect(one(settings, 'RestrictAddressFamilies')?.split(' ')).toEqual(
+      expect.arrayContaining(['AF_UNIX', 'AF_INET', 'AF_INET6']),
+    )
   })
 
-  it.each(BUILDING)('%s lets the native engine sandbox each build (bubblewrap) and stops as SHUTDOWN_TIMEOUT_SECONDS allows', (unit) => {
-    const settings = serviceSettings(unit)
-    expect(one(settings, 'RestrictNamespaces')?.split(' ').sort()).toEqual(['cgroup', 'ipc', 'mnt', 'net', 'pid', 'user', 'uts'])
-    expect(one(settings, 'ProtectKernelTunables')).toBe('no')
-    expect(one(settings, 'ProtectKernelLogs')).toBe('no')
-    expect(one(settings, 'SystemCallFilter')?.split(' ')).toContain('@mount')
-    expect(one(settings, 'RestrictAddressFamilies')?.split(' ')).toContain('AF_NETLINK')
-    expect(one(settings, 'KillMode')).toBe('mixed')
-    expect(one(settings, 'KillSignal')).toBe('SIGTERM')
-    expect(Number(one(settings, 'TimeoutStopSec'))).toBeGreaterThan(SHUTDOWN_TIMEOUT_SECONDS)
-  })
+  it.each(BUILDING)(
+    '%s lets the native engine sandbox each build (bubblewrap) and stops as SHUTDOWN_TIMEOUT_SECONDS allows',
+    (unit) => {
+      const settings = serviceSettings(unit)
+      expect(one(settings, 'RestrictNamespaces')?.split(' ').sort()).toEqual([
+        'cgroup',
+        'ipc',
+        'mnt',
+        'net',
+        'pid',
+        'user',
+        'uts',
+      ])
+      expect(one(settings, 'ProtectKernelTunables')).toBe('no')
+      expect(one(settings, 'ProtectKernelLogs')).toBe('no')
+      expect(one(settings, 'SystemCallFilter')?.split(' ')).toContain('@mount')
+      expect(one(settings, 'RestrictAddressFamilies')?.split(' ')).toContain('AF_NETLINK')
+      expect(one(settings, 'KillMode')).toBe('mixed')
+      expect(one(settings, 'KillSignal')).toBe('SIGTERM')
+      expect(Number(one(settings, 'TimeoutStopSec'))).toBeGreaterThan(SHUTDOWN_TIMEOUT_SECONDS)
+    },
+  )
 
   it('the backup unit builds nothing and keeps the kernel and namespaces shut', () => {
     const settings = serviceSettings('paraform-backup.service')
-    for (const key of ['RestrictNamespaces', 'ProtectKernelTunables', 'ProtectKernelLogs']) expect(one(settings, key), key).toBe('yes')
+    for (const key of ['RestrictNamespaces', 'ProtectKernelTunables', 'ProtectKernelLogs'])
+      expect(one(settings, key), key).toBe('yes')
     expect(one(settings, 'Type')).toBe('oneshot')
   })
 
   it('run what the npm scripts run, on entry files that exist', () => {
-    const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
     const tsxArguments = (script: string) => script.replace(/^.*\btsx /, '').split(' ')
-    const nodeArguments = (unit: string) => one(serviceSettings(unit), 'ExecStart')!.replace(/^\/usr\/bin\/node /, '').replace('--import tsx ', '').split(' ')
+    const nodeArguments = (unit: string) =>
+      one(serviceSettings(unit), 'ExecStart')!
+        .replace(/^\/usr\/bin\/node /, '')
+        .replace('--import tsx ', '')
+        .split(' ')
     expect(scripts.start).toMatch(/^NODE_ENV=production exec tsx /)
     expect(nodeArguments('paraform-web.service')).toEqual(tsxArguments(scripts.start!))
     expect(scripts.worker).toMatch(/^NODE_ENV=production exec tsx /)
     expect(nodeArguments('paraform-worker.service')).toEqual(tsxArguments(scripts.worker!))
-    for (const unit of BUILDING) expect(serviceSettings(unit).get('Environment')?.join(' ')).toContain('NODE_ENV=production')
-    expect(one(serviceSettings('paraform-backup.service'), 'ExecStart')).toContain(`/usr/bin/node --import tsx ${tsxArguments(scripts.backup!).join(' ')} "/var/lib/paraform-backups/`)
-    for (const file of ['server.ts', 'worker.ts', 'scripts/backup.ts', 'node_modules/tsx/package.json']) expect(fs.existsSync(path.join(ROOT, file)), file).toBe(true)
+    for (const unit of BUILDING)
+      expect(serviceSettings(unit).get('Environment')?.join(' ')).toContain('NODE_ENV=production')
+    expect(one(serviceSettings('paraform-backup.service'), 'ExecStart')).toContain(
+      `/usr/bin/node --import tsx ${tsxArguments(scripts.backup!).join(' ')} "/var/lib/paraform-backups/`,
+    )
+    for (const file of ['server.ts', 'worker.ts', 'scripts/backup.ts', 'node_modules/tsx/package.json'])
+      expect(fs.existsSync(path.join(ROOT, file)), file).toBe(true)
   })
 
   it('the example environment file names only settings Paraform reads', () => {
     const names = [...ENV_EXAMPLE.matchAll(/^#?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!)
-    expect(names).toEqual(expect.arrayContaining(['DATABASE_URL', 'S3_BUCKET', 'ADMIN_EMAIL', 'METRICS_TOKEN', 'METRICS_PORT', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_SECONDS']))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'S3_BUCKET',
+        'ADMIN_EMAIL',
+        'METRICS_TOKEN',
+        'METRICS_PORT',
+        'LOG_LEVEL',
+        'SHUTDOWN_TIMEOUT_SECONDS',
+      ]),
+    )
     // The AWS SDK reads the bucket's credentials itself.
     expect(names.filter((name) => !SETTING_NAMES.includes(name) && !name.startsWith('AWS_'))).toEqual([])
     // DATA_DIR is the units' StateDirectory, set in the units.

@@ -26,8 +26,15 @@ afterAll(() => {
   upstream.close()
 })
 
-async function start(env: Record<string, string> = {}): Promise<{ server: StartedServer; token: string; exited: Promise<number | null> }> {
-  const server = await startServer({ DATA_DIR: tempDir(), SEED_DEMO: 'false', SERVICES: JSON.stringify({ slow: `http://127.0.0.1:${upstreamPort}/base` }), ...env })
+async function start(
+  env: Record<string, string> = {},
+): Promise<{ server: StartedServer; token: string; exited: Promise<number | null> }> {
+  const server = await startServer({
+    DATA_DIR: tempDir(),
+    SEED_DEMO: 'false',
+    SERVICES: JSON.stringify({ slow: `http://127.0.0.1:${upstreamPort}/base` }),
+    ...env,
+  })
   const exited = new Promise<number | null>((resolve) => server.child.on('exit', (code) => resolve(code)))
   return { server, token: await signIn(server.url), exited }
 }

@@ -3,7 +3,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { expect } from 'vitest'
 import type { z } from 'zod'
-import { operationMethod, operationPath, type InputArgs, type OperationBody, type OperationInput, type OperationResult } from '@/lib/endpoints/client'
+import {
+  operationMethod,
+  operationPath,
+  type InputArgs,
+  type OperationBody,
+  type OperationInput,
+  type OperationResult,
+} from '@/lib/endpoints/client'
 import { OPERATIONS } from '@/lib/endpoints/openapi'
 import { operations, type OperationId, type Operations } from '@/lib/endpoints/operations'
 import type { Operation } from '@/lib/api/operation'
@@ -23,7 +30,9 @@ function findRouteFiles(dir: string, segments: string[] = []): RouteFile[] {
     if (entry.isDirectory()) return findRouteFiles(path.join(dir, entry.name), [...segments, entry.name])
     if (entry.name !== 'route.ts') return []
     let loaded: Promise<Record<string, unknown>> | undefined
-    return [{ segments, load: () => (loaded ??= import(path.join(dir, entry.name)) as Promise<Record<string, unknown>>) }]
+    return [
+      { segments, load: () => (loaded ??= import(path.join(dir, entry.name)) as Promise<Record<string, unknown>>) },
+    ]
   })
 }
 
@@ -31,7 +40,9 @@ const ROUTES = findRouteFiles(API_DIR)
 
 // Next's order: static segments beat [param], which beats [...catchAll].
 function specificity(segments: string[]): number[] {
-  return segments.map((segment) => (segment.startsWith('[[...') ? -1 : segment.startsWith('[...') ? 0 : segment.startsWith('[') ? 1 : 2))
+  return segments.map((segment) =>
+    segment.startsWith('[[...') ? -1 : segment.startsWith('[...') ? 0 : segment.startsWith('[') ? 1 : 2,
+  )
 }
 
 function match(route: RouteFile, parts: string[]): Record<string, string | string[]> | null {
@@ -106,7 +117,11 @@ export async function api(method: string, pathAndQuery: string, options: CallOpt
   const headers = new Headers(options.headers)
   if (options.token) headers.set('authorization', `Bearer ${options.token}`)
   let body: BodyInit | undefined
-  if (typeof options.body === 'string' || options.body instanceof Uint8Array || options.body instanceof ReadableStream) {
+  if (
+    typeof options.body === 'string' ||
+    options.body instanceof Uint8Array ||
+    options.body instanceof ReadableStream
+  ) {
     body = options.body as BodyInit
   } else if (options.body !== undefined) {
     body = JSON.stringify(options.body)
@@ -122,12 +137,17 @@ export async function api(method: string, pathAndQuery: string, options: CallOpt
 type RawBody = string | Uint8Array | ReadableStream
 
 /** Operation K's path and query parameters, with the token, headers and body to send (its JSON body, or raw bytes). */
-export type CallInput<K extends OperationId> = OperationInput<K> & Omit<CallOptions, 'body'> & { body?: OperationBody<K> | RawBody }
+export type CallInput<K extends OperationId> = OperationInput<K> &
+  Omit<CallOptions, 'body'> & { body?: OperationBody<K> | RawBody }
 
 /** Operation K through `api`: its method and path from the operation, its parameters encoded. */
 export function call<K extends OperationId>(id: K, input: CallInput<K>): Promise<Response> {
   const { params, query, ...options } = input
-  return api(operationMethod(id), operationPath(id, ...([{ params, query }] as InputArgs<K, OperationInput<K>>)), options)
+  return api(
+    operationMethod(id),
+    operationPath(id, ...([{ params, query }] as InputArgs<K, OperationInput<K>>)),
+    options,
+  )
 }
 
 type JsonOperationId = { [K in OperationId]: Operations[K] extends { response: z.ZodType } ? K : never }[OperationId]
@@ -147,7 +167,8 @@ const OPERATION_PATTERNS = OPERATIONS.map((operation) => ({
 
 function findOperation(method: string, pathname: string): Operation | undefined {
   const path = apiPath(pathname)
-  return OPERATION_PATTERNS.find(({ operation, pattern }) => operation.method === method && pattern.test(path))?.operation
+  return OPERATION_PATTERNS.find(({ operation, pattern }) => operation.method === method && pattern.test(path))
+    ?.operation
 }
 
 /**
@@ -156,17 +177,28 @@ function findOperation(method: string, pathname: string): Operation | undefined 
  * does not name fails the test.
  */
 async function expectMatchesSchema(response: Response, method: string, pathname: string) {
-  if (response.status < 200 || response.status > 299 || !/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return
+  if (
+    response.status < 200 ||
+    response.status > 299 ||
+    !/^application\/json\b/.test(response.headers.get('content-type') ?? '')
+  )
+    return
   const operation = findOperation(method, pathname)
   if (!operation?.response) return
   const body: unknown = await response.clone().json()
   const result = operation.response.safeParse(body)
-  if (!result.success) throw new Error(`${method} ${pathname} answered a body that is not a ${operation.id} response:\n${result.error.message}`)
+  if (!result.success)
+    throw new Error(
+      `${method} ${pathname} answered a body that is not a ${operation.id} response:\n${result.error.message}`,
+    )
   expect(result.data, `${method} ${pathname}: the ${operation.id} response schema changes the body`).toStrictEqual(body)
 }
 
 /** The body of a 2xx JSON answer of `operation`, parsed with (and typed by) its response schema. */
-export async function readBody<O extends JsonOperation>(response: Response, operation: O): Promise<z.output<O['response']>> {
+export async function readBody<O extends JsonOperation>(
+  response: Response,
+  operation: O,
+): Promise<z.output<O['response']>> {
   expect(response.status, `${operation.id} answered ${response.status}`).toBe(operation.status ?? 200)
   return operation.response.parse(await response.json()) as z.output<O['response']>
 }

@@ -7,7 +7,7 @@ export function imageSize(bytes: Buffer): { type: 'png' | 'jpeg' | 'webp'; width
   }
   if (bytes[0] === 0xff && bytes[1] === 0xd8) {
     // Walk the segments to the first start-of-frame (SOF0..SOF15 except DHT, JPG, DAC).
-    for (let offset = 2; offset + 9 < bytes.length; ) {
+    for (let offset = 2; offset + 9 < bytes.length;) {
       if (bytes[offset] !== 0xff) return null
       const marker = bytes[offset + 1]!
       if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
@@ -19,12 +19,14 @@ export function imageSize(bytes: Buffer): { type: 'png' | 'jpeg' | 'webp'; width
   }
   if (bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP') {
     const chunk = bytes.toString('ascii', 12, 16)
-    if (chunk === 'VP8 ') return { type: 'webp', width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff }
+    if (chunk === 'VP8 ')
+      return { type: 'webp', width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff }
     if (chunk === 'VP8L') {
       const bits = bytes.readUInt32LE(21)
       return { type: 'webp', width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 }
     }
-    if (chunk === 'VP8X') return { type: 'webp', width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 }
+    if (chunk === 'VP8X')
+      return { type: 'webp', width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 }
   }
   return null
 }
@@ -52,7 +54,8 @@ export function decodePng(bytes: Buffer): Pixels {
       width = chunk.readUInt32BE(0)
       height = chunk.readUInt32BE(4)
       const [depth, colorType, , , interlace] = chunk.subarray(8)
-      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6)) throw new Error(`unsupported PNG: depth ${depth}, colour type ${colorType}`)
+      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6))
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${colorType}`)
       channels = colorType === 6 ? 4 : 3
     }
     if (type === 'IDAT') idat.push(chunk)

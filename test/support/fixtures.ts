@@ -14,12 +14,23 @@ export async function signUp(role: 'admin' | 'designer' = 'designer') {
   return { ...user, token: accessToken }
 }
 
-export async function createConfigurator(token: string, fields: Partial<OperationBody<'createConfigurator'>> = {}): Promise<string> {
+export async function createConfigurator(
+  token: string,
+  fields: Partial<OperationBody<'createConfigurator'>> = {},
+): Promise<string> {
   return (await callJson('createConfigurator', { token, body: { name: 'Box', mainFile: 'main.scad', ...fields } })).UUID
 }
 
-export async function registerApplication(token: string, configuratorId: string, fields: Partial<OperationBody<'registerApplication'>> = {}) {
-  const { UUID } = await callJson('registerApplication', { params: { configuratorId }, token, body: { name: 'Shop', domain: 'shop.example.com', ...fields } })
+export async function registerApplication(
+  token: string,
+  configuratorId: string,
+  fields: Partial<OperationBody<'registerApplication'>> = {},
+) {
+  const { UUID } = await callJson('registerApplication', {
+    params: { configuratorId },
+    token,
+    body: { name: 'Shop', domain: 'shop.example.com', ...fields },
+  })
   return callJson('getApplication', { params: { applicationId: UUID }, token })
 }
 
@@ -39,11 +50,23 @@ export async function expectError(response: Response, status: number, code: stri
 }
 
 /** A configurator of its own owner with `configurator/main.scad` = source, and an open session on it. */
-export async function openSession(source: string | Uint8Array, fields: Partial<OperationBody<'createConfigurator'>> = {}, extraFiles: Record<string, string | Uint8Array> = {}) {
+export async function openSession(
+  source: string | Uint8Array,
+  fields: Partial<OperationBody<'createConfigurator'>> = {},
+  extraFiles: Record<string, string | Uint8Array> = {},
+) {
   const owner = await signUp()
   const configuratorId = await createConfigurator(owner.token, fields)
   for (const [path, body] of Object.entries({ 'configurator/main.scad': source, ...extraFiles })) {
-    expect((await call('uploadConfiguratorFile', { params: { configuratorId, path: path.split('/') }, token: owner.token, body })).status).toBe(202)
+    expect(
+      (
+        await call('uploadConfiguratorFile', {
+          params: { configuratorId, path: path.split('/') },
+          token: owner.token,
+          body,
+        })
+      ).status,
+    ).toBe(202)
   }
   const session = await callJson('createSession', { token: owner.token, body: { configuratorId } })
   return { owner, configuratorId, session, token: owner.token }

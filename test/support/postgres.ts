@@ -35,7 +35,10 @@ export async function dropTestDatabase(databaseUrl: string): Promise<void> {
 /** Drops every database this test run created. */
 export async function dropTestDatabases(): Promise<void> {
   await withAdmin(async (client) => {
-    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [runPrefix()])
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [runPrefix()],
+    )
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
   })
 }

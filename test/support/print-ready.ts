@@ -32,7 +32,15 @@ export function slicerInfo(bytes: Uint8Array): Promise<Record<string, string>[]>
     return stdout
       .split(/^\[.*\]$/m)
       .slice(1)
-      .map((block) => Object.fromEntries(block.split('\n').flatMap((line) => (line.includes(' = ') ? [line.split(' = ').map((side) => side.trim()) as [string, string]] : []))))
+      .map((block) =>
+        Object.fromEntries(
+          block
+            .split('\n')
+            .flatMap((line) =>
+              line.includes(' = ') ? [line.split(' = ').map((side) => side.trim()) as [string, string]] : [],
+            ),
+        ),
+      )
   })
 }
 
@@ -45,7 +53,11 @@ export function slicerRoundTrip(bytes: Uint8Array): Promise<Uint8Array> {
   })
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['object', 'volume', 'metadata', 'vertex', 'triangle', 'item', 'm:color'].includes(name) })
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  isArray: (name) => ['object', 'volume', 'metadata', 'vertex', 'triangle', 'item', 'm:color'].includes(name),
+})
 
 export interface ThreeMfPart {
   name: string
@@ -56,28 +68,45 @@ export interface ThreeMfPart {
 }
 
 /** The objects of a 3MF and each one's parts as PrusaSlicer's config names their triangle ranges. */
-export function readParts(bytes: Uint8Array): { objects: { id: string; name?: string; parts: ThreeMfPart[]; minZ: number }[]; items: unknown[] } {
+export function readParts(bytes: Uint8Array): {
+  objects: { id: string; name?: string; parts: ThreeMfPart[]; minZ: number }[]
+  items: unknown[]
+} {
   const files = unzipSync(bytes)
   const model = xml.parse(strFromU8(files['3D/3dmodel.model']!)).model
   const config = xml.parse(strFromU8(files['Metadata/Slic3r_PE_model.config']!)).config
-  const colors: string[] = (model.resources['m:colorgroup']?.['m:color'] ?? []).map((entry: { color: string }) => entry.color)
-  const objects = (model.resources.object ?? []).map((object: { id: string; name?: string; pindex?: string; mesh: { vertices: { vertex: Record<string, string>[] }; triangles: { triangle: Record<string, string>[] } } }) => {
-    const vertex = object.mesh.vertices.vertex
-    const triangle = object.mesh.triangles.triangle
-    const volumes: { firstid: string; lastid: string; metadata: { key: string; value: string }[] }[] = config.object.find((entry: { id: string }) => entry.id === object.id)?.volume ?? []
-    const parts = volumes.map((volume): ThreeMfPart => {
-      const triangles = triangle.slice(Number(volume.firstid), Number(volume.lastid) + 1)
-      const used = [...new Set(triangles.flatMap((t) => [Number(t.v1), Number(t.v2), Number(t.v3)]))]
-      const local = new Map(used.map((global, index) => [global, index]))
-      return {
-        name: volume.metadata.find((entry) => entry.key === 'name')!.value,
-        positions: Float32Array.from(used.flatMap((global) => [Number(vertex[global]!.x), Number(vertex[global]!.y), Number(vertex[global]!.z)])),
-        indices: Uint32Array.from(triangles.flatMap((t) => [local.get(Number(t.v1))!, local.get(Number(t.v2))!, local.get(Number(t.v3))!])),
-        color: colors[Number(triangles[0]?.p1 ?? object.pindex ?? 0)]!,
-      }
-    })
-    return { id: object.id, name: object.name, parts, minZ: Math.min(...vertex.map((v) => Number(v.z))) }
-  })
+  const colors: string[] = (model.resources['m:colorgroup']?.['m:color'] ?? []).map(
+    (entry: { color: string }) => entry.color,
+  )
+  const objects = (model.resources.object ?? []).map(
+    (object: {
+      id: string
+      name?: string
+      pindex?: string
+      mesh: { vertices: { vertex: Record<string, string>[] }; triangles: { triangle: Record<string, string>[] } }
+    }) => {
+      const vertex = object.mesh.vertices.vertex
+      const triangle = object.mesh.triangles.triangle
+      const volumes: { firstid: string; lastid: string; metadata: { key: string; value: string }[] }[] =
+        config.object.find((entry: { id: string }) => entry.id === object.id)?.volume ?? []
+      const parts = volumes.map((volume): ThreeMfPart => {
+        const triangles = triangle.slice(Number(volume.firstid), Number(volume.lastid) + 1)
+        const used = [...new Set(triangles.flatMap((t) => [Number(t.v1), Number(t.v2), Number(t.v3)]))]
+        const local = new Map(used.map((global, index) => [global, index]))
+        return {
+          name: volume.metadata.find((entry) => entry.key === 'name')!.value,
+          positions: Float32Array.from(
+            used.flatMap((global) => [Number(vertex[global]!.x), Number(vertex[global]!.y), Number(vertex[global]!.z)]),
+          ),
+          indices: Uint32Array.from(
+            triangles.flatMap((t) => [local.get(Number(t.v1))!, local.get(Number(t.v2))!, local.get(Number(t.v3))!]),
+          ),
+          color: colors[Number(triangles[0]?.p1 ?? object.pindex ?? 0)]!,
+        }
+      })
+      return { id: object.id, name: object.name, parts, minZ: Math.min(...vertex.map((v) => Number(v.z))) }
+    },
+  )
   return { objects, items: model.build.item ?? [] }
 }
 

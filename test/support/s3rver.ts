@@ -11,7 +11,13 @@ export interface StartedS3rver {
 
 /** A real S3-compatible server on loopback, keeping its objects under `dir`; `port` 0 picks one. */
 export async function startS3rver(dir: string, bucket: string, port = 0): Promise<StartedS3rver> {
-  const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory: path.join(dir, 's3rver'), configureBuckets: [{ name: bucket, configs: [] }] })
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port,
+    silent: true,
+    directory: path.join(dir, 's3rver'),
+    configureBuckets: [{ name: bucket, configs: [] }],
+  })
   const address = await server.run()
   return { endpoint: `http://127.0.0.1:${address.port}`, port: address.port, close: () => server.close() }
 }

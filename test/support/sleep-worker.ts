@@ -7,7 +7,8 @@ import { parentPort } from 'node:worker_threads'
 import { WORKER_READY } from '../../lib/cad/worker-pool'
 
 const booted = process.hrtime.bigint()
-const niceness = process.platform === 'linux' ? os.getPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop())) : 0
+const niceness =
+  process.platform === 'linux' ? os.getPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop())) : 0
 parentPort?.postMessage(WORKER_READY)
 parentPort?.on('message', (job: { name: string; ms: number }) => {
   const start = process.hrtime.bigint()

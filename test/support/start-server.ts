@@ -30,7 +30,15 @@ export function tempDir(): string {
 export async function startServer(env: Record<string, string>): Promise<StartedServer> {
   const port = await freePort()
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, NODE_ENV: 'production', DEMO_SHOP_PORT: '0', ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      NODE_ENV: 'production',
+      DEMO_SHOP_PORT: '0',
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -54,11 +62,20 @@ export async function stopServer(server: StartedServer): Promise<void> {
 }
 
 /** An API call to a started server with a bearer token: a string or bytes go as they are, anything else as JSON. */
-export function callServer(url: string, token: string, method: string, route: string, body?: unknown): Promise<Response> {
+export function callServer(
+  url: string,
+  token: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<Response> {
   const isRaw = typeof body === 'string' || body instanceof Uint8Array
   return fetch(`${url}/api${route}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && !isRaw && { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && !isRaw && { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : isRaw ? (body as string) : JSON.stringify(body),
   })
 }
@@ -74,7 +91,11 @@ export async function signIn(url: string): Promise<string> {
 }
 
 /** Sends the request line exactly as written, without any client-side path normalization. */
-export async function rawRequest(url: string, requestLine: string, headers: string[] = []): Promise<{ status: number; head: string; body: string }> {
+export async function rawRequest(
+  url: string,
+  requestLine: string,
+  headers: string[] = [],
+): Promise<{ status: number; head: string; body: string }> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
@@ -101,12 +122,21 @@ export interface StartedNpm {
 
 /** `npm <args>` as an operator types it, in its own process group; resolves once `ready` shows in its output. */
 export async function startNpm(args: string[], env: Record<string, string>, ready: string): Promise<StartedNpm> {
-  const child = spawn('npm', args, { env: { ...process.env, NODE_ENV: 'production', DEMO_SHOP_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child = spawn('npm', args, {
+    env: { ...process.env, NODE_ENV: 'production', DEMO_SHOP_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const started: StartedNpm = { child, output: () => output, exited, kill: (signal) => process.kill(-child.pid!, signal) }
+  const started: StartedNpm = {
+    child,
+    output: () => output,
+    exited,
+    kill: (signal) => process.kill(-child.pid!, signal),
+  }
   const up = new Promise<void>((resolve) => {
     const check = () => (output.includes(ready) ? resolve() : setTimeout(check, 100))
     check()

@@ -22,7 +22,12 @@ describe('login', () => {
     await createUser({ email, password: PASSWORD, role: 'admin' })
     expect((await api('POST', '/auth/login', { body: { email, password: PASSWORD } })).status).toBe(200)
     expect((await api('POST', '/auth/session', { body: { email, password: PASSWORD } })).status).toBe(200)
-    await expectError(await api('POST', '/auth/login', { body: { email: 'admin at localhost', password: PASSWORD } }), 422, 'unprocessable_entity', /^email: /)
+    await expectError(
+      await api('POST', '/auth/login', { body: { email: 'admin at localhost', password: PASSWORD } }),
+      422,
+      'unprocessable_entity',
+      /^email: /,
+    )
   })
 
   it.each([
@@ -30,7 +35,12 @@ describe('login', () => {
     ['an unknown email', () => ({ email: uniqueEmail(), password: PASSWORD })],
   ])('refuses %s with 401 and the same message', async (_case, body) => {
     const user = await signUp()
-    await expectError(await api('POST', '/auth/login', { body: body(user.email) }), 401, 'unauthorized', /^Email or password is wrong$/)
+    await expectError(
+      await api('POST', '/auth/login', { body: body(user.email) }),
+      401,
+      'unauthorized',
+      /^Email or password is wrong$/,
+    )
   })
 })
 
@@ -42,7 +52,11 @@ describe('users', () => {
     expect(created.status).toBe(201)
     expect(await created.json()).toEqual({ UUID: expect.any(String), email, role: 'designer' })
     expect((await api('POST', '/auth/login', { body: { email, password: 'a new password' } })).status).toBe(200)
-    await expectError(await api('POST', '/users', { token: admin.token, body: { email, password: 'another one' } }), 409, 'conflict')
+    await expectError(
+      await api('POST', '/users', { token: admin.token, body: { email, password: 'another one' } }),
+      409,
+      'conflict',
+    )
   })
 
   it('refuses a designer (403) and a short password (422)', async () => {
@@ -50,7 +64,12 @@ describe('users', () => {
     const admin = await signUp('admin')
     const body = { email: uniqueEmail(), password: 'a new password' }
     await expectError(await api('POST', '/users', { token: designer.token, body }), 403, 'forbidden')
-    await expectError(await api('POST', '/users', { token: admin.token, body: { ...body, password: 'short' } }), 422, 'unprocessable_entity', /password/)
+    await expectError(
+      await api('POST', '/users', { token: admin.token, body: { ...body, password: 'short' } }),
+      422,
+      'unprocessable_entity',
+      /password/,
+    )
   })
 })
 
@@ -64,7 +83,9 @@ describe('application tokens', () => {
   it('gives an anonymous token for X-API-KEY from the application domain or localhost', async () => {
     const { key } = await application()
     for (const origin of [undefined, 'https://shop.example.com', 'http://localhost:5173']) {
-      const response = await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key, ...(origin && { origin }) } })
+      const response = await api('POST', '/auth/anonymous', {
+        headers: { 'x-api-key': key, ...(origin && { origin }) },
+      })
       expect(response.status).toBe(200)
       expect(await response.json()).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 })
     }
@@ -72,9 +93,15 @@ describe('application tokens', () => {
 
   it('refuses an unknown key (401), a missing key (401) and a foreign origin (403)', async () => {
     const { key } = await application()
-    await expectError(await api('POST', '/auth/anonymous', { headers: { 'x-api-key': 'pk_unknown' } }), 401, 'unauthorized')
+    await expectError(
+      await api('POST', '/auth/anonymous', { headers: { 'x-api-key': 'pk_unknown' } }),
+      401,
+      'unauthorized',
+    )
     await expectError(await api('POST', '/auth/anonymous'), 401, 'unauthorized', /X-API-KEY/)
-    const foreign = await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key, origin: 'https://evil.example.com' } })
+    const foreign = await api('POST', '/auth/anonymous', {
+      headers: { 'x-api-key': key, origin: 'https://evil.example.com' },
+    })
     await expectError(foreign, 403, 'forbidden', /evil\.example\.com/)
   })
 
@@ -83,7 +110,11 @@ describe('application tokens', () => {
     const good = await api('POST', '/auth/application', { body: { key, secretKey } })
     expect(good.status).toBe(200)
     const { accessToken } = await good.json()
-    await expectError(await api('POST', '/auth/application', { body: { key, secretKey: `${secretKey}x` } }), 401, 'unauthorized')
+    await expectError(
+      await api('POST', '/auth/application', { body: { key, secretKey: `${secretKey}x` } }),
+      401,
+      'unauthorized',
+    )
     // An application token is not a user token.
     await expectError(await api('GET', '/configurators', { token: accessToken }), 403, 'forbidden')
 

@@ -7,6 +7,10 @@ import * as operations from '@/lib/backup/operations'
 export const GET = route(operations.downloadBackup, async () => {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   return new Response(Readable.toWeb(Readable.from(backupArchive())) as ReadableStream<Uint8Array>, {
-    headers: { 'content-type': 'application/zip', 'content-disposition': `attachment; filename="paraform-backup-${stamp}.zip"`, 'cache-control': 'no-store' },
+    headers: {
+      'content-type': 'application/zip',
+      'content-disposition': `attachment; filename="paraform-backup-${stamp}.zip"`,
+      'cache-control': 'no-store',
+    },
   })
 })

@@ -13,13 +13,18 @@ import { createSession, getSessionDetails } from '@/lib/sessions/sessions'
 export const POST = route(operations.createSession, async ({ request, query, principal }) => {
   if (/^application\/(zip|x-zip-compressed)\b/i.test(request.headers.get('content-type') ?? '')) {
     const configuratorId = query.configuratorId ?? query.configuratorUUID
-    if (!configuratorId) throw new ValidationError([{ path: ['query', 'configuratorId'], message: 'required to restore a saved session' }])
+    if (!configuratorId)
+      throw new ValidationError([{ path: ['query', 'configuratorId'], message: 'required to restore a saved session' }])
     const zip = await readLimitedBytes(request, env.MAX_UPLOAD_BYTES)
     const session = await restoreSession({ configuratorId, principal, zip })
     return getSessionDetails({ sessionId: session.id, renderers: session.renderers })
   }
   const body = (await parseJsonBody(ZCreateSession, request)) as z.infer<typeof ZCreateSession>
-  const session = await createSession({ configuratorId: (body.configuratorId ?? body.configuratorUUID)!, principal, draft: body.draft })
+  const session = await createSession({
+    configuratorId: (body.configuratorId ?? body.configuratorUUID)!,
+    principal,
+    draft: body.draft,
+  })
   // The first build starts now, so it is usually done by the time the viewer asks for it.
   void buildStoredModel(session, 'preview').catch(() => {})
   return getSessionDetails({ sessionId: session.id, renderers: session.renderers })

@@ -27,17 +27,46 @@ describe('sessions', () => {
     const parameters = await response.json()
     // `$fn = 16;` at the top is a Customizer control too, as in OpenSCAD (no quality setting takes it here).
     expect(Object.keys(parameters)).toEqual(['width', 'depth', 'height', 'lid', 'corner', 'holes', 'label', '$fn'])
-    expect(parameters.width).toEqual({ name: 'Width', type: 'float', min: 10, default: 40, max: 100, value: 40, step: 1, group: 'Size', caption: 'Width of the box' })
+    expect(parameters.width).toEqual({
+      name: 'Width',
+      type: 'float',
+      min: 10,
+      default: 40,
+      max: 100,
+      value: 40,
+      step: 1,
+      group: 'Size',
+      caption: 'Width of the box',
+    })
     expect(parameters.height).toMatchObject({ type: 'float', min: 0, max: 20, value: 20 })
     expect(parameters.lid).toMatchObject({ type: 'bool', default: true, value: true, group: 'Style' })
-    expect(parameters.corner).toMatchObject({ type: 'choice', value: 'square', options: [{ value: 'square', label: 'Square corners' }, { value: 'round', label: 'Round corners' }] })
-    expect(parameters.holes).toMatchObject({ type: 'choice', value: 2, options: [{ value: 0, label: '0' }, { value: 1, label: '1' }, { value: 2, label: '2' }, { value: 4, label: '4' }] })
+    expect(parameters.corner).toMatchObject({
+      type: 'choice',
+      value: 'square',
+      options: [
+        { value: 'square', label: 'Square corners' },
+        { value: 'round', label: 'Round corners' },
+      ],
+    })
+    expect(parameters.holes).toMatchObject({
+      type: 'choice',
+      value: 2,
+      options: [
+        { value: 0, label: '0' },
+        { value: 1, label: '1' },
+        { value: 2, label: '2' },
+        { value: 4, label: '4' },
+      ],
+    })
     expect(parameters.label).toMatchObject({ type: 'string', value: 'Box', maxLength: 12 })
   })
 
   it('sets parameters, rebuilds, and model, objectinfo and log describe the new state', async () => {
     const { session, token } = await openSession(BOX)
-    const put = await api('PUT', `/configsessions/${session.id}/parameters`, { token, body: { width: { value: 50 }, lid: { value: false } } })
+    const put = await api('PUT', `/configsessions/${session.id}/parameters`, {
+      token,
+      body: { width: { value: 50 }, lid: { value: false } },
+    })
     expect(put.status).toBe(200)
     const parameters = await put.json()
     expect(parameters.width.value).toBe(50)
@@ -67,12 +96,27 @@ describe('sessions', () => {
     ['a number above max', { width: { value: 101 } }, /width: must be at most 100/, ['width', 'value']],
     ['a string for a number', { width: { value: '50' } }, /width: must be a number/, ['width', 'value']],
     ['a number for a bool', { lid: { value: 1 } }, /lid: must be true or false/, ['lid', 'value']],
-    ['a value not among the options', { corner: { value: 'oval' } }, /corner: must be one of "square", "round"/, ['corner', 'value']],
-    ['a string over maxLength', { label: { value: 'x'.repeat(13) } }, /label: must be at most 12 characters/, ['label', 'value']],
+    [
+      'a value not among the options',
+      { corner: { value: 'oval' } },
+      /corner: must be one of "square", "round"/,
+      ['corner', 'value'],
+    ],
+    [
+      'a string over maxLength',
+      { label: { value: 'x'.repeat(13) } },
+      /label: must be at most 12 characters/,
+      ['label', 'value'],
+    ],
     ['an entry without value', { width: {} }, /width\.value: /, ['width', 'value']],
   ])('refuses %s with 422 naming the key and its field, storing nothing', async (_case, body, message, path) => {
     const { session, token } = await openSession(BOX)
-    const error = await expectError(await api('PUT', `/configsessions/${session.id}/parameters`, { token, body: { depth: { value: 40 }, ...body } }), 422, 'unprocessable_entity', message)
+    const error = await expectError(
+      await api('PUT', `/configsessions/${session.id}/parameters`, { token, body: { depth: { value: 40 }, ...body } }),
+      422,
+      'unprocessable_entity',
+      message,
+    )
     expect(error.fields?.map((field) => field.path)).toEqual([path])
     const parameters = await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json()
     expect(parameters.depth.value).toBe(30)

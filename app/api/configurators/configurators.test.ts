@@ -49,12 +49,16 @@ describe('configurators', () => {
     await expectError(await api('GET', `/configurators/${id}`, { token: owner.token }), 404, 'not_found')
   })
 
-  it("hides a configurator from everyone but its owner", async () => {
+  it('hides a configurator from everyone but its owner', async () => {
     const owner = await signUp()
     const stranger = await signUp()
     const id = await createConfigurator(owner.token)
     await expectError(await api('GET', `/configurators/${id}`, { token: stranger.token }), 404, 'not_found')
-    await expectError(await api('PUT', `/configurators/${id}`, { token: stranger.token, body: { name: 'x' } }), 404, 'not_found')
+    await expectError(
+      await api('PUT', `/configurators/${id}`, { token: stranger.token, body: { name: 'x' } }),
+      404,
+      'not_found',
+    )
     await expectError(await api('DELETE', `/configurators/${id}`, { token: stranger.token }), 404, 'not_found')
     const list = await api('GET', '/configurators', { token: stranger.token })
     expect(await list.json()).toEqual([])
@@ -70,10 +74,19 @@ describe('configurators', () => {
     ['unknown cadVersion', { name: 'Box', mainFile: 'main.scad', cadVersion: '2019.05' }, ['cadVersion']],
     ['unknown rendererType', { name: 'Box', mainFile: 'main.scad', rendererType: 'raytracer' }, ['rendererType']],
     ['extraSettings not an object', { name: 'Box', mainFile: 'main.scad', extraSettings: [1] }, ['extraSettings']],
-    ['a negative build limit', { name: 'Box', mainFile: 'main.scad', extraSettings: { limits: { buildSeconds: -1 } } }, ['extraSettings', 'limits', 'buildSeconds']],
+    [
+      'a negative build limit',
+      { name: 'Box', mainFile: 'main.scad', extraSettings: { limits: { buildSeconds: -1 } } },
+      ['extraSettings', 'limits', 'buildSeconds'],
+    ],
   ])('refuses to create with %s (422 naming the field)', async (_case, body, path) => {
     const owner = await signUp()
-    const error = await expectError(await api('POST', '/configurators', { token: owner.token, body }), 422, 'unprocessable_entity', new RegExp(`^${path.join('\\.')}: `))
+    const error = await expectError(
+      await api('POST', '/configurators', { token: owner.token, body }),
+      422,
+      'unprocessable_entity',
+      new RegExp(`^${path.join('\\.')}: `),
+    )
     expect(error.fields?.map((field) => field.path)).toEqual([path])
     expect(await (await api('GET', '/configurators', { token: owner.token })).json()).toEqual([])
   })
@@ -82,21 +95,41 @@ describe('configurators', () => {
     const owner = await signUp()
     const created = await api('POST', '/configurators', {
       token: owner.token,
-      body: { name: 'Box', description: '', mainFile: 'main.scad', cadType: 'openscad', cadVersion: '', rendererType: 'webgl', rendererVersion: '', extraSettings: {} },
+      body: {
+        name: 'Box',
+        description: '',
+        mainFile: 'main.scad',
+        cadType: 'openscad',
+        cadVersion: '',
+        rendererType: 'webgl',
+        rendererVersion: '',
+        extraSettings: {},
+      },
     })
     const { UUID: id } = await readBody(created, operations.createConfigurator)
-    const details = async () => readBody(await api('GET', `/configurators/${id}`, { token: owner.token }), operations.getConfigurator)
+    const details = async () =>
+      readBody(await api('GET', `/configurators/${id}`, { token: owner.token }), operations.getConfigurator)
     const defaults = await details()
     expect(defaults).toMatchObject({ cadVersion: '2025.07', rendererVersion: expect.stringMatching(/^r\d+$/) })
-    const updated = await api('PUT', `/configurators/${id}`, { token: owner.token, body: { name: 'Lidded box', cadVersion: '', rendererVersion: '' } })
+    const updated = await api('PUT', `/configurators/${id}`, {
+      token: owner.token,
+      body: { name: 'Lidded box', cadVersion: '', rendererVersion: '' },
+    })
     expect(updated.status).toBe(200)
-    expect(await details()).toMatchObject({ name: 'Lidded box', cadVersion: defaults.cadVersion, rendererVersion: defaults.rendererVersion })
+    expect(await details()).toMatchObject({
+      name: 'Lidded box',
+      cadVersion: defaults.cadVersion,
+      rendererVersion: defaults.rendererVersion,
+    })
   })
 
   it('leaves a configurator unchanged when an update is invalid', async () => {
     const owner = await signUp()
     const id = await createConfigurator(owner.token)
-    const response = await api('PUT', `/configurators/${id}`, { token: owner.token, body: { name: 'New', extraSettings: 'x' } })
+    const response = await api('PUT', `/configurators/${id}`, {
+      token: owner.token,
+      body: { name: 'New', extraSettings: 'x' },
+    })
     await expectError(response, 422, 'unprocessable_entity', /extraSettings/)
     expect((await (await api('GET', `/configurators/${id}`, { token: owner.token })).json()).name).toBe('Box')
   })

@@ -32,12 +32,19 @@ export default async function ConfigurePage({ params, searchParams }: ConfigureP
         preview={isDraft ? { draft: true } : undefined}
         header={
           <div className="flex flex-col gap-1">
-            <Link href={`/studio/configurators/${configurator.id}`} className="text-xs text-stone-600 underline-offset-2 hover:underline">
+            <Link
+              href={`/studio/configurators/${configurator.id}`}
+              className="text-xs text-stone-600 underline-offset-2 hover:underline"
+            >
               Back to the studio
             </Link>
             <h1 className="text-lg font-semibold tracking-tight">
               {configurator.name}
-              {isDraft && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 align-middle text-xs font-medium text-amber-950">Draft</span>}
+              {isDraft && (
+                <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 align-middle text-xs font-medium text-amber-950">
+                  Draft
+                </span>
+              )}
             </h1>
             {configurator.description && <p className="text-sm text-stone-600">{configurator.description}</p>}
           </div>

@@ -61,9 +61,15 @@ export default function ApiReferencePage() {
             {operations
               .filter(({ operation }) => operation.tags[0] === tag)
               .map(({ path, method, operation }) => (
-                <li key={operation.operationId} id={operation.operationId} className="rounded-lg border border-stone-200 bg-white p-4">
+                <li
+                  key={operation.operationId}
+                  id={operation.operationId}
+                  className="rounded-lg border border-stone-200 bg-white p-4"
+                >
                   <div className="flex flex-wrap items-center gap-3">
-                    <span className={`rounded px-2 py-0.5 font-mono text-xs font-semibold uppercase ${METHOD_COLORS[method] ?? ''}`}>
+                    <span
+                      className={`rounded px-2 py-0.5 font-mono text-xs font-semibold uppercase ${METHOD_COLORS[method] ?? ''}`}
+                    >
                       {method}
                     </span>
                     <code className="font-mono text-sm">{path}</code>

@@ -122,5 +122,11 @@ export function CodeEditor({ path, value, onChange, onSave, diagnostics, readOnl
     view.current?.dispatch({ effects: editability.current.reconfigure(editable(readOnly)) })
   }, [readOnly])
 
-  return <div ref={parent} data-testid="code-editor" className="flex h-full min-h-96 flex-col overflow-hidden rounded-md border border-stone-300 bg-white font-mono text-sm focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-blue-700" />
+  return (
+    <div
+      ref={parent}
+      data-testid="code-editor"
+      className="flex h-full min-h-96 flex-col overflow-hidden rounded-md border border-stone-300 bg-white font-mono text-sm focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-blue-700"
+    />
+  )
 }

@@ -42,7 +42,11 @@ export function diagnosticsOf(log: string, path: string): LogDiagnostic[] {
     if (kind !== 'TRACE') traced = problem
     if (!place || !isFile(doubleQuoted ?? singleQuoted ?? bare ?? '', relativePath)) continue
     // The trace of a problem on its own line (`called by 'assert'`) says nothing more.
-    if (kind === 'TRACE' && diagnostics.some((diagnostic) => diagnostic.line === Number(line) && diagnostic.message === traced?.message)) continue
+    if (
+      kind === 'TRACE' &&
+      diagnostics.some((diagnostic) => diagnostic.line === Number(line) && diagnostic.message === traced?.message)
+    )
+      continue
     diagnostics.push({ line: Number(line), ...problem })
   }
   return diagnostics

@@ -2,7 +2,13 @@ import { ensureSyntaxTree, StringStream, type StreamParser } from '@codemirror/l
 import { EditorState } from '@codemirror/state'
 import { highlightTree } from '@lezer/highlight'
 import { describe, expect, it, vi } from 'vitest'
-import { highlightStyle, jsonParser, languageFor, openscad, openscadParser } from '@/components/studio/code-editor/openscad-language'
+import {
+  highlightStyle,
+  jsonParser,
+  languageFor,
+  openscad,
+  openscadParser,
+} from '@/components/studio/code-editor/openscad-language'
 
 /** Each token of `source` with its style, across lines as the editor feeds them. */
 function tokensOf<State>(parser: StreamParser<State>, source: string): [string, string][] {
@@ -56,8 +62,10 @@ describe('the OpenSCAD grammar', () => {
   })
 
   it('tells keywords, builtins, special variables, definitions and names apart', () => {
-    for (const keyword of ['include', 'use', 'module', 'if', 'else', 'echo']) expect(styleOf(tokens, keyword)).toBe('keyword')
-    for (const builtin of ['is_num', 'translate', 'cube']) expect(styleOf(tokens, builtin)).toBe('variableName.standard')
+    for (const keyword of ['include', 'use', 'module', 'if', 'else', 'echo'])
+      expect(styleOf(tokens, keyword)).toBe('keyword')
+    for (const builtin of ['is_num', 'translate', 'cube'])
+      expect(styleOf(tokens, builtin)).toBe('variableName.standard')
     expect(styleOf(tokens, '$fn')).toBe('variableName.special')
     expect(styleOf(tokens, 'shelf')).toBe('variableName.definition')
     expect(styleOf(tokens, 'width')).toBe('variableName')
@@ -90,7 +98,8 @@ describe('the OpenSCAD grammar', () => {
     const classes = new Map<string, string>()
     highlightTree(tree, highlightStyle, (from, to, style) => classes.set(state.sliceDoc(from, to), style))
     expect(warn).not.toHaveBeenCalled()
-    for (const text of ['/* [Size] */', '"say \\"hi\\""', '1e-3', 'module', 'cube', '$fn', '<lib/parts.scad>']) expect(classes.get(text)).toBeTruthy()
+    for (const text of ['/* [Size] */', '"say \\"hi\\""', '1e-3', 'module', 'cube', '$fn', '<lib/parts.scad>'])
+      expect(classes.get(text)).toBeTruthy()
     expect(classes.get('cube')).not.toBe(classes.get('$fn'))
   })
 })

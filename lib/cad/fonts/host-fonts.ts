@@ -34,7 +34,8 @@ function fontFiles(dirs: string): string[] {
   const files = BUNDLED.map((name) => path.join(BUNDLED_DIR, name))
   for (const dir of dirs.split(':').filter(Boolean)) {
     if (!fs.existsSync(dir)) continue
-    for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (FONT_FILE.test(name)) files.push(path.join(dir, name))
+    for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }))
+      if (FONT_FILE.test(name)) files.push(path.join(dir, name))
   }
   return files.sort()
 }

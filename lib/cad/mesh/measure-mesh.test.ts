@@ -7,7 +7,10 @@ const tetrahedron = TRANSLUCENT_WITH_DEGENERATE.parts[0]!
 
 describe('measureMesh', () => {
   it('measures a closed mesh, wherever it lies and whichever way it is wound', () => {
-    const far = { ...tetrahedron, positions: tetrahedron.positions.map((value, i) => value + (i % 3 === 0 ? 1000 : -50)) }
+    const far = {
+      ...tetrahedron,
+      positions: tetrahedron.positions.map((value, i) => value + (i % 3 === 0 ? 1000 : -50)),
+    }
     const inverted: MeshPart = { ...tetrahedron, indices: tetrahedron.indices.slice().reverse() }
     expect(measureMesh({ parts: [tetrahedron] }).volume).toBeCloseTo(1 / 6, 12)
     expect(measureMesh({ parts: [far] }).volume).toBeCloseTo(1 / 6, 9)

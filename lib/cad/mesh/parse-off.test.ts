@@ -30,14 +30,16 @@ describe('parseOff', () => {
   })
 
   it('accepts COFF, counts on their own line, comments, CRLF and per-vertex colours', () => {
-    const text = '# made by hand\r\nCOFF\r\n3 1 0 # counts\r\n0 0 0 1 1 1 1\r\n1 0 0 1 1 1 1\r\n0 1 0 1 1 1 1\r\n3 0 1 2\r\n'
+    const text =
+      '# made by hand\r\nCOFF\r\n3 1 0 # counts\r\n0 0 0 1 1 1 1\r\n1 0 0 1 1 1 1\r\n0 1 0 1 1 1 1\r\n3 0 1 2\r\n'
     const mesh = parseOff(text)
     expect(mesh.parts).toHaveLength(1)
     expect([...mesh.parts[0]!.positions]).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0])
   })
 
   it('puts explicitly default-coloured, uncoloured and cut-by-uncoloured (#9DCB51) faces in one part, and reads alpha', () => {
-    const text = 'OFF 3 4 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0 2 1 249 215 44\n3 0 1 2 0 0 255 128\n3 0 2 1 157 203 81\n'
+    const text =
+      'OFF 3 4 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n3 0 2 1 249 215 44\n3 0 1 2 0 0 255 128\n3 0 2 1 157 203 81\n'
     const mesh = parseOff(text)
     expect(mesh.parts.map((part) => part.color)).toEqual([YELLOW, [0, 0, 1, 128 / 255]])
     expect(mesh.parts[0]!.indices).toHaveLength(9)

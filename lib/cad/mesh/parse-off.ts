@@ -60,7 +60,8 @@ export function parseOff(text: string): Mesh {
     if (!group) groups.set(key, (group = { color, triangles: [] }))
     for (let k = 1; k < size - 1; k++) group.triangles.push(corners[0]!, corners[k]!, corners[k + 1]!)
   }
-  if (cursor < lines.length) throw new Error(`OFF: ${lines.length - cursor} lines after the ${faceCount} faces the header announced`)
+  if (cursor < lines.length)
+    throw new Error(`OFF: ${lines.length - cursor} lines after the ${faceCount} faces the header announced`)
 
   const localIndex = new Int32Array(vertexCount)
   const parts = [...groups.values()].map(({ color, triangles }): MeshPart => {
@@ -82,7 +83,8 @@ export function parseOff(text: string): Mesh {
 
 function toFinite(token: string | undefined, where: string): number {
   const value = Number(token)
-  if (token === undefined || !Number.isFinite(value)) throw new Error(`OFF: ${where} has a non-numeric value "${token}"`)
+  if (token === undefined || !Number.isFinite(value))
+    throw new Error(`OFF: ${where} has a non-numeric value "${token}"`)
   return value
 }
 
@@ -106,7 +108,8 @@ function toColor(tokens: string[], face: number): readonly number[] {
     throw new Error(`OFF: face ${face} has ${tokens.length} values after its indices, expected none, r g b or r g b a`)
   }
   const channels = tokens.map((token) => toFinite(token, `colour of face ${face}`))
-  if (channels.some((channel) => channel < 0 || channel > 255)) throw new Error(`OFF: face ${face} has a colour outside 0..255`)
+  if (channels.some((channel) => channel < 0 || channel > 255))
+    throw new Error(`OFF: face ${face} has a colour outside 0..255`)
   const color = channels.length === 3 ? [...channels, 255] : channels
   return color.every((channel, i) => channel === CUT_FACE_COLOR[i]) ? DEFAULT_COLOR : color
 }

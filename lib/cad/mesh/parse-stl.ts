@@ -11,7 +11,10 @@ export function parseBinaryStl(bytes: Uint8Array): Mesh {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (bytes.byteLength < 84) throw new Error(`STL: ${bytes.byteLength} bytes, shorter than the 84-byte header`)
   const triangleCount = view.getUint32(80, true)
-  if (bytes.byteLength !== 84 + triangleCount * 50) throw new Error(`STL: ${bytes.byteLength} bytes for ${triangleCount} triangles, expected ${84 + triangleCount * 50}`)
+  if (bytes.byteLength !== 84 + triangleCount * 50)
+    throw new Error(
+      `STL: ${bytes.byteLength} bytes for ${triangleCount} triangles, expected ${84 + triangleCount * 50}`,
+    )
   const corners = triangleCount * 3
   // Positions by their float bits, in an open-addressed table twice the corners' count.
   const size = 2 ** Math.ceil(Math.log2(2 * corners + 1))

@@ -4,7 +4,9 @@ import { measureSolid } from '@/lib/cad/mesh/printability'
 // A tetrahedron with its right angle at the origin, legs of 6 mm, triangles counter-clockwise from outside.
 const positions = new Float32Array([0, 0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 6])
 const FACES = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]
-const solid = (faces: number[]) => ({ parts: [{ color: [1, 1, 1, 1] as const, positions, indices: Uint32Array.from(faces) }] })
+const solid = (faces: number[]) => ({
+  parts: [{ color: [1, 1, 1, 1] as const, positions, indices: Uint32Array.from(faces) }],
+})
 
 describe('measureSolid', () => {
   it('measures a closed solid: volume, area, walls straight inwards', () => {
@@ -23,9 +25,14 @@ describe('measureSolid', () => {
   })
 
   it('counts separate pieces, not triangles', () => {
-    const apart = new Float32Array([...positions, ...Array.from(positions, (coordinate, k) => (k % 3 === 0 ? coordinate + 20 : coordinate))])
+    const apart = new Float32Array([
+      ...positions,
+      ...Array.from(positions, (coordinate, k) => (k % 3 === 0 ? coordinate + 20 : coordinate)),
+    ])
     const twice = [...FACES, ...FACES.map((vertex) => vertex + 4)]
-    expect(measureSolid({ parts: [{ color: [1, 1, 1, 1], positions: apart, indices: Uint32Array.from(twice) }] }).bodies).toBe(2)
+    expect(
+      measureSolid({ parts: [{ color: [1, 1, 1, 1], positions: apart, indices: Uint32Array.from(twice) }] }).bodies,
+    ).toBe(2)
     expect(measureSolid(solid([])).bodies).toBe(0)
   })
 

@@ -131,7 +131,11 @@ function areas({ positions, indices }: Omit<MeshPart, 'color'>): number[] {
  * same mesh), straight inwards to where the ray leaves the solid again. Answers how many rays
  * left the solid, and the thinnest of them.
  */
-function sampleWalls({ positions, indices }: Omit<MeshPart, 'color'>, triangleAreas: number[], total: number): { samples: number; thinnest: WallSample[] } {
+function sampleWalls(
+  { positions, indices }: Omit<MeshPart, 'color'>,
+  triangleAreas: number[],
+  total: number,
+): { samples: number; thinnest: WallSample[] } {
   if (total === 0) return { samples: 0, thinnest: [] }
   const geometry = new BufferGeometry()
   geometry.setAttribute('position', new BufferAttribute(positions, 3))

@@ -36,7 +36,10 @@ function toPart(solid: Manifold, color: MeshPart['color']): MeshPart {
  * Part 0 keeps what is left, so the parts' volumes add up to the model's. A part whose colour only
  * cut (a `difference()`'s subtracted child) comes out empty. Null when `union` is no closed solid.
  */
-export async function closeParts(union: Mesh, solids: { color: MeshPart['color']; solid: Mesh }[]): Promise<Mesh | null> {
+export async function closeParts(
+  union: Mesh,
+  solids: { color: MeshPart['color']; solid: Mesh }[],
+): Promise<Mesh | null> {
   const library = await manifoldLibrary()
   const made: Manifold[] = []
   const keep = (solid: Manifold) => (made.push(solid), solid)

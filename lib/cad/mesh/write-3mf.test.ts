@@ -22,13 +22,19 @@ interface Config {
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
-  isArray: (name) => ['m:color', 'object', 'vertex', 'triangle', 'item', 'volume', 'metadata', 'Default', 'Relationship'].includes(name),
+  isArray: (name) =>
+    ['m:color', 'object', 'vertex', 'triangle', 'item', 'volume', 'metadata', 'Default', 'Relationship'].includes(name),
 })
 
 /** Unzips a package, checks every entry is well-formed XML and returns them parsed. */
 function read3mf(bytes: Uint8Array) {
   const files = unzipSync(bytes)
-  expect(Object.keys(files).sort()).toEqual(['3D/3dmodel.model', 'Metadata/Slic3r_PE_model.config', '[Content_Types].xml', '_rels/.rels'])
+  expect(Object.keys(files).sort()).toEqual([
+    '3D/3dmodel.model',
+    'Metadata/Slic3r_PE_model.config',
+    '[Content_Types].xml',
+    '_rels/.rels',
+  ])
   const xml = Object.fromEntries(Object.entries(files).map(([path, data]) => [path, strFromU8(data)]))
   for (const text of Object.values(xml)) expect(XMLValidator.validate(text)).toBe(true)
   return {
@@ -48,7 +54,9 @@ describe('write3mf', () => {
     const { contentTypes, rels, model, config, modelXml } = read3mf(write3mf(mesh, ['Box', 'Cube'], 'Two <parts>'))
 
     expect(contentTypes.Default.map((entry) => entry.Extension)).toEqual(['rels', 'model', 'config'])
-    expect(rels.Relationship).toEqual([{ Target: '/3D/3dmodel.model', Id: 'rel0', Type: 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel' }])
+    expect(rels.Relationship).toEqual([
+      { Target: '/3D/3dmodel.model', Id: 'rel0', Type: 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel' },
+    ])
     expect(model.unit).toBe('millimeter')
     expect(model.xmlns).toBe('http://schemas.microsoft.com/3dmanufacturing/core/2015/02')
     expect(model['xmlns:m']).toBe('http://schemas.microsoft.com/3dmanufacturing/material/2015/02')
@@ -74,7 +82,8 @@ describe('write3mf', () => {
     }
     for (const triangle of triangles.slice(boxTriangles)) {
       expect(triangle).toMatchObject({ pid: group.id, p1: '1' })
-      for (const v of [triangle.v1, triangle.v2, triangle.v3]) expect(Number(v)).toBeGreaterThanOrEqual(vertexCounts[0]!)
+      for (const v of [triangle.v1, triangle.v2, triangle.v3])
+        expect(Number(v)).toBeGreaterThanOrEqual(vertexCounts[0]!)
     }
     const coordinates = object!.mesh.vertices.vertex.flatMap((vertex) => [vertex.x, vertex.y, vertex.z].map(Number))
     expect(coordinates).toEqual([...mesh.parts[0]!.positions, ...mesh.parts[1]!.positions])
@@ -85,11 +94,15 @@ describe('write3mf', () => {
       ['0', String(boxTriangles - 1), 'Box'],
       [String(boxTriangles), String(boxTriangles + cubeTriangles - 1), 'Cube'],
     ])
-    for (const volume of entry!.volume) expect(volume.metadata).toContainEqual({ type: 'volume', key: 'volume_type', value: 'ModelPart' })
+    for (const volume of entry!.volume)
+      expect(volume.metadata).toContainEqual({ type: 'volume', key: 'volume_type', value: 'ModelPart' })
   })
 
   it('lifts the model onto the build plate', () => {
-    const part = { ...TRANSLUCENT_WITH_DEGENERATE.parts[0]!, positions: new Float32Array([0, 0, -2, 1, 0, -2, 0, 1, -2, 0, 0, -1]) }
+    const part = {
+      ...TRANSLUCENT_WITH_DEGENERATE.parts[0]!,
+      positions: new Float32Array([0, 0, -2, 1, 0, -2, 0, 1, -2, 0, 0, -1]),
+    }
     const { model } = read3mf(write3mf({ parts: [part] }))
     expect(model.resources.object![0]!.mesh.vertices.vertex.map((vertex) => vertex.z)).toEqual(['0', '0', '0', '1'])
   })
@@ -105,7 +118,10 @@ describe('write3mf', () => {
   })
 
   it('writes decimals without exponents, rounded to 6 places', () => {
-    const part = { ...TRANSLUCENT_WITH_DEGENERATE.parts[0]!, positions: new Float32Array([1e-7, -1e-7, 123456.5, 1, 0, 0, 0, 1, 0, 0, 0, 1]) }
+    const part = {
+      ...TRANSLUCENT_WITH_DEGENERATE.parts[0]!,
+      positions: new Float32Array([1e-7, -1e-7, 123456.5, 1, 0, 0, 0, 1, 0, 0, 0, 1]),
+    }
     const { model } = read3mf(write3mf({ parts: [part] }))
     expect(model.resources.object![0]!.mesh.vertices.vertex[0]).toEqual({ x: '0', y: '0', z: '123456.5' })
   })

@@ -28,10 +28,17 @@ const COLOR_GROUP_ID = 1
  * parts. Parts keep vertices of their own, so parts that touch stay closed each. Parts without
  * triangles are left out. `names` default to the parts' colour names.
  */
-export function write3mf(mesh: Mesh, names: string[] = mesh.parts.map((part) => colorName(part.color)), title = 'model'): Uint8Array {
-  const parts = mesh.parts.map((part, n) => ({ ...part, name: names[n] ?? colorName(part.color), n, valid: validTriangles(part.indices) })).filter(({ valid }) => valid.length > 0)
+export function write3mf(
+  mesh: Mesh,
+  names: string[] = mesh.parts.map((part) => colorName(part.color)),
+  title = 'model',
+): Uint8Array {
+  const parts = mesh.parts
+    .map((part, n) => ({ ...part, name: names[n] ?? colorName(part.color), n, valid: validTriangles(part.indices) }))
+    .filter(({ valid }) => valid.length > 0)
   let lowest = Infinity
-  for (const { positions } of parts) for (let i = 2; i < positions.length; i += 3) lowest = Math.min(lowest, positions[i]!)
+  for (const { positions } of parts)
+    for (let i = 2; i < positions.length; i += 3) lowest = Math.min(lowest, positions[i]!)
   const dz = parts.length > 0 ? -lowest : 0
   const vertices: string[] = []
   const triangles: string[] = []
@@ -39,11 +46,15 @@ export function write3mf(mesh: Mesh, names: string[] = mesh.parts.map((part) => 
   for (const { positions, valid, name, n } of parts) {
     const [firstVertex, firstTriangle] = [vertices.length, triangles.length]
     for (let i = 0; i < positions.length; i += 3) {
-      vertices.push(`<vertex x="${toDecimal(positions[i]!)}" y="${toDecimal(positions[i + 1]!)}" z="${toDecimal(positions[i + 2]! + dz)}"/>`)
+      vertices.push(
+        `<vertex x="${toDecimal(positions[i]!)}" y="${toDecimal(positions[i + 1]!)}" z="${toDecimal(positions[i + 2]! + dz)}"/>`,
+      )
     }
     const property = n === 0 ? '' : ` pid="${COLOR_GROUP_ID}" p1="${n}"`
     for (const [v1, v2, v3] of valid) {
-      triangles.push(`<triangle v1="${v1 + firstVertex}" v2="${v2 + firstVertex}" v3="${v3 + firstVertex}"${property}/>`)
+      triangles.push(
+        `<triangle v1="${v1 + firstVertex}" v2="${v2 + firstVertex}" v3="${v3 + firstVertex}"${property}/>`,
+      )
     }
     volumes.push(
       `  <volume firstid="${firstTriangle}" lastid="${triangles.length - 1}">`,
@@ -87,7 +98,12 @@ export function write3mf(mesh: Mesh, names: string[] = mesh.parts.map((part) => 
     '<config>',
     ...(parts.length === 0
       ? []
-      : [` <object id="${OBJECT_ID}" instances_count="1">`, `  <metadata type="object" key="name" value="${escapeXml(title)}"/>`, ...volumes, ' </object>']),
+      : [
+          ` <object id="${OBJECT_ID}" instances_count="1">`,
+          `  <metadata type="object" key="name" value="${escapeXml(title)}"/>`,
+          ...volumes,
+          ' </object>',
+        ]),
     '</config>',
     '',
   ].join('\n')
@@ -121,7 +137,14 @@ export function colorName(color: Rgba): string {
 /** sRGB as #RRGGBB, with AA only when translucent. */
 export function toHex(color: Rgba): string {
   const channels = color[3] < 1 ? color : color.slice(0, 3)
-  return `#${channels.map((c) => Math.round(c * 255).toString(16).padStart(2, '0').toUpperCase()).join('')}`
+  return `#${channels
+    .map((c) =>
+      Math.round(c * 255)
+        .toString(16)
+        .padStart(2, '0')
+        .toUpperCase(),
+    )
+    .join('')}`
 }
 
 /** At most 6 decimals and never exponent notation, which the 3MF number grammar does not allow. */

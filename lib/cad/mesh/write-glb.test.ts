@@ -55,7 +55,10 @@ describe('writeGlb', () => {
       expect(accessors[attributes.NORMAL!]!.count).toBe(position.count)
       position.min!.forEach((value, axis) => (min[axis] = Math.min(min[axis]!, value)))
       position.max!.forEach((value, axis) => (max[axis] = Math.max(max[axis]!, value)))
-      expect(gltf.materials![material]!.pbrMetallicRoughness).toMatchObject({ baseColorFactor: [...mesh.parts[n]!.color], metallicFactor: 0 })
+      expect(gltf.materials![material]!.pbrMetallicRoughness).toMatchObject({
+        baseColorFactor: [...mesh.parts[n]!.color],
+        metallicFactor: 0,
+      })
       expect(gltf.materials![material]!.alphaMode).toBeUndefined()
     })
     const { minX, minY, minZ, maxX, maxY, maxZ } = measureMesh(mesh).boundingBox
@@ -69,7 +72,9 @@ describe('writeGlb', () => {
   })
 
   it('gives a part with only degenerate triangles a node without a mesh', async () => {
-    const flat: Mesh = { parts: [{ color: [1, 1, 1, 1], positions: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) }] }
+    const flat: Mesh = {
+      parts: [{ color: [1, 1, 1, 1], positions: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) }],
+    }
     const gltf = await readGlb(writeGlb({ parts: [...TRANSLUCENT_WITH_DEGENERATE.parts, ...flat.parts] }))
     expect(gltf.nodes!.map((node) => [node.name, node.mesh])).toEqual([
       ['part-0', 0],

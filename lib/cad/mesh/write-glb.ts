@@ -21,7 +21,13 @@ export function writeGlb(mesh: Mesh): Uint8Array {
   let byteLength = 0
   const addAccessor = (data: Float32Array, bounds: object) => {
     bufferViews.push({ buffer: 0, byteOffset: byteLength, byteLength: data.byteLength, target: ARRAY_BUFFER })
-    accessors.push({ bufferView: bufferViews.length - 1, componentType: FLOAT, count: data.length / 3, type: 'VEC3', ...bounds })
+    accessors.push({
+      bufferView: bufferViews.length - 1,
+      componentType: FLOAT,
+      count: data.length / 3,
+      type: 'VEC3',
+      ...bounds,
+    })
     chunks.push(data)
     byteLength += data.byteLength
     return accessors.length - 1

@@ -9,7 +9,8 @@ export function writeOff(mesh: Mesh): string {
   let base = 0
   for (const { color, positions, indices } of mesh.parts) {
     // String() of a float32 value reads back to the same float32.
-    for (let i = 0; i < positions.length; i += 3) vertexLines.push(`${positions[i]} ${positions[i + 1]} ${positions[i + 2]}`)
+    for (let i = 0; i < positions.length; i += 3)
+      vertexLines.push(`${positions[i]} ${positions[i + 1]} ${positions[i + 2]}`)
     const rgba = color.map((channel) => Math.round(channel * 255)).join(' ')
     for (let t = 0; t < indices.length; t += 3) {
       faceLines.push(`3 ${base + indices[t]!} ${base + indices[t + 1]!} ${base + indices[t + 2]!} ${rgba}`)

@@ -20,7 +20,10 @@ function readStl(bytes: Uint8Array): { normal: Vec3; corners: Vec3[] }[] {
 }
 
 const signedVolume = ([a, b, c]: Vec3[]) =>
-  (a![0] * (b![1] * c![2] - b![2] * c![1]) + a![1] * (b![2] * c![0] - b![0] * c![2]) + a![2] * (b![0] * c![1] - b![1] * c![0])) / 6
+  (a![0] * (b![1] * c![2] - b![2] * c![1]) +
+    a![1] * (b![2] * c![0] - b![0] * c![2]) +
+    a![2] * (b![0] * c![1] - b![1] * c![0])) /
+  6
 
 describe('writeStl', () => {
   it('writes every triangle of every part with outward unit normals', () => {

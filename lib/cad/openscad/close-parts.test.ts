@@ -28,7 +28,9 @@ describe('closing parts', () => {
   })
 
   it('reads the CSG tree of a model with colours, finding a part inside another', async () => {
-    const { mesh, log } = await closeParts('echo("ran");\ncolor("red") cube(10);\ncolor("blue") translate([4, 4, 4]) cube(2);\n')
+    const { mesh, log } = await closeParts(
+      'echo("ran");\ncolor("red") cube(10);\ncolor("blue") translate([4, 4, 4]) cube(2);\n',
+    )
     expect(log.message).toContain('ran')
     expect(mesh?.parts).toHaveLength(2)
   })

@@ -11,6 +11,9 @@ export function failureReason({ error }: EngineLog): string | null {
   const line = error.split('\n').find((candidate) => candidate.startsWith('ERROR:'))
   if (line === undefined) return null
   const assertion = ASSERTION.exec(line)
-  if (assertion) return assertion[2] !== undefined ? assertion[2].replace(/\\(.)/g, '$1') : `These values break a rule of the model: ${assertion[1]}`
+  if (assertion)
+    return assertion[2] !== undefined
+      ? assertion[2].replace(/\\(.)/g, '$1')
+      : `These values break a rule of the model: ${assertion[1]}`
   return line.slice('ERROR:'.length).trim().replace(PLACE, '')
 }

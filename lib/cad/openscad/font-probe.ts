@@ -18,21 +18,32 @@ export function requestedFonts(files: ModelFile[], values: Record<string, Parame
     if (!file.path.toLowerCase().endsWith('.scad')) continue
     for (const [, spec] of decoder.decode(file.data).matchAll(FONT_ASSIGNMENT)) specs.add(spec!)
   }
-  for (const [key, value] of Object.entries(values)) if (/font/i.test(key) && typeof value === 'string') specs.add(value)
+  for (const [key, value] of Object.entries(values))
+    if (/font/i.test(key) && typeof value === 'string') specs.add(value)
   return [...specs].filter((spec) => SAFE_SPEC.test(spec)).slice(0, MAX_PROBES)
 }
 
 /** The model's files with a lookup of every font it names appended to the main file (after its last line, so line numbers stay). */
-export function addFontProbe(files: ModelFile[], mainFile: string, values: Record<string, ParameterValue>): ModelFile[] {
+export function addFontProbe(
+  files: ModelFile[],
+  mainFile: string,
+  values: Record<string, ParameterValue>,
+): ModelFile[] {
   const specs = requestedFonts(files, values)
   if (specs.length === 0) return files
-  const probe = specs.map((spec) => `echo("${MARK}", ${JSON.stringify(spec)}, fontmetrics(font = ${JSON.stringify(spec)}).font);`).join('\n')
-  return files.map((file) => (file.path === mainFile ? { path: file.path, data: Buffer.concat([file.data, Buffer.from(`\n${probe}\n`)]) } : file))
+  const probe = specs
+    .map((spec) => `echo("${MARK}", ${JSON.stringify(spec)}, fontmetrics(font = ${JSON.stringify(spec)}).font);`)
+    .join('\n')
+  return files.map((file) =>
+    file.path === mainFile ? { path: file.path, data: Buffer.concat([file.data, Buffer.from(`\n${probe}\n`)]) } : file,
+  )
 }
 
 export function parseSpec(spec: string): { family: string; style: string | null } {
   const [family = '', ...properties] = spec.split(':')
-  const style = properties.map((property) => /^style=(.*)$/i.exec(property.trim())?.[1]).find((value) => value !== undefined)
+  const style = properties
+    .map((property) => /^style=(.*)$/i.exec(property.trim())?.[1])
+    .find((value) => value !== undefined)
   return { family: family.trim(), style: style?.trim() ?? null }
 }
 
@@ -48,7 +59,8 @@ export function readFontProbe(log: EngineLog): EngineLog {
       const asked = parseSpec(spec)
       const isFamily = asked.family === '' || asked.family.toLowerCase() === family.toLowerCase()
       const isStyle = asked.style === null || asked.style.toLowerCase() === style.toLowerCase()
-      if (!isFamily || !isStyle) warnings.push(`WARNING: font "${spec}" is not available; the text uses "${family}" (${style}) instead`)
+      if (!isFamily || !isStyle)
+        warnings.push(`WARNING: font "${spec}" is not available; the text uses "${family}" (${style}) instead`)
       return false
     })
     .join('\n')

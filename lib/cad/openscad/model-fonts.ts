@@ -32,11 +32,15 @@ export interface ModelText {
 }
 
 /** The fonts of `available` a build of the model may draw with (lower-case families compared). */
-export function fontsForModel<Font extends { family: string }>({ files, libraries, values }: ModelText, available: Font[]): Font[] {
+export function fontsForModel<Font extends { family: string }>(
+  { files, libraries, values }: ModelText,
+  available: Font[],
+): Font[] {
   if (!files.some(mayDrawText) && !libraries.some(mayDrawText)) return []
   const present = new Set(available.map((font) => font.family.toLowerCase()))
   const named = requestedFonts(files, values).map((spec) => parseSpec(spec).family.toLowerCase())
   const families = new Set(named.filter((family) => present.has(family)))
-  if (named.length === 0 || families.size < named.length) for (const family of FALLBACK_FAMILIES) families.add(family.toLowerCase())
+  if (named.length === 0 || families.size < named.length)
+    for (const family of FALLBACK_FAMILIES) families.add(family.toLowerCase())
   return available.filter((font) => families.has(font.family.toLowerCase()))
 }

@@ -11,7 +11,8 @@ import { probeBinary } from '@/lib/cad/openscad/native-openscad'
 process.env.OPENSCAD_BINARY ??= '/usr/bin/openscad'
 const engine = nativeOpenscadEngine(probeBinary(process.env.OPENSCAD_BINARY))
 
-const SPIN = 'function none() = [for (i = [0:999998]) for (j = [0:999998]) if (i * j < 0) i];\ncube(len(none()) + size);\n'
+const SPIN =
+  'function none() = [for (i = [0:999998]) for (j = [0:999998]) if (i * j < 0) i];\ncube(len(none()) + size);\n'
 
 function input(source: string, overrides: Partial<BuildInput> = {}): BuildInput {
   return {
@@ -32,7 +33,9 @@ const RUN = crypto.randomUUID()
 
 /** This file's engines running now, each with the cores it may use. */
 function runningEngines(): string[] {
-  const pids = spawnSync('pgrep', ['-f', `^/engine/openscad .*${RUN}`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean)
+  const pids = spawnSync('pgrep', ['-f', `^/engine/openscad .*${RUN}`], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
   return pids.flatMap((pid) => {
     try {
       return [/^Cpus_allowed_list:\s*(.+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]!]
@@ -53,7 +56,18 @@ describe('the native engine behind the engine interface', () => {
 
   it.runIf(os.availableParallelism() >= 2)('runs two builds at once on cores of their own', async () => {
     const controller = new AbortController()
-    const builds = [0, 1].map(() => engine.build(input(SPIN, { scheduling: { fairness: { turn: crypto.randomUUID(), exclusive: [], shared: [] }, signal: controller.signal } })).catch(() => undefined))
+    const builds = [0, 1].map(() =>
+      engine
+        .build(
+          input(SPIN, {
+            scheduling: {
+              fairness: { turn: crypto.randomUUID(), exclusive: [], shared: [] },
+              signal: controller.signal,
+            },
+          }),
+        )
+        .catch(() => undefined),
+    )
     await expect.poll(runningEngines, { timeout: 10_000 }).toHaveLength(2)
     const cores = runningEngines()
     expect(cores.every((list) => /^\d+$/.test(list))).toBe(true)
@@ -64,7 +78,11 @@ describe('the native engine behind the engine interface', () => {
 
   it('a cancelled build rejects with its reason and leaves no engine running', async () => {
     const controller = new AbortController()
-    const build = engine.build(input(SPIN, { scheduling: { fairness: { turn: 'cancel', exclusive: [], shared: [] }, signal: controller.signal } }))
+    const build = engine.build(
+      input(SPIN, {
+        scheduling: { fairness: { turn: 'cancel', exclusive: [], shared: [] }, signal: controller.signal },
+      }),
+    )
     await expect.poll(runningEngines, { timeout: 10_000 }).toHaveLength(1)
     controller.abort(new Error('superseded'))
     await expect(build).rejects.toThrow('superseded')

@@ -41,7 +41,18 @@ export function nativeOpenscadEngine(binary: NativeBinary): CadEngine {
       const claim = claims
       const folderPrefix = `${RUN_FOLDER_PREFIX}${process.pid}-${claim}-`
       try {
-        return await run({ ...job, native: { timeLimitMs: options.timeLimitMs, cores: { held, claim, perBuild }, writesColours: binary.writesColours, folderPrefix } }, options)
+        return await run(
+          {
+            ...job,
+            native: {
+              timeLimitMs: options.timeLimitMs,
+              cores: { held, claim, perBuild },
+              writesColours: binary.writesColours,
+              folderPrefix,
+            },
+          },
+          options,
+        )
       } finally {
         // A worker stopped mid-run (time limit, cancellation) cannot give its cores back or remove its run's folder itself.
         for (let core = 0; core < held.length; core++) Atomics.compareExchange(held, core, claim, 0)
@@ -55,7 +66,8 @@ export function nativeOpenscadEngine(binary: NativeBinary): CadEngine {
 /** Removes the run folders left in the temporary directory that `isLeft` picks (by name). */
 function removeRunFolders(isLeft: (name: string) => boolean): void {
   for (const name of fs.readdirSync(os.tmpdir())) {
-    if (name.startsWith(RUN_FOLDER_PREFIX) && isLeft(name)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
+    if (name.startsWith(RUN_FOLDER_PREFIX) && isLeft(name))
+      fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
   }
 }
 

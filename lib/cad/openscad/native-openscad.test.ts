@@ -20,14 +20,28 @@ process.env.PARAFORM_TEST_SECRET = HOST_SECRET
 const text = (source: string) => new TextEncoder().encode(source)
 const RUN = crypto.randomUUID()
 
-function model(source: string, options: Partial<NativeRun> & { extra?: ModelFile[] } = {}): Promise<Awaited<ReturnType<typeof runNative>>> {
+function model(
+  source: string,
+  options: Partial<NativeRun> & { extra?: ModelFile[] } = {},
+): Promise<Awaited<ReturnType<typeof runNative>>> {
   const { extra = [], ...run } = options
-  return runNative(binary, { files: [{ path: 'main.scad', data: text(source) }, ...extra], mainFile: 'main.scad', libraries: [], fonts: [], defines: [`run="${RUN}"`], format: 'binstl', timeLimitMs: 20_000, memoryLimitBytes: 1 << 30, ...run })
+  return runNative(binary, {
+    files: [{ path: 'main.scad', data: text(source) }, ...extra],
+    mainFile: 'main.scad',
+    libraries: [],
+    fonts: [],
+    defines: [`run="${RUN}"`],
+    format: 'binstl',
+    timeLimitMs: 20_000,
+    memoryLimitBytes: 1 << 30,
+    ...run,
+  })
 }
 
 /** Nothing of the host's files or environment in what the run answered. */
 function expectNothingOfTheHost(result: Awaited<ReturnType<typeof runNative>>) {
-  const answered = result.log.message + result.log.error + new TextDecoder('latin1').decode(result.output ?? new Uint8Array())
+  const answered =
+    result.log.message + result.log.error + new TextDecoder('latin1').decode(result.output ?? new Uint8Array())
   expect(answered).not.toContain('root:')
   expect(answered).not.toContain(os.hostname())
   expect(answered).not.toContain(HOST_SECRET)
@@ -37,14 +51,18 @@ describe('the native OpenSCAD engine in its sandbox', () => {
   it('builds a model with its values, its own files beside it and its library, and names file and line in the log', async () => {
     const result = await model('use <parts/leg.scad>\nsize = 10;\nleg(size);\n\necho(undefined_thing);\n', {
       defines: ['size=12', `run="${RUN}"`],
-      extra: [{ path: 'parts/leg.scad', data: text('include <Shelf/std.scad>\nmodule leg(h) cube([shelf_depth, 2, h]);\n') }],
+      extra: [
+        { path: 'parts/leg.scad', data: text('include <Shelf/std.scad>\nmodule leg(h) cube([shelf_depth, 2, h]);\n') },
+      ],
       libraries: [{ path: 'Shelf/std.scad', data: text('shelf_depth = 5;\n') }],
     })
     expect(result.exitCode).toBe(0)
     const { boundingBox, volume } = measureMesh(parseBinaryStl(result.output!))
     expect(boundingBox).toEqual({ minX: 0, maxX: 5, minY: 0, maxY: 2, minZ: 0, maxZ: 12 })
     expect(volume).toBeCloseTo(120, 6)
-    expect(result.log.error).toMatch(/WARNING: Ignoring unknown variable ["']undefined_thing["'] in file main\.scad, line 5/)
+    expect(result.log.error).toMatch(
+      /WARNING: Ignoring unknown variable ["']undefined_thing["'] in file main\.scad, line 5/,
+    )
   })
 
   it.each([
@@ -64,7 +82,10 @@ describe('the native OpenSCAD engine in its sandbox', () => {
 
   it('stops an endless loop at the time limit, and the next build runs as usual', async () => {
     const started = Date.now()
-    const endless = await model('function none() = [for (i = [0:999998]) for (j = [0:999998]) if (i * j < 0) i];\ncube(len(none()));', { timeLimitMs: 1500 })
+    const endless = await model(
+      'function none() = [for (i = [0:999998]) for (j = [0:999998]) if (i * j < 0) i];\ncube(len(none()));',
+      { timeLimitMs: 1500 },
+    )
     expect(Date.now() - started).toBeLessThan(5000)
     expect(endless.output).toBeUndefined()
     expect(endless.log.error).toContain('ERROR: the build was stopped after its time limit of 1.5 s')
@@ -73,7 +94,9 @@ describe('the native OpenSCAD engine in its sandbox', () => {
   })
 
   it('refuses more memory than its limit: a 4 GB list', async () => {
-    const result = await model('x = [for (i = [0:999998]) [for (j = [0:499]) i]];\ncube(len(x));', { memoryLimitBytes: 512 * 1024 * 1024 })
+    const result = await model('x = [for (i = [0:999998]) [for (j = [0:499]) i]];\ncube(len(x));', {
+      memoryLimitBytes: 512 * 1024 * 1024,
+    })
     expect(result.output).toBeUndefined()
     expect(result.log.error).toContain('ERROR: the build needed more than its memory limit of 512 MB')
   })
@@ -87,14 +110,20 @@ describe('the native OpenSCAD engine in its sandbox', () => {
   it('ends at once when cancelled: the run rejects with the reason, and no process is left', async () => {
     const controller = new AbortController()
     setTimeout(() => controller.abort(new Error('superseded')), 300)
-    await expect(model('function none() = [for (i = [0:999998]) for (j = [0:999998]) if (i * j < 0) i];\ncube(len(none()));', { signal: controller.signal })).rejects.toThrow('superseded')
+    await expect(
+      model('function none() = [for (i = [0:999998]) for (j = [0:999998]) if (i * j < 0) i];\ncube(len(none()));', {
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('superseded')
     await expect.poll(hasNoSandboxLeft).toBe(true)
   })
 
   it('refuses a file path that leaves the model', async () => {
     const result = await model('cube(1);', { extra: [{ path: '../escape.scad', data: text('cube(1);') }] })
     expect(result.output).toBeUndefined()
-    expect(result.log.error).toBe("ERROR: could not place the model's files: ../escape.scad is not a path inside the model")
+    expect(result.log.error).toBe(
+      "ERROR: could not place the model's files: ../escape.scad is not a path inside the model",
+    )
   })
 })
 
@@ -118,8 +147,18 @@ head -c 1000 /dev/urandom > "$out"
       fs.chmodSync(dir, 0o755)
       fs.writeFileSync(path.join(dir, 'openscad'), FAKE, { mode: 0o755 })
       const fake = probeBinary(path.join(dir, 'openscad'))
-      const job: OpenscadJob = { kind: 'build', files: [{ path: 'main.scad', data: text(source) }], mainFile: 'main.scad', libraries: [], fonts: [], defines: [], memoryLimitBytes: 1 << 30 }
-      const result = await runJob(job, (run, format, input) => runNative(fake, { ...run, fonts: [], format, input, timeLimitMs: 20_000 }))
+      const job: OpenscadJob = {
+        kind: 'build',
+        files: [{ path: 'main.scad', data: text(source) }],
+        mainFile: 'main.scad',
+        libraries: [],
+        fonts: [],
+        defines: [],
+        memoryLimitBytes: 1 << 30,
+      }
+      const result = await runJob(job, (run, format, input) =>
+        runNative(fake, { ...run, fonts: [], format, input, timeLimitMs: 20_000 }),
+      )
       expect(result.mesh).toBeUndefined()
       expect(result.log.error).toMatch(why)
     } finally {

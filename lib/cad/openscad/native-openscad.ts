@@ -43,7 +43,8 @@ export function probeBinary(file: string): NativeBinary {
   } catch {
     throw say(fs.existsSync(file) ? 'not executable' : 'no such file')
   }
-  if (!fs.existsSync(BWRAP)) throw say(`the native engine runs in a bubblewrap sandbox, and ${BWRAP} is missing (apt-get install bubblewrap)`)
+  if (!fs.existsSync(BWRAP))
+    throw say(`the native engine runs in a bubblewrap sandbox, and ${BWRAP} is missing (apt-get install bubblewrap)`)
   // OpenSCAD prints its version and help on stderr.
   const run = (args: string[]) => {
     const { stdout = '', stderr = '' } = spawnSync(file, args, { encoding: 'utf8', timeout: 10_000 })
@@ -53,7 +54,13 @@ export function probeBinary(file: string): NativeBinary {
   if (!version) throw say('not OpenSCAD (`--version` does not say "OpenSCAD version ...")')
   const help = run(['--help'])
   const hasManifold = help.includes('--backend')
-  return { file: fs.realpathSync(file), version, hasManifold, writesColours: hasManifold, hasTextmetrics: help.includes('--enable') }
+  return {
+    file: fs.realpathSync(file),
+    version,
+    hasManifold,
+    writesColours: hasManifold,
+    hasTextmetrics: help.includes('--enable'),
+  }
 }
 
 export interface NativeRun {
@@ -102,11 +109,17 @@ async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promis
   // A part's colour alone runs from beside the main file, so that its relative includes resolve.
   const runFile = run.input === undefined ? run.mainFile : path.posix.join(path.posix.dirname(run.mainFile), INPUT_FILE)
   try {
-    place(path.join(root, 'model'), [...run.files, ...(run.input === undefined ? [] : [{ path: runFile, data: encode(run.input) }])])
+    place(path.join(root, 'model'), [
+      ...run.files,
+      ...(run.input === undefined ? [] : [{ path: runFile, data: encode(run.input) }]),
+    ])
     place(path.join(root, 'libraries'), run.libraries)
     place(path.join(root, 'fonts'), [...run.fonts, { path: 'fonts.conf', data: encode(FONTS_CONF) }])
   } catch (error) {
-    return { exitCode: 1, log: withError(log.toLog(), `ERROR: could not place the model's files: ${(error as Error).message}`) }
+    return {
+      exitCode: 1,
+      log: withError(log.toLog(), `ERROR: could not place the model's files: ${(error as Error).message}`),
+    }
   }
   const out = path.join(root, 'out')
   fs.mkdirSync(out)
@@ -124,33 +137,107 @@ async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promis
   ]
   const cpuSeconds = Math.ceil(run.timeLimitMs / 1000) + 1
   const outputLimitBytes = run.outputLimitBytes ?? OUTPUT_LIMIT_BYTES
-  const limits = [PRLIMIT, `--as=${run.memoryLimitBytes}`, `--cpu=${cpuSeconds}`, `--fsize=${outputLimitBytes}`, `--core=0`, '--']
+  const limits = [
+    PRLIMIT,
+    `--as=${run.memoryLimitBytes}`,
+    `--cpu=${cpuSeconds}`,
+    `--fsize=${outputLimitBytes}`,
+    `--core=0`,
+    '--',
+  ]
   const pinned = run.cpus?.length ? ['/usr/bin/taskset', '--cpu-list', run.cpus.join(',')] : []
   const sandbox = [
     ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
-    ...['--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin'],
+    ...[
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      '--symlink',
+      'usr/lib',
+      '/lib',
+      '--symlink',
+      'usr/lib64',
+      '/lib64',
+      '--symlink',
+      'usr/bin',
+      '/bin',
+    ],
     // The host's own OpenSCAD libraries are not the configurator's: only installed ones are found.
     ...(fs.existsSync('/usr/share/openscad/libraries') ? ['--tmpfs', '/usr/share/openscad/libraries'] : []),
     ...['--ro-bind', binary.file, ENGINE, '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
-    ...['--ro-bind', path.join(root, 'model'), '/model', '--ro-bind', path.join(root, 'libraries'), '/libraries', '--ro-bind', path.join(root, 'fonts'), '/fonts', '--bind', out, '/out'],
-    ...['--chdir', path.posix.dirname(main), '--clearenv', '--setenv', 'HOME', '/tmp', '--setenv', 'OPENSCADPATH', '/libraries', '--setenv', 'FONTCONFIG_FILE', '/fonts/fonts.conf'],
+    ...[
+      '--ro-bind',
+      path.join(root, 'model'),
+      '/model',
+      '--ro-bind',
+      path.join(root, 'libraries'),
+      '/libraries',
+      '--ro-bind',
+      path.join(root, 'fonts'),
+      '/fonts',
+      '--bind',
+      out,
+      '/out',
+    ],
+    ...[
+      '--chdir',
+      path.posix.dirname(main),
+      '--clearenv',
+      '--setenv',
+      'HOME',
+      '/tmp',
+      '--setenv',
+      'OPENSCADPATH',
+      '/libraries',
+      '--setenv',
+      'FONTCONFIG_FILE',
+      '/fonts/fonts.conf',
+    ],
     '--',
     ...pinned,
     ...limits,
     ENGINE,
     ...openscad,
   ]
-  const ended = await spawnSandbox(sandbox, run, (line) => log.add(line.startsWith('bwrap:') ? `ERROR: the sandbox: ${line}` : line))
+  const ended = await spawnSandbox(sandbox, run, (line) =>
+    log.add(line.startsWith('bwrap:') ? `ERROR: the sandbox: ${line}` : line),
+  )
   const printed = log.toLog()
   if (ended.cancelled) throw run.signal!.reason
   // bubblewrap ends with 128 + the signal that ended the engine.
-  if (ended.timedOut || ended.signal === 'SIGXCPU' || ended.code === 128 + 24) return { exitCode: 1, log: withError(printed, `ERROR: the build was stopped after its time limit of ${run.timeLimitMs / 1000} s`) }
-  if (ended.signal === 'SIGXFSZ' || ended.code === 128 + 25) return { exitCode: 1, log: withError(printed, `ERROR: the model's output was larger than its limit of ${Math.round(outputLimitBytes / 1048576)} MB`) }
-  if (ended.code !== 0 && /std::bad_alloc/.test(printed.message)) return { exitCode: 1, log: withError(printed, `ERROR: the build needed more than its memory limit of ${Math.round(run.memoryLimitBytes / 1048576)} MB`) }
-  if (ended.signal || (ended.code ?? 0) > 128) return { exitCode: 1, log: withError(printed, `ERROR: the CAD engine stopped (${ended.signal ?? `signal ${ended.code! - 128}`})`) }
+  if (ended.timedOut || ended.signal === 'SIGXCPU' || ended.code === 128 + 24)
+    return {
+      exitCode: 1,
+      log: withError(printed, `ERROR: the build was stopped after its time limit of ${run.timeLimitMs / 1000} s`),
+    }
+  if (ended.signal === 'SIGXFSZ' || ended.code === 128 + 25)
+    return {
+      exitCode: 1,
+      log: withError(
+        printed,
+        `ERROR: the model's output was larger than its limit of ${Math.round(outputLimitBytes / 1048576)} MB`,
+      ),
+    }
+  if (ended.code !== 0 && /std::bad_alloc/.test(printed.message))
+    return {
+      exitCode: 1,
+      log: withError(
+        printed,
+        `ERROR: the build needed more than its memory limit of ${Math.round(run.memoryLimitBytes / 1048576)} MB`,
+      ),
+    }
+  if (ended.signal || (ended.code ?? 0) > 128)
+    return {
+      exitCode: 1,
+      log: withError(printed, `ERROR: the CAD engine stopped (${ended.signal ?? `signal ${ended.code! - 128}`})`),
+    }
   if (ended.code !== 0) return { exitCode: ended.code ?? 1, log: printed }
   const written = path.join(out, `model.${run.format}`)
-  return { exitCode: 0, log: printed, output: fs.existsSync(written) ? new Uint8Array(fs.readFileSync(written)) : undefined }
+  return {
+    exitCode: 0,
+    log: printed,
+    output: fs.existsSync(written) ? new Uint8Array(fs.readFileSync(written)) : undefined,
+  }
 }
 
 /** Files under `folder` by their relative paths; a path that leaves it (absolute, `..`) is refused. */
@@ -158,7 +245,8 @@ function place(folder: string, files: ModelFile[]): void {
   fs.mkdirSync(folder, { recursive: true, mode: 0o755 })
   for (const file of files) {
     const target = path.resolve(folder, file.path)
-    if (path.isAbsolute(file.path) || !target.startsWith(folder + path.sep)) throw new Error(`${file.path} is not a path inside the model`)
+    if (path.isAbsolute(file.path) || !target.startsWith(folder + path.sep))
+      throw new Error(`${file.path} is not a path inside the model`)
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 })
     fs.writeFileSync(target, file.data, { mode: 0o644 })
   }
@@ -174,7 +262,11 @@ interface Ended {
 function spawnSandbox(args: string[], run: NativeRun, print: (line: string) => void): Promise<Ended> {
   const asRoot = process.getuid?.() === 0
   // A group of its own, so that a kill reaches bubblewrap and, through --die-with-parent, the engine.
-  const child = spawn(BWRAP, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot && { uid: UNPRIVILEGED, gid: UNPRIVILEGED }) })
+  const child = spawn(BWRAP, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(asRoot && { uid: UNPRIVILEGED, gid: UNPRIVILEGED }),
+  })
   let pending = ''
   const read = (chunk: Buffer) => {
     const lines = (pending + chunk.toString('utf8')).split('\n')

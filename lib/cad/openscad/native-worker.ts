@@ -27,7 +27,19 @@ async function answer(job: OpenscadJob): Promise<void> {
   const cpus = claimCores(cores)
   try {
     const result = await runJob(job, (job, format, input) =>
-      runNative(binary, { files: job.files, mainFile: job.mainFile, libraries: job.libraries, fonts: fontFiles(job), defines: job.defines, format, input, timeLimitMs, memoryLimitBytes: job.memoryLimitBytes, cpus, folderPrefix }),
+      runNative(binary, {
+        files: job.files,
+        mainFile: job.mainFile,
+        libraries: job.libraries,
+        fonts: fontFiles(job),
+        defines: job.defines,
+        format,
+        input,
+        timeLimitMs,
+        memoryLimitBytes: job.memoryLimitBytes,
+        cpus,
+        folderPrefix,
+      }),
     )
     const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
     port.postMessage(result, buffers as ArrayBuffer[])

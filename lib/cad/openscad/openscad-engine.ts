@@ -15,7 +15,8 @@ const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
 /** OpenSCAD source for a value given with -D: numbers, booleans and vectors as they are, strings quoted. */
 export function toDefine(key: string, value: ParameterValue): string {
   if (!IDENTIFIER.test(key)) throw new Error(`not an OpenSCAD variable name: ${key}`)
-  if ([value].flat().some((item) => typeof item === 'number' && !Number.isFinite(item))) throw new Error(`${key} must be finite numbers`)
+  if ([value].flat().some((item) => typeof item === 'number' && !Number.isFinite(item)))
+    throw new Error(`${key} must be finite numbers`)
   // A vector's JSON (`[42,42,7]`) is OpenSCAD's. JSON string escapes (\" \\ \n \uXXXX) are also OpenSCAD's.
   return `${key}=${typeof value === 'boolean' || typeof value === 'number' ? String(value) : JSON.stringify(value)}`
 }
@@ -67,7 +68,10 @@ export type RunJob = (job: OpenscadJob, options: RunOptions) => Promise<Openscad
 export function runOn(pool: () => WorkerPool<OpenscadJob, OpenscadJobResult>): RunJob {
   return async (job, options) => {
     try {
-      return await pool().run({ ...job, files: job.files.map(normalizeSource), libraries: job.libraries.map(normalizeSource) }, options)
+      return await pool().run(
+        { ...job, files: job.files.map(normalizeSource), libraries: job.libraries.map(normalizeSource) },
+        options,
+      )
     } catch (error) {
       // Not run at all: nothing to say about the model.
       if (options.signal?.aborted || isDropped(error)) throw error
@@ -87,7 +91,10 @@ const runWasm = runOn(wasmPool)
 export function openscadEngineOn(run: RunJob, { probesFonts }: { probesFonts: boolean }): CadEngine {
   return {
     async readParameters({ files, mainFile, libraries, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
-      const result = await runWasm({ kind: 'parameters', files, mainFile, libraries, fonts: [], defines: [], memoryLimitBytes }, { timeLimitMs, ...scheduling })
+      const result = await runWasm(
+        { kind: 'parameters', files, mainFile, libraries, fonts: [], defines: [], memoryLimitBytes },
+        { timeLimitMs, ...scheduling },
+      )
       const { log } = result
       if (result.parameters === undefined) return { ok: false, parameters: [], log }
       const main = files.find((file) => file.path === mainFile)
@@ -95,20 +102,68 @@ export function openscadEngineOn(run: RunJob, { probesFonts }: { probesFonts: bo
       try {
         return { ok: true, parameters: parseOpenscadParameters(result.parameters, mainSource), log }
       } catch (error) {
-        return { ok: false, parameters: [], log: withError(log, `ERROR: could not read the model's parameters: ${(error as Error).message}`) }
+        return {
+          ok: false,
+          parameters: [],
+          log: withError(log, `ERROR: could not read the model's parameters: ${(error as Error).message}`),
+        }
       }
     },
 
-    async build({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling }: BuildInput) {
+    async build({
+      files,
+      mainFile,
+      libraries,
+      fonts,
+      values,
+      overrides,
+      timeLimitMs,
+      memoryLimitBytes,
+      scheduling,
+    }: BuildInput) {
       const probed = probesFonts ? addFontProbe(files, mainFile, { ...values, ...overrides }) : files
       const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
-      const result = await run({ kind: 'build', files: probed, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes }, { timeLimitMs, ...scheduling })
+      const result = await run(
+        {
+          kind: 'build',
+          files: probed,
+          mainFile,
+          libraries,
+          fonts: placed,
+          defines: definesOf(values, overrides),
+          memoryLimitBytes,
+        },
+        { timeLimitMs, ...scheduling },
+      )
       return { mesh: hasError(result.log) ? null : (result.mesh ?? null), log: readFontProbe(result.log) }
     },
 
-    async closeParts({ files, mainFile, libraries, fonts, values, overrides, timeLimitMs, memoryLimitBytes, scheduling, union }: PartsInput) {
+    async closeParts({
+      files,
+      mainFile,
+      libraries,
+      fonts,
+      values,
+      overrides,
+      timeLimitMs,
+      memoryLimitBytes,
+      scheduling,
+      union,
+    }: PartsInput) {
       const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
-      const result = await run({ kind: 'parts', files, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes, union }, { timeLimitMs, ...scheduling })
+      const result = await run(
+        {
+          kind: 'parts',
+          files,
+          mainFile,
+          libraries,
+          fonts: placed,
+          defines: definesOf(values, overrides),
+          memoryLimitBytes,
+          union,
+        },
+        { timeLimitMs, ...scheduling },
+      )
       return { mesh: result.mesh ?? null, log: result.log, print: result.print }
     },
   }
@@ -121,8 +176,16 @@ let machineFonts: (PlacedFont & { family: string })[] | undefined
 
 /** The fonts a build may draw with: the machine's, or a snapshot's `frozen` ones instead. */
 function fontsOf(model: ModelText, frozen: ModelFile[] | undefined): PlacedFont[] {
-  if (frozen) return fontsForModel(model, frozen.map((font) => ({ ...font, family: readFontName(font.data)?.family ?? '' })))
-  machineFonts ??= hostFonts().fonts.map((font, index) => ({ path: placedFontName(font, index), file: font.file, family: font.family }))
+  if (frozen)
+    return fontsForModel(
+      model,
+      frozen.map((font) => ({ ...font, family: readFontName(font.data)?.family ?? '' })),
+    )
+  machineFonts ??= hostFonts().fonts.map((font, index) => ({
+    path: placedFontName(font, index),
+    file: font.file,
+    family: font.family,
+  }))
   return fontsForModel(model, machineFonts)
 }
 

@@ -20,7 +20,9 @@ function compileOnce(): void {
   compiling = true
   const compile = WebAssembly.compile
   WebAssembly.compile = (source: BufferSource) => {
-    const bytes = ArrayBuffer.isView(source) ? Buffer.from(source.buffer, source.byteOffset, source.byteLength) : Buffer.from(source)
+    const bytes = ArrayBuffer.isView(source)
+      ? Buffer.from(source.buffer, source.byteOffset, source.byteLength)
+      : Buffer.from(source)
     if (!compiled?.bytes.equals(bytes)) compiled = { bytes, module: compile(source) }
     return compiled.module
   }

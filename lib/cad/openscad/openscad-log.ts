@@ -10,8 +10,10 @@ const LATE_ERROR_BYTES = 64 * 1024
 /** Room for the line saying what was cut and one error line of the server's own (withError). */
 const RESERVED_BYTES = 1024
 
-const NOISE = /^(Could not initialize localization|Geometries in cache|Geometry cache size|CGAL Polyhedrons in cache|CGAL cache size)/
-const PROBLEM = /^(ERROR|WARNING|TRACE|DEPRECATED|FONT-WARNING|UI-WARNING|EXPORT-WARNING|EXPORT-ERROR|PARSER-ERROR)\b|^Current top level object is empty/i
+const NOISE =
+  /^(Could not initialize localization|Geometries in cache|Geometry cache size|CGAL Polyhedrons in cache|CGAL cache size)/
+const PROBLEM =
+  /^(ERROR|WARNING|TRACE|DEPRECATED|FONT-WARNING|UI-WARNING|EXPORT-WARNING|EXPORT-ERROR|PARSER-ERROR)\b|^Current top level object is empty/i
 const ERROR = /^([A-Z]+-)?ERROR\b/i
 
 class BoundedText {
@@ -35,7 +37,10 @@ class BoundedText {
 
   text(): string {
     if (this.cutLines === 0) return this.lines.join('\n')
-    const size = this.cutBytes >= 1024 * 1024 ? `${(this.cutBytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(this.cutBytes / 1024)} KB`
+    const size =
+      this.cutBytes >= 1024 * 1024
+        ? `${(this.cutBytes / (1024 * 1024)).toFixed(1)} MB`
+        : `${Math.ceil(this.cutBytes / 1024)} KB`
     return [...this.lines, `... ${size} (${this.cutLines} lines) cut`].join('\n')
   }
 }

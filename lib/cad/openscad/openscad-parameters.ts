@@ -31,14 +31,22 @@ function toDefinition(parameter: Exported): ParameterDefinition | null {
   if (isFileParameter(parameter)) return { ...base, kind: 'file', default: typeof initial === 'string' ? initial : '' }
   if (parameter.options) {
     if (typeof initial !== 'number' && typeof initial !== 'string') return null
-    return { ...base, kind: 'choice', default: initial, options: parameter.options.map((o) => ({ value: o.value, label: o.name })) }
+    return {
+      ...base,
+      kind: 'choice',
+      default: initial,
+      options: parameter.options.map((o) => ({ value: o.value, label: o.name })),
+    }
   }
   if (typeof initial === 'boolean') return { ...base, kind: 'bool', default: initial }
-  if (typeof initial === 'string') return { ...base, kind: 'string', default: initial, maxLength: parameter.maxLength ?? null }
+  if (typeof initial === 'string')
+    return { ...base, kind: 'string', default: initial, maxLength: parameter.maxLength ?? null }
   if (typeof initial !== 'number' && (initial.length === 0 || initial.length > 4)) return null
   const range = { min: parameter.min ?? null, max: parameter.max ?? null, step: parameter.step ?? null }
   // OpenSCAD exports vectors of 1 to 4 numbers (`size = [42, 42, 7]; // [0:100]`), the range for each.
-  return typeof initial === 'number' ? { ...base, kind: 'number', default: initial, ...range } : { ...base, kind: 'vector', default: initial, ...range }
+  return typeof initial === 'number'
+    ? { ...base, kind: 'number', default: initial, ...range }
+    : { ...base, kind: 'vector', default: initial, ...range }
 }
 
 /**
@@ -47,7 +55,10 @@ function toDefinition(parameter: Exported): ParameterDefinition | null {
  */
 function spinboxStep(source: string, name: string): number | undefined {
   const escaped = name.replace(/\$/g, '\\$')
-  const match = new RegExp(`^[ \\t]*${escaped}[ \\t]*=[^;\\n]*;[ \\t]*//[ \\t]*([0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)[ \\t]*$`, 'm').exec(source)
+  const match = new RegExp(
+    `^[ \\t]*${escaped}[ \\t]*=[^;\\n]*;[ \\t]*//[ \\t]*([0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)[ \\t]*$`,
+    'm',
+  ).exec(source)
   return match ? Number(match[1]) : undefined
 }
 
@@ -58,7 +69,11 @@ function spinboxStep(source: string, name: string): number | undefined {
 export function parseOpenscadParameters(json: string, mainSource: string): ParameterDefinition[] {
   const exported = ZExport.parse(JSON.parse(json))
   return exported.parameters
-    .map((parameter) => (parameter.type === 'number' && parameter.max === undefined && !parameter.options ? { ...parameter, step: spinboxStep(mainSource, parameter.name) } : parameter))
+    .map((parameter) =>
+      parameter.type === 'number' && parameter.max === undefined && !parameter.options
+        ? { ...parameter, step: spinboxStep(mainSource, parameter.name) }
+        : parameter,
+    )
     .map(toDefinition)
     .filter((definition) => definition !== null)
 }

@@ -48,11 +48,19 @@ async function runParts(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<Ope
  */
 function mayColour(job: OpenscadJob): boolean {
   if (job.native?.writesColours === false) return false
-  return [...job.files, ...job.libraries].some(({ data }) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('color'))
+  return [...job.files, ...job.libraries].some(({ data }) =>
+    Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('color'),
+  )
 }
 
-async function closeUnion(job: OpenscadJob, union: Mesh, runOpenscad: RunOpenscad): Promise<{ mesh: Mesh; log: EngineLog } | { log: EngineLog }> {
-  const apart = (log: EngineLog, why: string) => ({ log: withError(log, `ERROR: the parts could not be told apart: ${why}; the 3MF holds the model as one part`) })
+async function closeUnion(
+  job: OpenscadJob,
+  union: Mesh,
+  runOpenscad: RunOpenscad,
+): Promise<{ mesh: Mesh; log: EngineLog } | { log: EngineLog }> {
+  const apart = (log: EngineLog, why: string) => ({
+    log: withError(log, `ERROR: the parts could not be told apart: ${why}; the 3MF holds the model as one part`),
+  })
   // No second OpenSCAD run for its CSG tree then: the union is the one part to close.
   if (!mayColour(job)) {
     const log = { message: '', error: '' }
@@ -67,9 +75,14 @@ async function closeUnion(job: OpenscadJob, union: Mesh, runOpenscad: RunOpensca
   const solids: { color: Rgba; solid: Mesh }[] = []
   for (const color of [...shown.slice(1), ...hidden]) {
     const source = colourSolidSource(treeText, color)
-    if (source === null) return apart(tree.log, 'OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)')
+    if (source === null)
+      return apart(
+        tree.log,
+        'OpenSCAD wrote a CSG tree that does not read back (a string with a quote, backslash or line break)',
+      )
     const run = await runOpenscad(job, 'off', source)
-    if (run.output === undefined && !EMPTY.test(run.log.message + run.log.error)) return apart(run.log, 'drawing one colour alone failed')
+    if (run.output === undefined && !EMPTY.test(run.log.message + run.log.error))
+      return apart(run.log, 'drawing one colour alone failed')
     solids.push({ color, solid: run.output === undefined ? { parts: [] } : parseOff(textOf(run.output)) })
   }
   const mesh = await closeParts(union, solids)
@@ -93,6 +106,12 @@ export async function runJob(job: OpenscadJob, runOpenscad: RunOpenscad): Promis
     return { ...result, mesh: output && (format === 'off' ? parseOff(textOf(output)) : parseBinaryStl(output)) }
   } catch (error) {
     // An engine that crashed half-way or is not what it claims: a failed build, not a server fault.
-    return { exitCode: 1, log: withError(result.log, `ERROR: the CAD engine wrote a model that cannot be read (${(error as Error).message})`) }
+    return {
+      exitCode: 1,
+      log: withError(
+        result.log,
+        `ERROR: the CAD engine wrote a model that cannot be read (${(error as Error).message})`,
+      ),
+    }
   }
 }

@@ -67,13 +67,24 @@ function runOpenscad({ openscad, output }: WarmInstance, job: OpenscadJob, forma
     }
     if (input !== undefined) openscad.FS.writeFile(file, input)
   } catch (error) {
-    return { exitCode: 1, log: withError(output.toLog(), `ERROR: could not place the model's files: ${describeCrash(error)}`) }
+    return {
+      exitCode: 1,
+      log: withError(output.toLog(), `ERROR: could not place the model's files: ${describeCrash(error)}`),
+    }
   }
   const outputFile = `/out.${format}`
   // textmetrics: fontmetrics() tells which font a name finds (lib/cad/openscad/font-probe.ts).
   // A CSG tree holds the values it was made with: no defines when it is read back.
   const defines = input === undefined ? job.defines : []
-  const args = [file, '-o', outputFile, `--export-format=${format}`, '--backend=manifold', '--enable=textmetrics', ...defines.flatMap((define) => ['-D', define])]
+  const args = [
+    file,
+    '-o',
+    outputFile,
+    `--export-format=${format}`,
+    '--backend=manifold',
+    '--enable=textmetrics',
+    ...defines.flatMap((define) => ['-D', define]),
+  ]
   memoryLimitBytes = job.memoryLimitBytes
   isOverMemoryLimit = false
   let exitCode = 1
@@ -86,7 +97,14 @@ function runOpenscad({ openscad, output }: WarmInstance, job: OpenscadJob, forma
     memoryLimitBytes = Number.POSITIVE_INFINITY
   }
   const log = output.toLog()
-  if (isOverMemoryLimit) return { exitCode: 1, log: withError(log, `ERROR: the build needed more than its memory limit of ${Math.round(job.memoryLimitBytes / 1048576)} MB`) }
+  if (isOverMemoryLimit)
+    return {
+      exitCode: 1,
+      log: withError(
+        log,
+        `ERROR: the build needed more than its memory limit of ${Math.round(job.memoryLimitBytes / 1048576)} MB`,
+      ),
+    }
   if (crash) return { exitCode, log: withError(log, `ERROR: the CAD engine stopped: ${crash}`) }
   if (exitCode !== 0) return { exitCode, log }
   return { exitCode, log, output: openscad.FS.readFile(outputFile, { encoding: 'binary' }) }
@@ -117,7 +135,9 @@ port.on('message', (job: OpenscadJob) => void answer(job))
 
 async function answer(job: OpenscadJob): Promise<void> {
   clearTimeout(replacing)
-  const result = await runJob(job, async (job, format, input) => runOpenscad(await takeInstance(job), job, format, input))
+  const result = await runJob(job, async (job, format, input) =>
+    runOpenscad(await takeInstance(job), job, format, input),
+  )
   const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
   port.postMessage(result, buffers as ArrayBuffer[])
   if (instances.length === 0) instances.push(warmInstance())

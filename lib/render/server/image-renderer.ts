@@ -36,7 +36,14 @@ interface Pool {
 }
 
 const globalForPool = globalThis as typeof globalThis & { paraformRenderPool?: Pool }
-const pool: Pool = (globalForPool.paraformRenderPool ??= { browser: null, idle: [], active: 0, waiting: [], averageMs: 200, renders: 0 })
+const pool: Pool = (globalForPool.paraformRenderPool ??= {
+  browser: null,
+  idle: [],
+  active: 0,
+  waiting: [],
+  averageMs: 200,
+  renders: 0,
+})
 
 /** How long a page whose render was cancelled has to answer before it counts as stuck in GL work. */
 const PROBE_MS = 1000
@@ -82,9 +89,13 @@ async function acquirePage(signal: AbortSignal): Promise<void> {
   }
   if (pool.waiting.length >= env.RENDER_QUEUE) {
     const seconds = Math.max(1, Math.ceil(((pool.waiting.length + 1) * pool.averageMs) / env.RENDER_PAGES / 1000))
-    throw new AppError('too_many_requests', `The image renderer is busy (${pool.waiting.length} requests waiting); try again in ${seconds} s`, {
-      'retry-after': String(seconds),
-    })
+    throw new AppError(
+      'too_many_requests',
+      `The image renderer is busy (${pool.waiting.length} requests waiting); try again in ${seconds} s`,
+      {
+        'retry-after': String(seconds),
+      },
+    )
   }
   // releasePage() hands its place over directly, so `active` stays as it is.
   await new Promise<void>((resolve, reject) => {
@@ -126,7 +137,11 @@ async function renderOnPage(args: HeadlessRenderArgs, signal: AbortSignal): Prom
       return window.renderScene(renderArgs)
     }, args)
     isHealthy = true
-    return { bytes: decodeDataUrl(result.dataUrl, args.type), warnings: [...slot.requestWarnings, ...result.warnings], timings: result.timings }
+    return {
+      bytes: decodeDataUrl(result.dataUrl, args.type),
+      warnings: [...slot.requestWarnings, ...result.warnings],
+      timings: result.timings,
+    }
   }
   try {
     return await withLimits(render(), env.RENDER_TIME_LIMIT_SECONDS * 1000, signal)
@@ -150,7 +165,10 @@ async function renderOnPage(args: HeadlessRenderArgs, signal: AbortSignal): Prom
 
 /** A page not stuck in GL work answers at once; one that does not may have wedged the GPU process. */
 async function answers(page: Page): Promise<boolean> {
-  return withLimits(page.evaluate(() => true), PROBE_MS).catch(() => false)
+  return withLimits(
+    page.evaluate(() => true),
+    PROBE_MS,
+  ).catch(() => false)
 }
 
 async function openSlot(): Promise<PageSlot> {
@@ -163,7 +181,8 @@ async function openSlot(): Promise<PageSlot> {
     const { origin } = new URL(base)
     await page.route(
       (url) => /^https?:$/.test(url.protocol),
-      (route) => (new URL(route.request().url()).origin === origin ? serveOwn(route, slot) : serveExternal(route, slot)),
+      (route) =>
+        new URL(route.request().url()).origin === origin ? serveOwn(route, slot) : serveExternal(route, slot),
     )
     await page.goto(`${base}/render/headless`)
     await page.waitForFunction(() => typeof window.renderScene === 'function', undefined, { timeout: 30_000 })
@@ -177,7 +196,10 @@ async function openSlot(): Promise<PageSlot> {
 async function serveOwn(route: Route, slot: PageSlot): Promise<void> {
   const url = new URL(route.request().url())
   const { filesPath } = slot
-  const isNeeded = url.pathname === '/render/headless' || url.pathname.startsWith('/_next/static/') || (filesPath !== null && url.pathname.startsWith(filesPath))
+  const isNeeded =
+    url.pathname === '/render/headless' ||
+    url.pathname.startsWith('/_next/static/') ||
+    (filesPath !== null && url.pathname.startsWith(filesPath))
   if (isNeeded) return route.continue().catch(() => {})
   // The query is left out: it may hold a key.
   const warning = `request to this server ${url.origin}${url.pathname} refused: a render loads only its renderer files`
@@ -215,7 +237,9 @@ async function getBrowser(): Promise<Browser> {
     },
     (error: unknown) => {
       if (pool.browser === launching) pool.browser = null
-      throw new Error(`cannot start Chromium at ${env.CHROMIUM_PATH} (CHROMIUM_PATH): ${(error as Error).message.split('\n')[0]}`)
+      throw new Error(
+        `cannot start Chromium at ${env.CHROMIUM_PATH} (CHROMIUM_PATH): ${(error as Error).message.split('\n')[0]}`,
+      )
     },
   )
   pool.browser = launching
@@ -237,7 +261,8 @@ function baseUrl(): string {
 function decodeDataUrl(dataUrl: string, type: string): Buffer {
   // Chromium falls back to PNG for a type it cannot encode; that must not pass as the asked type.
   const prefix = `data:image/${type};base64,`
-  if (!dataUrl.startsWith(prefix)) throw new Error(`the headless page encoded ${dataUrl.slice(0, 30)} instead of image/${type}`)
+  if (!dataUrl.startsWith(prefix))
+    throw new Error(`the headless page encoded ${dataUrl.slice(0, 30)} instead of image/${type}`)
   return Buffer.from(dataUrl.slice(prefix.length), 'base64')
 }
 

@@ -19,5 +19,12 @@ const FLAGS = [
 /** Debian's Chromium (CHROMIUM_PATH) driven by playwright-core: nothing is downloaded. */
 export function launchBrowser(): Promise<Browser> {
   // Playwright's own signal handlers would keep the server alive on SIGTERM; Chromium ends with its pipe.
-  return chromium.launch({ executablePath: env.CHROMIUM_PATH, args: FLAGS, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
+  return chromium.launch({
+    executablePath: env.CHROMIUM_PATH,
+    args: FLAGS,
+    headless: true,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  })
 }

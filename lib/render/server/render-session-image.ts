@@ -24,7 +24,13 @@ export interface RenderSessionImageOptions {
 const WARNINGS_HEADER_LIMIT = 4000
 
 /** The image of a headless renderer's scene of the session's current model (preview quality). */
-export async function renderSessionImage({ sessionId, rendererId, principal, query, request }: RenderSessionImageOptions): Promise<Response> {
+export async function renderSessionImage({
+  sessionId,
+  rendererId,
+  principal,
+  query,
+  request,
+}: RenderSessionImageOptions): Promise<Response> {
   // A scene's texture that leads back here (past the checks of its URL) would render for ever.
   if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
   const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'rendering')
@@ -37,17 +43,24 @@ export async function renderSessionImage({ sessionId, rendererId, principal, que
     )
   }
   // The page is handed the model; it fetches the renderer's files like a viewer would, with a key of its own.
-  const [renderingKey, model] = await Promise.all([signSessionKey(session.id, 'rendering'), storedModelFile(session, 'preview', 'glb')])
+  const [renderingKey, model] = await Promise.all([
+    signSessionKey(session.id, 'rendering'),
+    storedModelFile(session, 'preview', 'glb'),
+  ])
   const { response, warnings } = await sceneImageResponse({
     glb: model.bytes,
-    files: { prefix: `/api${fillPath(getRendererFile.path, { sessionId: session.id, rendererId: renderer.id, path: '' })}`, query: `?key=${encodeURIComponent(renderingKey)}` },
+    files: {
+      prefix: `/api${fillPath(getRendererFile.path, { sessionId: session.id, rendererId: renderer.id, path: '' })}`,
+      query: `?key=${encodeURIComponent(renderingKey)}`,
+    },
     settings: await readSceneSettings(renderer, session.configurator),
     query,
     signal: request.signal,
   })
   // What could not be drawn goes to the session log too, where a designer looks for it.
   const renderLog = warnings.join('\n')
-  if (renderLog !== renderer.renderLog) await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
+  if (renderLog !== renderer.renderLog)
+    await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
   return response
 }
 
@@ -62,7 +75,13 @@ export interface SceneImageOptions {
 }
 
 /** The image of a scene drawn by the headless renderer, with what it could not draw. */
-export async function sceneImageResponse({ glb, files, settings, query, signal }: SceneImageOptions): Promise<{ response: Response; warnings: string[] }> {
+export async function sceneImageResponse({
+  glb,
+  files,
+  settings,
+  query,
+  signal,
+}: SceneImageOptions): Promise<{ response: Response; warnings: string[] }> {
   const args = {
     model: Buffer.from(glb).toString('base64'),
     files,
@@ -85,7 +104,10 @@ export async function sceneImageResponse({ glb, files, settings, query, signal }
       'content-type': `image/${query.type}`,
       'content-length': String(bytes.byteLength),
       'cache-control': 'private, no-store',
-      'server-timing': [...Object.entries(timings).map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`), `renders;desc="${count}"`].join(', '),
+      'server-timing': [
+        ...Object.entries(timings).map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`),
+        `renders;desc="${count}"`,
+      ].join(', '),
       ...(warnings.length > 0 && { 'x-render-warnings': headerValue(warnings) }),
     },
   })

@@ -8,7 +8,13 @@ describe('applications', () => {
     const configuratorId = await createConfigurator(owner.token)
     const registered = await api('POST', `/configurators/${configuratorId}/applications`, {
       token: owner.token,
-      body: { name: 'Web shop', licenseUUID: 'lic-1', domain: 'Shop.Example.com', secureInit: true, secureModel: false },
+      body: {
+        name: 'Web shop',
+        licenseUUID: 'lic-1',
+        domain: 'Shop.Example.com',
+        secureInit: true,
+        secureModel: false,
+      },
     })
     expect(registered.status).toBe(200)
     const { UUID } = await registered.json()
@@ -28,20 +34,27 @@ describe('applications', () => {
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     })
 
-    const list = await (await api('GET', `/configurators/${configuratorId}/applications`, { token: owner.token })).json()
+    const list = await (
+      await api('GET', `/configurators/${configuratorId}/applications`, { token: owner.token })
+    ).json()
     const { secretKey: _secretKey, ...summary } = details
     expect(list).toEqual([summary])
 
     expect((await api('DELETE', `/applications/${UUID}`, { token: owner.token })).status).toBe(204)
     await expectError(await api('GET', `/applications/${UUID}`, { token: owner.token }), 404, 'not_found')
-    expect(await (await api('GET', `/configurators/${configuratorId}/applications`, { token: owner.token })).json()).toEqual([])
+    expect(
+      await (await api('GET', `/configurators/${configuratorId}/applications`, { token: owner.token })).json(),
+    ).toEqual([])
   })
 
   it('defaults licenseUUID, secureInit and secureModel', async () => {
     const owner = await signUp()
     const configuratorId = await createConfigurator(owner.token)
     const { UUID } = await (
-      await api('POST', `/configurators/${configuratorId}/applications`, { token: owner.token, body: { name: 'Shop', domain: 'localhost:8080' } })
+      await api('POST', `/configurators/${configuratorId}/applications`, {
+        token: owner.token,
+        body: { name: 'Shop', domain: 'localhost:8080' },
+      })
     ).json()
     const details = await (await api('GET', `/applications/${UUID}`, { token: owner.token })).json()
     expect(details).toMatchObject({ licenseUUID: '', domain: 'localhost:8080', secureInit: false, secureModel: false })
@@ -52,11 +65,18 @@ describe('applications', () => {
     const stranger = await signUp()
     const configuratorId = await createConfigurator(owner.token)
     const { UUID } = await (
-      await api('POST', `/configurators/${configuratorId}/applications`, { token: owner.token, body: { name: 'Shop', domain: 'shop.example.com' } })
+      await api('POST', `/configurators/${configuratorId}/applications`, {
+        token: owner.token,
+        body: { name: 'Shop', domain: 'shop.example.com' },
+      })
     ).json()
     await expectError(await api('GET', `/applications/${UUID}`, { token: stranger.token }), 404, 'not_found')
     await expectError(await api('DELETE', `/applications/${UUID}`, { token: stranger.token }), 404, 'not_found')
-    await expectError(await api('GET', `/configurators/${configuratorId}/applications`, { token: stranger.token }), 404, 'not_found')
+    await expectError(
+      await api('GET', `/configurators/${configuratorId}/applications`, { token: stranger.token }),
+      404,
+      'not_found',
+    )
     const register = await api('POST', `/configurators/${configuratorId}/applications`, {
       token: stranger.token,
       body: { name: 'Mine now', domain: 'evil.example.com' },
@@ -75,6 +95,8 @@ describe('applications', () => {
     const configuratorId = await createConfigurator(owner.token)
     const response = await api('POST', `/configurators/${configuratorId}/applications`, { token: owner.token, body })
     await expectError(response, 422, 'unprocessable_entity', field)
-    expect(await (await api('GET', `/configurators/${configuratorId}/applications`, { token: owner.token })).json()).toEqual([])
+    expect(
+      await (await api('GET', `/configurators/${configuratorId}/applications`, { token: owner.token })).json(),
+    ).toEqual([])
   })
 })

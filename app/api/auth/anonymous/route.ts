@@ -5,5 +5,10 @@ import * as operations from '@/lib/auth/operations'
 
 // POST /auth/anonymous - X-API-KEY for an end customer's short-lived token; the current one renews it
 export const POST = route(operations.issueAnonymousToken, ({ request, principal }) =>
-  issueAnonymousToken({ apiKey: request.headers.get('x-api-key'), origin: request.headers.get('origin'), principal, clientAddress: readClientAddress(request) }),
+  issueAnonymousToken({
+    apiKey: request.headers.get('x-api-key'),
+    origin: request.headers.get('origin'),
+    principal,
+    clientAddress: readClientAddress(request),
+  }),
 )

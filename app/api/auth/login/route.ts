@@ -4,4 +4,7 @@ import { login } from '@/lib/auth/login'
 import * as operations from '@/lib/auth/operations'
 
 // POST /auth/login - email and password for a user token
-export const POST = route(operations.login, async ({ request, body }) => (await login({ ...body, clientAddress: readClientAddress(request) })).grant)
+export const POST = route(
+  operations.login,
+  async ({ request, body }) => (await login({ ...body, clientAddress: readClientAddress(request) })).grant,
+)

@@ -28,13 +28,19 @@ describe('cookie session', () => {
     expect(me.status).toBe(200)
     expect(((await me.json()) as { user: { email: string } }).user.email).toBe(email)
     expect((await api('GET', '/configurators', { headers: { cookie } })).status).toBe(200)
-    const created = await api('POST', '/configurators', { headers: { cookie, ...sameSite }, body: { name: 'Cookie', mainFile: 'main.scad' } })
+    const created = await api('POST', '/configurators', {
+      headers: { cookie, ...sameSite },
+      body: { name: 'Cookie', mainFile: 'main.scad' },
+    })
     expect(created.status).toBe(201)
   })
 
   it('marks the cookie Secure behind https', async () => {
     const { email } = await signUp()
-    const response = await api('POST', '/auth/session', { headers: { 'x-forwarded-proto': 'https' }, body: { email, password: PASSWORD } })
+    const response = await api('POST', '/auth/session', {
+      headers: { 'x-forwarded-proto': 'https' },
+      body: { email, password: PASSWORD },
+    })
     expect(response.headers.get('set-cookie')).toMatch(/; Secure$/)
   })
 
@@ -45,7 +51,10 @@ describe('cookie session', () => {
     ['neither Sec-Fetch-Site nor Origin', {}],
   ])('refuses a change by cookie from %s (CSRF), 403', async (_case, headers) => {
     const { cookie } = await signIn()
-    const response = await api('POST', '/configurators', { headers: { cookie, ...headers }, body: { name: 'Forged', mainFile: 'main.scad' } })
+    const response = await api('POST', '/configurators', {
+      headers: { cookie, ...headers },
+      body: { name: 'Forged', mainFile: 'main.scad' },
+    })
     await expectError(response, 403, 'forbidden', /only from pages of this site/)
     const list = (await (await api('GET', '/configurators', { headers: { cookie } })).json()) as { name: string }[]
     expect(list.map((configurator) => configurator.name)).not.toContain('Forged')
@@ -53,7 +62,10 @@ describe('cookie session', () => {
 
   it('accepts an Origin of this host when Sec-Fetch-Site is absent', async () => {
     const { cookie } = await signIn()
-    const response = await api('POST', '/configurators', { headers: { cookie, origin: 'http://localhost:3000', host: 'localhost:3000' }, body: { name: 'Old browser', mainFile: 'main.scad' } })
+    const response = await api('POST', '/configurators', {
+      headers: { cookie, origin: 'http://localhost:3000', host: 'localhost:3000' },
+      body: { name: 'Old browser', mainFile: 'main.scad' },
+    })
     expect(response.status).toBe(201)
   })
 
@@ -69,7 +81,10 @@ describe('cookie session', () => {
   it('lets a browser with a stale cookie sign in again', async () => {
     const { email, cookie } = await signIn()
     await api('DELETE', '/auth/session', { headers: { cookie, ...sameSite } })
-    const again = await api('POST', '/auth/session', { headers: { cookie, ...sameSite }, body: { email, password: PASSWORD } })
+    const again = await api('POST', '/auth/session', {
+      headers: { cookie, ...sameSite },
+      body: { email, password: PASSWORD },
+    })
     expect(again.status).toBe(200)
   })
 

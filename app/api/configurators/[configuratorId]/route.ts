@@ -1,5 +1,10 @@
 import { route } from '@/lib/endpoints/route'
-import { deleteConfigurator, findOwnedConfigurator, toConfiguratorDto, updateConfigurator } from '@/lib/configurators/configurators'
+import {
+  deleteConfigurator,
+  findOwnedConfigurator,
+  toConfiguratorDto,
+  updateConfigurator,
+} from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
 import { schedulePreparation } from '@/lib/sessions/preparation'
 

@@ -12,5 +12,13 @@ export const GET = route(operations.listSessionFiles, async ({ params, principal
 export const POST = route(operations.addSessionFile, async ({ request, params, principal, query, body }) => {
   const session = await findSession(params.sessionId, principal)
   const declaredSize = Number(request.headers.get('content-length') ?? 0)
-  return toSessionFileEntry(await addSessionFile({ sessionId: session.id, configurator: session.configurator, name: query.name, body, declaredSize }))
+  return toSessionFileEntry(
+    await addSessionFile({
+      sessionId: session.id,
+      configurator: session.configurator,
+      name: query.name,
+      body,
+      declaredSize,
+    }),
+  )
 })

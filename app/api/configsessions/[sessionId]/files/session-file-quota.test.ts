@@ -52,10 +52,16 @@ describe('session file quota', () => {
 
   it(`holds at most ${COUNT_MAX} files; uploading a name again replaces it and does not count twice`, async () => {
     const { upload, rows } = await setup()
-    for (let index = 0; index < COUNT_MAX; index++) expect((await upload(`f${index}.txt`, `file ${index}`)).status).toBe(201)
+    for (let index = 0; index < COUNT_MAX; index++)
+      expect((await upload(`f${index}.txt`, `file ${index}`)).status).toBe(201)
     const before = await storedFiles()
 
-    await expectError(await upload('one-more.txt', 'x'), 413, 'payload_too_large', new RegExp(`at most ${COUNT_MAX} files`))
+    await expectError(
+      await upload('one-more.txt', 'x'),
+      413,
+      'payload_too_large',
+      new RegExp(`at most ${COUNT_MAX} files`),
+    )
     expect((await rows()).map((row) => row.name)).not.toContain('one-more.txt')
     expect(await storedFiles()).toEqual(before)
 
@@ -68,7 +74,12 @@ describe('session file quota', () => {
     const before = await storedFiles()
     const { stream, counter } = countedStream(3 * FILE_MAX)
 
-    await expectError(await upload('big.bin', stream), 413, 'payload_too_large', new RegExp(`at most ${FILE_MAX} bytes \\(SESSION_FILE_MAX_BYTES\\)`))
+    await expectError(
+      await upload('big.bin', stream),
+      413,
+      'payload_too_large',
+      new RegExp(`at most ${FILE_MAX} bytes \\(SESSION_FILE_MAX_BYTES\\)`),
+    )
 
     // Reading stopped at the limit (plus what the stream buffers ahead), not at the end of the body.
     expect(counter.pulled).toBeLessThanOrEqual(FILE_MAX + 4 * CHUNK)
@@ -95,7 +106,12 @@ describe('session file quota', () => {
     const before = await storedFiles()
 
     const { stream, counter } = countedStream(room + 1)
-    await expectError(await upload('c.bin', stream), 413, 'payload_too_large', new RegExp(`at most ${TOTAL_MAX} bytes together`))
+    await expectError(
+      await upload('c.bin', stream),
+      413,
+      'payload_too_large',
+      new RegExp(`at most ${TOTAL_MAX} bytes together`),
+    )
     expect(counter.pulled).toBeLessThanOrEqual(room + 4 * CHUNK)
     expect(await storedFiles()).toEqual(before)
 
@@ -130,14 +146,19 @@ describe('session file quota', () => {
   it('applies the same quota to the built-in files service', async () => {
     const { session, token, rows } = await setup()
     const { stream } = countedStream(FILE_MAX + 1)
-    const response = await api('PUT', `/services/files/upload/configsessions/${session.id}/big.bin`, { token, body: stream })
+    const response = await api('PUT', `/services/files/upload/configsessions/${session.id}/big.bin`, {
+      token,
+      body: stream,
+    })
     await expectError(response, 413, 'payload_too_large', /SESSION_FILE_MAX_BYTES/)
     expect(await rows()).toEqual([])
   })
 
   it('refuses a restore zip whose session files pass the quota, before any session or blob exists', async () => {
     const { configuratorId, token } = await setup()
-    const files = Object.fromEntries(Array.from({ length: COUNT_MAX + 1 }, (_, index) => [`files/id${index}/f${index}.txt`, strToU8(`file ${index}`)]))
+    const files = Object.fromEntries(
+      Array.from({ length: COUNT_MAX + 1 }, (_, index) => [`files/id${index}/f${index}.txt`, strToU8(`file ${index}`)]),
+    )
     const sessionsBefore = await db.configSession.count({ where: { configuratorId } })
     const before = await storedFiles()
 
@@ -155,7 +176,11 @@ describe('session file quota', () => {
   it('refuses a restore zip on the sizes its entries declare, before inflating any', async () => {
     const { configuratorId, token } = await setup()
     // Two entries declaring more than a session file may hold (within the ratio limit), one corrupt and one holding less: inflating would fail otherwise.
-    const zip = zipSync({ 'parameters.json': strToU8('{}'), 'files/a/big.bin': [randomBytes(50_000), { level: 9 }], 'files/b/big.bin': [randomBytes(50_000), { level: 9 }] })
+    const zip = zipSync({
+      'parameters.json': strToU8('{}'),
+      'files/a/big.bin': [randomBytes(50_000), { level: 9 }],
+      'files/b/big.bin': [randomBytes(50_000), { level: 9 }],
+    })
     const view = new DataView(zip.buffer)
     const nameAt = (at: number, offset: number) => Buffer.from(zip.subarray(at + offset, at + offset + 15)).toString()
     for (let at = 0; at + 4 <= zip.length; at++) {
@@ -167,7 +192,11 @@ describe('session file quota', () => {
       if (signature === 0x02014b50 && nameAt(at, 46).endsWith('/big.bin')) view.setUint32(at + 24, FILE_MAX + 1, true)
     }
 
-    const response = await api('POST', `/configsessions?configuratorId=${configuratorId}`, { token, body: zip, headers: { 'content-type': 'application/zip' } })
+    const response = await api('POST', `/configsessions?configuratorId=${configuratorId}`, {
+      token,
+      body: zip,
+      headers: { 'content-type': 'application/zip' },
+    })
 
     await expectError(response, 413, 'payload_too_large', /SESSION_FILE_MAX_BYTES/)
   })

@@ -82,16 +82,23 @@ async function setup(source = 'cube(1);') {
     expect(response.status).toBe(200)
     return (await response.json()) as { name: string; ext: string; contentType: string }[]
   }
-  const setValues = (body: Record<string, { value: unknown }>) => api('PUT', `/configsessions/${session.id}/parameters`, { token, body })
+  const setValues = (body: Record<string, { value: unknown }>) =>
+    api('PUT', `/configsessions/${session.id}/parameters`, { token, body })
   const objectInfo = async () => {
     const response = await api('GET', `/configsessions/${session.id}/objectinfo`, { token })
     expect(response.status).toBe(200)
-    return (await response.json()) as { boundingBox: Record<'minX' | 'maxX' | 'minY' | 'maxY' | 'minZ' | 'maxZ', number>; volume: number }
+    return (await response.json()) as {
+      boundingBox: Record<'minX' | 'maxX' | 'minY' | 'maxY' | 'minZ' | 'maxZ', number>
+      volume: number
+    }
   }
   return { ...opened, upload, list, setValues, objectInfo }
 }
 
-function expectSize(box: Record<'minX' | 'maxX' | 'minY' | 'maxY' | 'minZ' | 'maxZ', number>, size: [number, number, number]) {
+function expectSize(
+  box: Record<'minX' | 'maxX' | 'minY' | 'maxY' | 'minZ' | 'maxZ', number>,
+  size: [number, number, number],
+) {
   expect(box.maxX - box.minX).toBeCloseTo(size[0], 3)
   expect(box.maxY - box.minY).toBeCloseTo(size[1], 3)
   expect(box.maxZ - box.minZ).toBeCloseTo(size[2], 3)
@@ -103,7 +110,11 @@ describe('session files', () => {
     const response = await upload('logo.svg', SVG_RECTANGLE)
     expect(response.status).toBe(201)
     const entry = await response.json()
-    expect(entry).toEqual({ name: expect.stringMatching(/^[A-Za-z0-9_-]{1,32}$/), ext: 'svg', contentType: 'image/svg+xml' })
+    expect(entry).toEqual({
+      name: expect.stringMatching(/^[A-Za-z0-9_-]{1,32}$/),
+      ext: 'svg',
+      contentType: 'image/svg+xml',
+    })
 
     const binary = new Uint8Array(Array.from({ length: 4096 }, (_, index) => (index * 31) % 256))
     const binaryEntry = await (await upload('Data.BIN', binary)).json()
@@ -124,8 +135,16 @@ describe('session files', () => {
     expect(deleted.status).toBe(204)
     expect(await deleted.text()).toBe('')
     expect(await list()).toEqual([binaryEntry])
-    await expectError(await api('GET', `/configsessions/${session.id}/files/${entry.name}`, { token }), 404, 'not_found')
-    await expectError(await api('DELETE', `/configsessions/${session.id}/files/${entry.name}`, { token }), 404, 'not_found')
+    await expectError(
+      await api('GET', `/configsessions/${session.id}/files/${entry.name}`, { token }),
+      404,
+      'not_found',
+    )
+    await expectError(
+      await api('DELETE', `/configsessions/${session.id}/files/${entry.name}`, { token }),
+      404,
+      'not_found',
+    )
   })
 
   it('keeps the id when a name is uploaded again, and replaces the content', async () => {
@@ -140,10 +159,20 @@ describe('session files', () => {
   it("does not show one session's files in another session of the same configurator", async () => {
     const { configuratorId, token, upload } = await setup()
     const entry = await (await upload('logo.svg', SVG_RECTANGLE)).json()
-    const sibling = (await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()) as { id: string }
+    const sibling = (await (await api('POST', '/configsessions', { token, body: { configuratorId } })).json()) as {
+      id: string
+    }
     expect(await (await api('GET', `/configsessions/${sibling.id}/files`, { token })).json()).toEqual([])
-    await expectError(await api('GET', `/configsessions/${sibling.id}/files/${entry.name}`, { token }), 404, 'not_found')
-    await expectError(await api('DELETE', `/configsessions/${sibling.id}/files/${entry.name}`, { token }), 404, 'not_found')
+    await expectError(
+      await api('GET', `/configsessions/${sibling.id}/files/${entry.name}`, { token }),
+      404,
+      'not_found',
+    )
+    await expectError(
+      await api('DELETE', `/configsessions/${sibling.id}/files/${entry.name}`, { token }),
+      404,
+      'not_found',
+    )
   })
 
   it.each([
@@ -163,14 +192,22 @@ describe('session files', () => {
 
   it('answers 422 naming the query field when name is missing', async () => {
     const { session, token, list } = await setup()
-    await expectError(await api('POST', `/configsessions/${session.id}/files`, { token, body: 'data' }), 422, 'unprocessable_entity', /name/)
+    await expectError(
+      await api('POST', `/configsessions/${session.id}/files`, { token, body: 'data' }),
+      422,
+      'unprocessable_entity',
+      /name/,
+    )
     expect(await list()).toEqual([])
   })
 
   it('stores a file through the built-in files service (202) and lists it', async () => {
     const { session, token, list } = await setup()
     const stl = stlBox([0, 0, 0], [1, 2, 3])
-    const response = await api('PUT', `/services/files/upload/configsessions/${session.id}/part.stl`, { token, body: stl })
+    const response = await api('PUT', `/services/files/upload/configsessions/${session.id}/part.stl`, {
+      token,
+      body: stl,
+    })
     expect(response.status).toBe(202)
     const files = await list()
     expect(files).toEqual([{ name: expect.any(String), ext: 'stl', contentType: 'model/stl' }])
@@ -184,14 +221,32 @@ describe('session files', () => {
     const path = `/services/files/upload/configsessions/${session.id}/part.stl`
     await expectError(await api('PUT', path, { body: 'x' }), 401, 'unauthorized')
     await expectError(await api('PUT', path, { token: stranger.token, body: 'x' }), 404, 'not_found')
-    await expectError(await api('PUT', `/services/files/upload/configsessions/not-a-session/part.stl`, { token: stranger.token, body: 'x' }), 404, 'not_found')
-    await expectError(await api('PUT', `/services/files/download/configsessions/${session.id}/part.stl`, { token: stranger.token, body: 'x' }), 404, 'not_found')
+    await expectError(
+      await api('PUT', `/services/files/upload/configsessions/not-a-session/part.stl`, {
+        token: stranger.token,
+        body: 'x',
+      }),
+      404,
+      'not_found',
+    )
+    await expectError(
+      await api('PUT', `/services/files/download/configsessions/${session.id}/part.stl`, {
+        token: stranger.token,
+        body: 'x',
+      }),
+      404,
+      'not_found',
+    )
     expect(await list()).toEqual([])
   })
 
   it('refuses a hostile name through the files service too', async () => {
     const { session, token, list } = await setup()
-    await expectError(await api('PUT', `/services/files/upload/configsessions/${session.id}/..%2Fx`, { token, body: 'data' }), 422, 'unprocessable_entity')
+    await expectError(
+      await api('PUT', `/services/files/upload/configsessions/${session.id}/..%2Fx`, { token, body: 'data' }),
+      422,
+      'unprocessable_entity',
+    )
     expect(await list()).toEqual([])
   })
 })
@@ -212,7 +267,9 @@ describe('the model uses session files', () => {
   })
 
   it('imports an uploaded STL by its name', async () => {
-    const { upload, objectInfo, session, token } = await setup('copies = 1; // [1:1:3]\nfor (i = [1:copies]) translate([0, 0, 10 * (i - 1)]) import("part.stl");')
+    const { upload, objectInfo, session, token } = await setup(
+      'copies = 1; // [1:1:3]\nfor (i = [1:copies]) translate([0, 0, 10 * (i - 1)]) import("part.stl");',
+    )
     expect((await upload('part.stl', stlBox([1, 2, 3], [13, 9, 8]))).status).toBe(201)
     const { boundingBox, volume } = await objectInfo()
     expect(boundingBox).toEqual({ minX: 1, maxX: 13, minY: 2, maxY: 9, minZ: 3, maxZ: 8 })
@@ -259,10 +316,21 @@ describe('the model uses session files', () => {
   })
 
   it('does not let a session file named like a configurator directory break the model', async () => {
-    const { configuratorId, session, token, upload, objectInfo } = await setup('width = 10; // [10:20]\ninclude <parts/lid.scad>\ncube([width, 20, 30]);')
-    expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/parts/lid.scad`, { token, body: 'module lid() {}' })).status).toBe(202)
+    const { configuratorId, session, token, upload, objectInfo } = await setup(
+      'width = 10; // [10:20]\ninclude <parts/lid.scad>\ncube([width, 20, 30]);',
+    )
+    expect(
+      (
+        await api('PUT', `/configurators/${configuratorId}/files/configurator/parts/lid.scad`, {
+          token,
+          body: 'module lid() {}',
+        })
+      ).status,
+    ).toBe(202)
     await upload('parts', 'not a directory')
-    expect(Object.keys(await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json())).toEqual(['width'])
+    expect(Object.keys(await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json())).toEqual(
+      ['width'],
+    )
     expect((await objectInfo()).boundingBox).toEqual({ minX: 0, maxX: 10, minY: 0, maxY: 20, minZ: 0, maxZ: 30 })
   })
 

@@ -34,12 +34,15 @@ const LOOP = `${COUNT_TO_N}cube(1);\n`
 // Models below declare a parameter even when they need none: a model without any Customizer
 // parameter trips the bug shown in 'a model without Customizer parameters'.
 const withParameter = (source: string) => `unused = 1; // [1:5]\n${source}`
-const SHELF = 'width = 120; // [60:10:300]\ndepth = 200; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
+const SHELF =
+  'width = 120; // [60:10:300]\ndepth = 200; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
 
 type Session = Awaited<ReturnType<typeof openSession>>
 
-const put = (s: Session, body: Record<string, { value: unknown }>) => api('PUT', `/configsessions/${s.session.id}/parameters`, { token: s.token, body })
-const get = (s: Session, resource: string) => api('GET', `/configsessions/${s.session.id}/${resource}`, { token: s.token })
+const put = (s: Session, body: Record<string, { value: unknown }>) =>
+  api('PUT', `/configsessions/${s.session.id}/parameters`, { token: s.token, body })
+const get = (s: Session, resource: string) =>
+  api('GET', `/configsessions/${s.session.id}/${resource}`, { token: s.token })
 const getJson = async (s: Session, resource: string) => {
   const response = await get(s, resource)
   expect(response.status).toBe(200)
@@ -56,7 +59,8 @@ function readStl(bytes: Uint8Array) {
   const max = [-Infinity, -Infinity, -Infinity]
   let sixfoldVolume = 0
   for (let t = 0; t < count; t++) {
-    const corner = (c: number) => [0, 1, 2].map((axis) => view.getFloat32(84 + t * 50 + 12 + c * 12 + axis * 4, true)) as [number, number, number]
+    const corner = (c: number) =>
+      [0, 1, 2].map((axis) => view.getFloat32(84 + t * 50 + 12 + c * 12 + axis * 4, true)) as [number, number, number]
     const [a, b, c] = [corner(0), corner(1), corner(2)]
     for (const point of [a, b, c]) {
       point.forEach((value, axis) => {
@@ -65,7 +69,8 @@ function readStl(bytes: Uint8Array) {
       })
     }
     // a · (b × c): six times the signed volume of the tetrahedron (origin, a, b, c).
-    sixfoldVolume += a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) + a[2] * (b[0] * c[1] - b[1] * c[0])
+    sixfoldVolume +=
+      a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) + a[2] * (b[0] * c[1] - b[1] * c[0])
   }
   const [minX, minY, minZ] = min as [number, number, number]
   const [maxX, maxY, maxZ] = max as [number, number, number]
@@ -126,7 +131,9 @@ describe('model formats', () => {
     expect(report.issues.numErrors).toBe(0)
     const gltf = readGlbJson(bytes)
     expect(gltf.meshes).toHaveLength(2)
-    const colours = gltf.meshes.map((mesh) => gltf.materials[mesh.primitives[0]!.material]!.pbrMetallicRoughness.baseColorFactor)
+    const colours = gltf.meshes.map(
+      (mesh) => gltf.materials[mesh.primitives[0]!.material]!.pbrMetallicRoughness.baseColorFactor,
+    )
     expect(colours).toEqual([
       [1, 0, 0, 1],
       [0, 0, 1, 1],
@@ -151,14 +158,21 @@ describe('model formats', () => {
   it('refuses an unknown type with 422 listing the supported ones', async () => {
     const owner = await openSession(TWO_PARTS)
     for (const resource of ['model', 'finalizedmodel']) {
-      await expectError(await get(owner, `${resource}?type=obj`), 422, 'unprocessable_entity', /type.*stl, 3mf, glb, off/)
+      await expectError(
+        await get(owner, `${resource}?type=obj`),
+        422,
+        'unprocessable_entity',
+        /type.*stl, 3mf, glb, off/,
+      )
     }
   })
 })
 
 describe('object info', () => {
   it('agrees with the volume and bounds of the STL triangles', async () => {
-    const owner = await openSession(withParameter('union() { sphere(10, $fn = 48); translate([0, 0, 5]) cylinder(h = 20, r = 4, $fn = 30); }'))
+    const owner = await openSession(
+      withParameter('union() { sphere(10, $fn = 48); translate([0, 0, 5]) cylinder(h = 20, r = 4, $fn = 30); }'),
+    )
     const stl = readStl(await bytesOf(await get(owner, 'model')))
     const info = await getJson(owner, 'objectinfo')
     expect(stl.volume).toBeGreaterThan(0) // outward-facing triangles
@@ -169,7 +183,9 @@ describe('object info', () => {
   })
 
   it('counts the overlap of differently coloured parts once', async () => {
-    const owner = await openSession(withParameter('color("red") cube(10); color("blue") translate([5, 5, 5]) cube(10);'))
+    const owner = await openSession(
+      withParameter('color("red") cube(10); color("blue") translate([5, 5, 5]) cube(10);'),
+    )
     const info = await getJson(owner, 'objectinfo')
     expect(info.volume).toBeCloseTo(2000 - 125, 6)
     expect(readStl(await bytesOf(await get(owner, 'model'))).volume).toBeCloseTo(2000 - 125, 6)
@@ -177,26 +193,35 @@ describe('object info', () => {
 })
 
 describe('model keys', () => {
-  const modelUrl = (s: Session, resource: string, key: string) => `/configsessions/${s.session.id}/${resource}?key=${encodeURIComponent(key)}`
+  const modelUrl = (s: Session, resource: string, key: string) =>
+    `/configsessions/${s.session.id}/${resource}?key=${encodeURIComponent(key)}`
 
   afterEach(() => {
     vi.useRealTimers()
   })
 
-  it.each(['model', 'finalizedmodel'])('%s works with ?key=modelKey and no headers, even beside a garbage Authorization header', async (resource) => {
-    const owner = await openSession(TWO_PARTS)
-    const bare = await api('GET', modelUrl(owner, resource, owner.session.modelKey))
-    expect(bare.status).toBe(200)
-    expect(readStl(await bytesOf(bare)).count).toBeGreaterThan(0)
-    // The key replaces both headers, so a broken Authorization or X-API-KEY is not even looked at.
-    const withGarbage = await api('GET', modelUrl(owner, resource, owner.session.modelKey), { headers: { authorization: 'Bearer not-a-token', 'x-api-key': 'nope' } })
-    expect(withGarbage.status).toBe(200)
-  })
+  it.each(['model', 'finalizedmodel'])(
+    '%s works with ?key=modelKey and no headers, even beside a garbage Authorization header',
+    async (resource) => {
+      const owner = await openSession(TWO_PARTS)
+      const bare = await api('GET', modelUrl(owner, resource, owner.session.modelKey))
+      expect(bare.status).toBe(200)
+      expect(readStl(await bytesOf(bare)).count).toBeGreaterThan(0)
+      // The key replaces both headers, so a broken Authorization or X-API-KEY is not even looked at.
+      const withGarbage = await api('GET', modelUrl(owner, resource, owner.session.modelKey), {
+        headers: { authorization: 'Bearer not-a-token', 'x-api-key': 'nope' },
+      })
+      expect(withGarbage.status).toBe(200)
+    },
+  )
 
   it.each([
     ['a made-up key', () => 'not-a-key'],
     ['an empty key', () => ''],
-    ['the modelKey with a changed signature', (s: Session) => `${s.session.modelKey.slice(0, -2)}${s.session.modelKey.endsWith('AA') ? 'BB' : 'AA'}`],
+    [
+      'the modelKey with a changed signature',
+      (s: Session) => `${s.session.modelKey.slice(0, -2)}${s.session.modelKey.endsWith('AA') ? 'BB' : 'AA'}`,
+    ],
     ['the renderingKey', (s: Session) => s.session.renderingKey],
   ])('refuses %s with 403', async (_case, keyOf) => {
     const owner = await openSession(TWO_PARTS)
@@ -207,7 +232,10 @@ describe('model keys', () => {
 
   it("refuses another session's modelKey, even of the same owner and configurator", async () => {
     const owner = await openSession(TWO_PARTS)
-    const other = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
+    const other = await api('POST', '/configsessions', {
+      token: owner.token,
+      body: { configuratorId: owner.configuratorId },
+    })
     const { modelKey } = await readBody(other, sessions.createSession)
     for (const resource of ['model', 'finalizedmodel']) {
       await expectError(await api('GET', modelUrl(owner, resource, modelKey)), 403, 'forbidden')
@@ -224,7 +252,9 @@ describe('model keys', () => {
 
 describe('finalized model', () => {
   it('uses extraSettings.quality.final where model uses .preview', async () => {
-    const owner = await openSession(withParameter('sphere(10);'), { extraSettings: { quality: { preview: { $fn: 8 }, final: { $fn: 64 } } } })
+    const owner = await openSession(withParameter('sphere(10);'), {
+      extraSettings: { quality: { preview: { $fn: 8 }, final: { $fn: 64 } } },
+    })
     const preview = readStl(await bytesOf(await get(owner, 'model')))
     const final = readStl(await bytesOf(await get(owner, 'finalizedmodel')))
     expect(preview.count).toBeGreaterThan(0)
@@ -241,13 +271,21 @@ describe('finalized model', () => {
     }
     const anonymous = await tokenFor(await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } }))
     const server = await tokenFor(await api('POST', '/auth/application', { body: { key, secretKey } }))
-    const opened = await api('POST', '/configsessions', { token: anonymous, headers: { 'x-api-key': key }, body: { configuratorId: owner.configuratorId } })
+    const opened = await api('POST', '/configsessions', {
+      token: anonymous,
+      headers: { 'x-api-key': key },
+      body: { configuratorId: owner.configuratorId },
+    })
     const session = await readBody(opened, sessions.createSession)
     const call = (resource: string, options: { token?: string; key?: string }) =>
-      api('GET', `/configsessions/${session.id}/${resource}${options.key ? `?key=${encodeURIComponent(options.key)}` : ''}`, {
-        token: options.token,
-        headers: options.token ? { 'x-api-key': key } : {},
-      })
+      api(
+        'GET',
+        `/configsessions/${session.id}/${resource}${options.key ? `?key=${encodeURIComponent(options.key)}` : ''}`,
+        {
+          token: options.token,
+          headers: options.token ? { 'x-api-key': key } : {},
+        },
+      )
 
     await expectError(await call('finalizedmodel', { token: anonymous }), 403, 'forbidden', /server token/)
     await expectError(await call('finalizedmodel', { key: session.modelKey }), 403, 'forbidden', /server token/)
@@ -260,18 +298,34 @@ describe('finalized model', () => {
 describe('a model that does not build', () => {
   it.each([
     ['a syntax error', 'cube(1);\nsphere(2);\ntranslate([0, 0) cube(3);\ncube(4);\n', /syntax error.*line 3/],
-    ['an unknown module (only a warning, but nothing is left to export)', withParameter('undefined_module();\n'), /unknown module 'undefined_module'.*line 2/],
+    [
+      'an unknown module (only a warning, but nothing is left to export)',
+      withParameter('undefined_module();\n'),
+      /unknown module 'undefined_module'.*line 2/,
+    ],
     // OpenSCAD exits 0 and writes the cube made before the assert: the values are refused all the same.
-    ['a failed assert', SHELF, /ERROR: Assertion '\(depth <= width\)' failed: "The shelf must be at least as wide as it is deep"/],
-  ])('%s: PUT still answers 200, log.error says where, model and objectinfo answer 409', async (_case, source, error) => {
-    const owner = await openSession(source)
-    expect((await put(owner, {})).status).toBe(200)
-    const log = await getJson(owner, 'log')
-    expect(log.error).toMatch(error)
-    for (const resource of ['model', 'finalizedmodel', 'objectinfo']) {
-      await expectError(await get(owner, resource), 409, 'conflict', new RegExp(`/configsessions/${owner.session.id}/log`))
-    }
-  })
+    [
+      'a failed assert',
+      SHELF,
+      /ERROR: Assertion '\(depth <= width\)' failed: "The shelf must be at least as wide as it is deep"/,
+    ],
+  ])(
+    '%s: PUT still answers 200, log.error says where, model and objectinfo answer 409',
+    async (_case, source, error) => {
+      const owner = await openSession(source)
+      expect((await put(owner, {})).status).toBe(200)
+      const log = await getJson(owner, 'log')
+      expect(log.error).toMatch(error)
+      for (const resource of ['model', 'finalizedmodel', 'objectinfo']) {
+        await expectError(
+          await get(owner, resource),
+          409,
+          'conflict',
+          new RegExp(`/configsessions/${owner.session.id}/log`),
+        )
+      }
+    },
+  )
 
   it('an unknown module beside real geometry only warns; the rest builds', async () => {
     const owner = await openSession(withParameter('undefined_module();\ncube(2);\n'))
@@ -324,7 +378,12 @@ describe('build cache', () => {
     // Closing the parts for objectinfo's print report runs the model too, cached apart.
     const { buildStored } = await import('@/lib/builds/build-cache')
     // Builds are answered first and stored after: counted once stored.
-    const builds = async () => (await buildStored(), db.cacheEntry.count({ where: { logMessage: { contains: 'build-once-test' }, NOT: { key: { startsWith: 'parts:' } } } }))
+    const builds = async () => (
+      await buildStored(),
+      db.cacheEntry.count({
+        where: { logMessage: { contains: 'build-once-test' }, NOT: { key: { startsWith: 'parts:' } } },
+      })
+    )
     const owner = await openSession(`${BOX}echo("build-once-test");\n`)
     // Opening a session starts the build of its defaults in the background: counted once it is done.
     expect((await get(owner, 'objectinfo')).status).toBe(200)
@@ -337,7 +396,10 @@ describe('build cache', () => {
     const rowsAfterFirstBuild = await builds()
     expect(rowsAfterFirstBuild).toBe(3) // the parameter read (it echoes too), the defaults and width 50
 
-    const opened = await api('POST', '/configsessions', { token: owner.token, body: { configuratorId: owner.configuratorId } })
+    const opened = await api('POST', '/configsessions', {
+      token: owner.token,
+      body: { configuratorId: owner.configuratorId },
+    })
     const second = { ...owner, session: await readBody(opened, sessions.createSession) }
     await configure(second, { width: { value: 50 } })
     expect(await builds()).toBe(rowsAfterFirstBuild)
@@ -388,19 +450,32 @@ describe('hostile models', () => {
   }
 
   it.each([
-    ['a sphere with 200000 segments', withParameter('sphere(10, $fn = 200000);'), {}, /engine stopped|memory limit|time limit/],
-    ['endless module recursion', 'module r(n) { r(n + 1); } r(0);', {}, /engine stopped.*recursion|recursion detected/i],
+    [
+      'a sphere with 200000 segments',
+      withParameter('sphere(10, $fn = 200000);'),
+      {},
+      /engine stopped|memory limit|time limit/,
+    ],
+    [
+      'endless module recursion',
+      'module r(n) { r(n + 1); } r(0);',
+      {},
+      /engine stopped.*recursion|recursion detected/i,
+    ],
     ['an endless loop', LOOP, { n: { value: 1e12 } }, /time limit of 3 s/],
-  ])('%s: PUT answers within 10 s, log.error says why, and the server keeps building', async (_case, source, body, error) => {
-    const owner = await openSession(source, { extraSettings: { limits: { buildSeconds: 3 } } })
-    const started = Date.now()
-    const response = await put(owner, body)
-    expect(Date.now() - started).toBeLessThan(10_000)
-    expect(response.status).toBe(200)
-    expect((await getJson(owner, 'log')).error).toMatch(error)
-    await expectError(await get(owner, 'model'), 409, 'conflict')
-    await expectServerStillBuilds()
-  })
+  ])(
+    '%s: PUT answers within 10 s, log.error says why, and the server keeps building',
+    async (_case, source, body, error) => {
+      const owner = await openSession(source, { extraSettings: { limits: { buildSeconds: 3 } } })
+      const started = Date.now()
+      const response = await put(owner, body)
+      expect(Date.now() - started).toBeLessThan(10_000)
+      expect(response.status).toBe(200)
+      expect((await getJson(owner, 'log')).error).toMatch(error)
+      await expectError(await get(owner, 'model'), 409, 'conflict')
+      await expectServerStillBuilds()
+    },
+  )
 
   it('caps a configurator asking for more build time at BUILD_TIME_LIMIT_SECONDS', async () => {
     const { env } = await import('@/lib/env')
@@ -420,21 +495,34 @@ describe('hostile models', () => {
   })
 
   // The engine runs on an in-memory file system: host files are not there to be read.
-  const SQUARE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="100mm" viewBox="0 0 100 100"><rect width="100" height="100"/></svg>'
+  const SQUARE_SVG =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="100mm" viewBox="0 0 100 100"><rect width="100" height="100"/></svg>'
   const hostFile = path.join(os.tmpdir(), `paraform-host-${randomUUID()}.svg`)
   beforeAll(() => fs.writeFileSync(hostFile, SQUARE_SVG))
   afterAll(() => fs.rmSync(hostFile, { force: true }))
 
   it('imports the same SVG when it is one of the configurator files', async () => {
-    const owner = await openSession(withParameter('linear_extrude(1) import("square.svg");\ncube(2);'), {}, { 'configurator/square.svg': SQUARE_SVG })
+    const owner = await openSession(
+      withParameter('linear_extrude(1) import("square.svg");\ncube(2);'),
+      {},
+      { 'configurator/square.svg': SQUARE_SVG },
+    )
     expect((await getJson(owner, 'objectinfo')).boundingBox).toMatchObject({ maxX: 100, maxY: 100 })
   })
 
   it.each([
     ['include </etc/passwd>', 'include </etc/passwd>\ncube(2);', /WARNING: Can't open include file '\/etc\/passwd'/],
     ['import("../../etc/hostname")', 'import("../../etc/hostname");\ncube(2);', /ERROR: .*import.*etc\/hostname/],
-    ['import of a host file by absolute path', `linear_extrude(1) import("${hostFile}");\ncube(2);`, /ERROR: Can't open file '.*paraform-host-/],
-    ['import of a host file by relative path', `linear_extrude(1) import("../../..${hostFile}");\ncube(2);`, /ERROR: Can't open file '\.\.\/.*paraform-host-/],
+    [
+      'import of a host file by absolute path',
+      `linear_extrude(1) import("${hostFile}");\ncube(2);`,
+      /ERROR: Can't open file '.*paraform-host-/,
+    ],
+    [
+      'import of a host file by relative path',
+      `linear_extrude(1) import("../../..${hostFile}");\ncube(2);`,
+      /ERROR: Can't open file '\.\.\/.*paraform-host-/,
+    ],
   ])('%s finds nothing on the host', async (_case, source, problem) => {
     const owner = await openSession(withParameter(source))
     expect((await put(owner, {})).status).toBe(200)
@@ -446,7 +534,14 @@ describe('hostile models', () => {
       await expectError(await get(owner, 'objectinfo'), 409, 'conflict')
     } else {
       // Only the cube: nothing of the host file made it into the model.
-      expect((await getJson(owner, 'objectinfo')).boundingBox).toEqual({ minX: 0, maxX: 2, minY: 0, maxY: 2, minZ: 0, maxZ: 2 })
+      expect((await getJson(owner, 'objectinfo')).boundingBox).toEqual({
+        minX: 0,
+        maxX: 2,
+        minY: 0,
+        maxY: 2,
+        minZ: 0,
+        maxZ: 2,
+      })
     }
   })
 })

@@ -19,7 +19,14 @@ const LIMITS = { extraSettings: { limits: { buildSeconds: 0.5 } } }
 async function runawayInputs() {
   const owner = await signUp()
   const configuratorId = await createConfigurator(owner.token, LIMITS)
-  expect((await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, { token: owner.token, body: RUNAWAY })).status).toBe(202)
+  expect(
+    (
+      await api('PUT', `/configurators/${configuratorId}/files/configurator/main.scad`, {
+        token: owner.token,
+        body: RUNAWAY,
+      })
+    ).status,
+  ).toBe(202)
   const configurator = await db.configurator.findUniqueOrThrow({ where: { id: configuratorId } })
   return { inputs: await describeModelInputs(draftOf(configurator), null), reader: readerOf(configuratorId) }
 }
@@ -58,6 +65,8 @@ describe('parameter reads that fail', () => {
     expect(response.status).toBe(200)
     const { readParameters } = await import('@/lib/sessions/model-builds')
     const configurator = await db.configurator.findFirstOrThrow({ where: { sessions: { some: { id: session.id } } } })
-    expect((await readParameters(await describeModelInputs(draftOf(configurator), null), readerOf(configurator.id))).source).toBe('memory')
+    expect(
+      (await readParameters(await describeModelInputs(draftOf(configurator), null), readerOf(configurator.id))).source,
+    ).toBe('memory')
   })
 })

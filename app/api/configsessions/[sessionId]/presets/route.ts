@@ -4,4 +4,6 @@ import { listPresets } from '@/lib/sessions/presets'
 import { findSession } from '@/lib/sessions/sessions'
 
 // GET /configsessions/{id}/presets - the model's named parameter sets
-export const GET = route(operations.listPresets, async ({ params, principal }) => listPresets(await findSession(params.sessionId, principal)))
+export const GET = route(operations.listPresets, async ({ params, principal }) =>
+  listPresets(await findSession(params.sessionId, principal)),
+)

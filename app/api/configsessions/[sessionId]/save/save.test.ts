@@ -40,7 +40,10 @@ async function savedPlate() {
   const { session, token } = opened
   const upload = await api('POST', `/configsessions/${session.id}/files?name=logo.svg`, { token, body: SVG_RECTANGLE })
   const logo = await readBody(upload, sessions.addSessionFile)
-  const put = await api('PUT', `/configsessions/${session.id}/parameters`, { token, body: { width: { value: 55 }, rounded: { value: true }, logo: { value: logo.name } } })
+  const put = await api('PUT', `/configsessions/${session.id}/parameters`, {
+    token,
+    body: { width: { value: 55 }, rounded: { value: true }, logo: { value: logo.name } },
+  })
   expect(put.status).toBe(200)
   const save = await api('GET', `/configsessions/${session.id}/save`, { token })
   expect(save.status).toBe(200)
@@ -55,7 +58,11 @@ async function countSessions(configuratorId: string): Promise<number> {
 }
 
 const restore = (configuratorId: string, token: string, zip: Uint8Array, contentType = 'application/zip') =>
-  api('POST', `/configsessions?configuratorId=${configuratorId}`, { token, body: zip, headers: { 'content-type': contentType } })
+  api('POST', `/configsessions?configuratorId=${configuratorId}`, {
+    token,
+    body: zip,
+    headers: { 'content-type': contentType },
+  })
 
 async function modelBytes(sessionId: string, token: string): Promise<Buffer> {
   const response = await api('GET', `/configsessions/${sessionId}/model`, { token })
@@ -84,7 +91,11 @@ describe('save', () => {
     expect(Buffer.from(entries['configurator/main.scad']!).toString()).toBe(PLATE)
     expect(Buffer.from(entries[`files/${logo.name}/logo.svg`]!).toString()).toBe(SVG_RECTANGLE)
     const parameters = JSON.parse(Buffer.from(entries['parameters.json']!).toString())
-    expect(parameters).toMatchObject({ width: { type: 'float', value: 55 }, rounded: { value: true }, logo: { type: 'file', value: logo.name } })
+    expect(parameters).toMatchObject({
+      width: { type: 'float', value: 55 },
+      rounded: { value: true },
+      logo: { type: 'file', value: logo.name },
+    })
     for (const renderer of session.renderSessions) {
       const scene = JSON.parse(Buffer.from(entries[`scene/${renderer.sessionId}.json`]!).toString())
       expect(scene).toMatchObject({ rendererType: renderer.rendererType })
@@ -107,7 +118,10 @@ describe('save', () => {
     expect(restored.renderSessions).toHaveLength(session.renderSessions.length)
     expect(await countSessions(configuratorId)).toBe(before + 1)
 
-    const files = await readBody(await api('GET', `/configsessions/${restored.id}/files`, { token }), sessions.listSessionFiles)
+    const files = await readBody(
+      await api('GET', `/configsessions/${restored.id}/files`, { token }),
+      sessions.listSessionFiles,
+    )
     expect(files).toEqual([{ name: expect.any(String), ext: 'svg', contentType: 'image/svg+xml' }])
     const original = await (await api('GET', `/configsessions/${session.id}/parameters`, { token })).json()
     const copy = await (await api('GET', `/configsessions/${restored.id}/parameters`, { token })).json()
@@ -122,7 +136,11 @@ describe('save', () => {
 
   it('accepts configuratorUUID in the query and application/x-zip-compressed', async () => {
     const { configuratorId, token, zip } = await savedPlate()
-    const response = await api('POST', `/configsessions?configuratorUUID=${configuratorId}`, { token, body: zip, headers: { 'content-type': 'application/x-zip-compressed' } })
+    const response = await api('POST', `/configsessions?configuratorUUID=${configuratorId}`, {
+      token,
+      body: zip,
+      headers: { 'content-type': 'application/x-zip-compressed' },
+    })
     const { id } = await readBody(response, sessions.createSession)
     expect((await (await api('GET', `/configsessions/${id}/parameters`, { token })).json()).width.value).toBe(55)
   })
@@ -130,7 +148,12 @@ describe('save', () => {
   it('answers 422 without a configurator id and 404 for an unknown configurator, creating nothing', async () => {
     const { configuratorId, token, zip } = await savedPlate()
     const before = await countSessions(configuratorId)
-    await expectError(await api('POST', '/configsessions', { token, body: zip, headers: { 'content-type': 'application/zip' } }), 422, 'unprocessable_entity', /configuratorId/)
+    await expectError(
+      await api('POST', '/configsessions', { token, body: zip, headers: { 'content-type': 'application/zip' } }),
+      422,
+      'unprocessable_entity',
+      /configuratorId/,
+    )
     await expectError(await restore('00000000-0000-4000-8000-000000000000', token, zip), 404, 'not_found')
     expect(await countSessions(configuratorId)).toBe(before)
   })
@@ -138,7 +161,10 @@ describe('save', () => {
 
   it("ignores the zip's configurator/main.scad: the configurator's own model is built", async () => {
     const { configuratorId, token } = await openSession(PLATE)
-    const zip = zipSync({ 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })), 'configurator/main.scad': hostileModel })
+    const zip = zipSync({
+      'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })),
+      'configurator/main.scad': hostileModel,
+    })
     const response = await restore(configuratorId, token, zip)
     const { id } = await readBody(response, sessions.createSession)
     const info = await (await api('GET', `/configsessions/${id}/objectinfo`, { token })).json()
@@ -148,7 +174,10 @@ describe('save', () => {
   it('refuses (409) a session file named like a configurator file, creating nothing', async () => {
     const { configuratorId, token } = await openSession(PLATE)
     const before = await countSessions(configuratorId)
-    const zip = zipSync({ 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })), 'files/abc/main.scad': hostileModel })
+    const zip = zipSync({
+      'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 60 } })),
+      'files/abc/main.scad': hostileModel,
+    })
     await expectError(await restore(configuratorId, token, zip), 409, 'conflict', /main\.scad/)
     expect(await countSessions(configuratorId)).toBe(before)
   })
@@ -160,12 +189,21 @@ describe("a customer's save", () => {
     const shop = await openSession(PLATE, { extraSettings }, { 'renderer/paint.frag': 'void main() {}' })
     const { key, secretKey } = await registerApplication(shop.token, shop.configuratorId)
     const tokenOf = async (path: string, body?: unknown) =>
-      ((await (await api('POST', path, { headers: { 'x-api-key': key }, body })).json()) as { accessToken: string }).accessToken
+      ((await (await api('POST', path, { headers: { 'x-api-key': key }, body })).json()) as { accessToken: string })
+        .accessToken
     const customer = await tokenOf('/auth/anonymous')
     const server = await tokenOf('/auth/application', { key, secretKey })
-    const opened = await api('POST', '/configsessions', { token: customer, headers: { 'x-api-key': key }, body: { configuratorId: shop.configuratorId } })
+    const opened = await api('POST', '/configsessions', {
+      token: customer,
+      headers: { 'x-api-key': key },
+      body: { configuratorId: shop.configuratorId },
+    })
     const { id } = await readBody(opened, sessions.createSession)
-    const put = await api('PUT', `/configsessions/${id}/parameters`, { token: customer, headers: { 'x-api-key': key }, body: { width: { value: 61 } } })
+    const put = await api('PUT', `/configsessions/${id}/parameters`, {
+      token: customer,
+      headers: { 'x-api-key': key },
+      body: { width: { value: 61 } },
+    })
     expect(put.status).toBe(200)
     const save = async (token: string, headers: Record<string, string> = { 'x-api-key': key }) => {
       const response = await api('GET', `/configsessions/${id}/save`, { token, headers })
@@ -182,7 +220,9 @@ describe("a customer's save", () => {
     expect(names).toEqual(expect.arrayContaining(['parameters.json', 'model.stl', 'log.txt']))
     expect(names.filter((name) => name.startsWith('configurator/') || name.startsWith('renderer/'))).toEqual([])
     for (const complete of [await save(server), await save(shop.token, {})]) {
-      expect(Object.keys(unzipSync(complete))).toEqual(expect.arrayContaining(['configurator/main.scad', 'renderer/paint.frag']))
+      expect(Object.keys(unzipSync(complete))).toEqual(
+        expect.arrayContaining(['configurator/main.scad', 'renderer/paint.frag']),
+      )
     }
 
     // The customer's zip still restores: the configurator's own model is built anyway.
@@ -192,7 +232,10 @@ describe("a customer's save", () => {
       body: customerZip,
     })
     const { id } = await readBody(restored, sessions.createSession)
-    const parameters = await api('GET', `/configsessions/${id}/parameters`, { token: customer, headers: { 'x-api-key': key } })
+    const parameters = await api('GET', `/configsessions/${id}/parameters`, {
+      token: customer,
+      headers: { 'x-api-key': key },
+    })
     expect(((await parameters.json()) as { width: { value: number } }).width.value).toBe(61)
   })
 
@@ -208,16 +251,44 @@ describe('restoring a hostile or invalid zip', () => {
   const parametersJson = strToU8(JSON.stringify({ width: { type: 'float', value: 60 } }))
 
   const hostileZips: [string, () => Uint8Array, RegExp][] = [
-    ['an entry climbing out with ../', () => zipSync({ 'parameters.json': parametersJson, '../evil.txt': strToU8('evil') }), /evil\.txt/],
-    ['an absolute entry name', () => zipSync({ 'parameters.json': parametersJson, '/etc/passwd': strToU8('root:x:0:0') }), /absolute/],
-    ['a backslash path', () => zipSync({ 'parameters.json': parametersJson, 'files\\..\\..\\evil.txt': strToU8('evil') }), /backslash/],
-    ['a session file climbing out', () => zipSync({ 'parameters.json': parametersJson, 'files/abc/../../evil.txt': strToU8('evil') }), /not allowed/],
+    [
+      'an entry climbing out with ../',
+      () => zipSync({ 'parameters.json': parametersJson, '../evil.txt': strToU8('evil') }),
+      /evil\.txt/,
+    ],
+    [
+      'an absolute entry name',
+      () => zipSync({ 'parameters.json': parametersJson, '/etc/passwd': strToU8('root:x:0:0') }),
+      /absolute/,
+    ],
+    [
+      'a backslash path',
+      () => zipSync({ 'parameters.json': parametersJson, 'files\\..\\..\\evil.txt': strToU8('evil') }),
+      /backslash/,
+    ],
+    [
+      'a session file climbing out',
+      () => zipSync({ 'parameters.json': parametersJson, 'files/abc/../../evil.txt': strToU8('evil') }),
+      /not allowed/,
+    ],
     [
       'a symbolic link entry',
-      () => zipSync({ 'parameters.json': parametersJson, 'files/abc/link.svg': [strToU8('/etc/passwd'), { os: 3, attrs: 0o120777 << 16 }] }),
+      () =>
+        zipSync({
+          'parameters.json': parametersJson,
+          'files/abc/link.svg': [strToU8('/etc/passwd'), { os: 3, attrs: 0o120777 << 16 }],
+        }),
       /symbolic link/,
     ],
-    ['a 50 MB bomb of zeros', () => zipSync({ 'parameters.json': parametersJson, 'files/abc/bomb.bin': new Uint8Array(50 * 1024 * 1024) }, { level: 9 }), /ratio|more than/],
+    [
+      'a 50 MB bomb of zeros',
+      () =>
+        zipSync(
+          { 'parameters.json': parametersJson, 'files/abc/bomb.bin': new Uint8Array(50 * 1024 * 1024) },
+          { level: 9 },
+        ),
+      /ratio|more than/,
+    ],
     [
       'a bomb that declares a small size',
       () => withDeclaredSize(zipSync({ 'files/abc/bomb.bin': new Uint8Array(50 * 1024 * 1024) }, { level: 9 }), 1000),
@@ -238,27 +309,47 @@ describe('restoring a hostile or invalid zip', () => {
   it('refuses bytes that are not a zip with 400', async () => {
     const { configuratorId, token } = await openSession(PLATE)
     const before = await countSessions(configuratorId)
-    await expectError(await restore(configuratorId, token, strToU8('definitely not a zip archive')), 400, 'bad_request', /zip/)
+    await expectError(
+      await restore(configuratorId, token, strToU8('definitely not a zip archive')),
+      400,
+      'bad_request',
+      /zip/,
+    )
     expect(await countSessions(configuratorId)).toBe(before)
   })
 
   const invalidParameters: [string, Zippable, RegExp][] = [
-    ['a value out of range', { 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 500 } })) }, /width: must be at most 100/],
-    ['a value of the wrong kind', { 'parameters.json': strToU8(JSON.stringify({ rounded: { type: 'bool', value: 'yes' } })) }, /rounded: /],
+    [
+      'a value out of range',
+      { 'parameters.json': strToU8(JSON.stringify({ width: { type: 'float', value: 500 } })) },
+      /width: must be at most 100/,
+    ],
+    [
+      'a value of the wrong kind',
+      { 'parameters.json': strToU8(JSON.stringify({ rounded: { type: 'bool', value: 'yes' } })) },
+      /rounded: /,
+    ],
     ['an unknown key', { 'parameters.json': strToU8(JSON.stringify({ depth: { value: 1 } })) }, /depth: /],
-    ['a file id the zip does not hold', { 'parameters.json': strToU8(JSON.stringify({ logo: { type: 'file', value: 'missing' } })) }, /logo: /],
+    [
+      'a file id the zip does not hold',
+      { 'parameters.json': strToU8(JSON.stringify({ logo: { type: 'file', value: 'missing' } })) },
+      /logo: /,
+    ],
     ['parameters.json that is not JSON', { 'parameters.json': strToU8('{nope') }, /parameters\.json/],
     ['no parameters.json', { 'log.txt': strToU8('') }, /parameters\.json/],
   ]
 
-  it.each(invalidParameters)('refuses %s with 422 and keeps neither session nor files', async (_case, entries, message) => {
-    const { configuratorId, token } = await openSession(PLATE)
-    const { db } = await import('@/lib/db')
-    const before = await countSessions(configuratorId)
-    const filesBefore = await db.sessionFile.count({ where: { session: { configuratorId } } })
-    const zip = zipSync({ ...entries, 'files/abc/logo.svg': strToU8(SVG_RECTANGLE) })
-    await expectError(await restore(configuratorId, token, zip), 422, 'unprocessable_entity', message)
-    expect(await countSessions(configuratorId)).toBe(before)
-    expect(await db.sessionFile.count({ where: { session: { configuratorId } } })).toBe(filesBefore)
-  })
+  it.each(invalidParameters)(
+    'refuses %s with 422 and keeps neither session nor files',
+    async (_case, entries, message) => {
+      const { configuratorId, token } = await openSession(PLATE)
+      const { db } = await import('@/lib/db')
+      const before = await countSessions(configuratorId)
+      const filesBefore = await db.sessionFile.count({ where: { session: { configuratorId } } })
+      const zip = zipSync({ ...entries, 'files/abc/logo.svg': strToU8(SVG_RECTANGLE) })
+      await expectError(await restore(configuratorId, token, zip), 422, 'unprocessable_entity', message)
+      expect(await countSessions(configuratorId)).toBe(before)
+      expect(await db.sessionFile.count({ where: { session: { configuratorId } } })).toBe(filesBefore)
+    },
+  )
 })

@@ -4,4 +4,6 @@ import * as operations from '@/lib/snapshots/operations'
 import { takeSnapshot } from '@/lib/snapshots/snapshots'
 
 // POST /configsessions/{id}/snapshots - freeze the session for an order
-export const POST = route(operations.createSnapshot, async ({ params, principal }) => takeSnapshot(await findSession(params.sessionId, principal)))
+export const POST = route(operations.createSnapshot, async ({ params, principal }) =>
+  takeSnapshot(await findSession(params.sessionId, principal)),
+)

@@ -9,7 +9,12 @@ import { env } from '@/lib/env'
 // POST /configurators/{id}/archives - unpack a project zip into the configurator folder
 export const POST = route(operations.uploadConfiguratorArchive, async ({ request, user, params, query }) => {
   const zip = await readLimitedBytes(request, env.MAX_UPLOAD_BYTES)
-  const { mainFile, files } = await uploadConfiguratorArchive({ configuratorId: params.configuratorId, userId: user.id, zip, ...query })
+  const { mainFile, files } = await uploadConfiguratorArchive({
+    configuratorId: params.configuratorId,
+    userId: user.id,
+    zip,
+    ...query,
+  })
   schedulePreparation(params.configuratorId)
   return { mainFile, files: files.map(toFileEntry) }
 })

@@ -12,13 +12,19 @@ async function setup() {
   const id = await createConfigurator(owner.token)
   const upload = (filePath: string, body: unknown, headers: Record<string, string> = {}) =>
     api('PUT', `/configurators/${id}/files/${filePath}`, { token: owner.token, body, headers })
-  const list = async () => (await (await api('GET', `/configurators/${id}/files`, { token: owner.token })).json()) as { path: string }[]
+  const list = async () =>
+    (await (await api('GET', `/configurators/${id}/files`, { token: owner.token })).json()) as { path: string }[]
   return { owner, id, upload, list }
 }
 
 function blobFiles(): string[] {
   const root = path.join(process.env.DATA_DIR!, 'blobs')
-  return fs.existsSync(root) ? fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []
+  return fs.existsSync(root)
+    ? fs
+        .readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : []
 }
 
 function tmpFiles(): string[] {
@@ -35,8 +41,18 @@ describe('configurator files', () => {
 
     const files = await list()
     expect(files).toEqual([
-      { path: 'configurator/main.scad', size: 9, contentType: 'text/x-openscad', updatedAt: expect.stringMatching(/^\d{4}-/) },
-      { path: 'configurator/parts/lid/lid.scad', size: 10, contentType: 'text/x-openscad', updatedAt: expect.any(String) },
+      {
+        path: 'configurator/main.scad',
+        size: 9,
+        contentType: 'text/x-openscad',
+        updatedAt: expect.stringMatching(/^\d{4}-/),
+      },
+      {
+        path: 'configurator/parts/lid/lid.scad',
+        size: 10,
+        contentType: 'text/x-openscad',
+        updatedAt: expect.any(String),
+      },
       { path: 'renderer/scene.json', size: 16, contentType: 'application/json', updatedAt: expect.any(String) },
     ])
 
@@ -46,12 +62,27 @@ describe('configurator files', () => {
     expect(await read.text()).toBe('sphere(2);')
 
     expect((await upload('configurator/main.scad', 'cube(20);')).status).toBe(202)
-    expect(await (await api('GET', `/configurators/${id}/files/configurator/main.scad`, { token: owner.token })).text()).toBe('cube(20);')
+    expect(
+      await (await api('GET', `/configurators/${id}/files/configurator/main.scad`, { token: owner.token })).text(),
+    ).toBe('cube(20);')
 
-    expect((await api('DELETE', `/configurators/${id}/files/renderer/scene.json`, { token: owner.token })).status).toBe(204)
-    expect((await list()).map((file) => file.path)).toEqual(['configurator/main.scad', 'configurator/parts/lid/lid.scad'])
-    await expectError(await api('GET', `/configurators/${id}/files/renderer/scene.json`, { token: owner.token }), 404, 'not_found')
-    await expectError(await api('DELETE', `/configurators/${id}/files/renderer/scene.json`, { token: owner.token }), 404, 'not_found')
+    expect((await api('DELETE', `/configurators/${id}/files/renderer/scene.json`, { token: owner.token })).status).toBe(
+      204,
+    )
+    expect((await list()).map((file) => file.path)).toEqual([
+      'configurator/main.scad',
+      'configurator/parts/lid/lid.scad',
+    ])
+    await expectError(
+      await api('GET', `/configurators/${id}/files/renderer/scene.json`, { token: owner.token }),
+      404,
+      'not_found',
+    )
+    await expectError(
+      await api('DELETE', `/configurators/${id}/files/renderer/scene.json`, { token: owner.token }),
+      404,
+      'not_found',
+    )
   })
 
   it('stores identical content once in the blob store', async () => {
@@ -79,16 +110,27 @@ describe('configurator files', () => {
   })
 
   it.each([
-    ['a file of a configurator the user may not read', (otherId: string) => `configurators/${otherId}/files/configurator/main.scad`, 404],
+    [
+      'a file of a configurator the user may not read',
+      (otherId: string) => `configurators/${otherId}/files/configurator/main.scad`,
+      404,
+    ],
     ['a missing file', (_: string, id: string) => `configurators/${id}/files/configurator/missing.scad`, 404],
     ['a malformed source', () => 'somewhere/else', 400],
-    ['a source path with a dot segment', (_: string, id: string) => `configurators/${id}/files/configurator/../main.scad`, 422],
+    [
+      'a source path with a dot segment',
+      (_: string, id: string) => `configurators/${id}/files/configurator/../main.scad`,
+      422,
+    ],
   ])('refuses to copy %s', async (_case, source, status) => {
     const { owner, id, upload, list } = await setup()
     await upload('configurator/main.scad', 'cube(1);')
     const stranger = await signUp()
     const otherId = await createConfigurator(stranger.token)
-    await api('PUT', `/configurators/${otherId}/files/configurator/main.scad`, { token: stranger.token, body: 'cube(2);' })
+    await api('PUT', `/configurators/${otherId}/files/configurator/main.scad`, {
+      token: stranger.token,
+      body: 'cube(2);',
+    })
     const response = await api('PUT', `/configurators/${id}/files/configurator/copy.scad`, {
       token: owner.token,
       headers: { 'service-copy-source': source(otherId, id) },
@@ -112,7 +154,11 @@ describe('configurator files', () => {
   ])('refuses a path with %s (%i) and writes nothing', async (_case, filePath, status) => {
     const { upload, list } = await setup()
     const blobsBefore = blobFiles().length
-    const error = await expectError(await upload(filePath, `hostile ${Math.random()}`), status, status === 400 ? 'bad_request' : 'unprocessable_entity')
+    const error = await expectError(
+      await upload(filePath, `hostile ${Math.random()}`),
+      status,
+      status === 400 ? 'bad_request' : 'unprocessable_entity',
+    )
     if (status === 422) expect(error.fields).toEqual([{ path: ['path'], message: expect.any(String) }])
     expect(await list()).toEqual([])
     expect(blobFiles().length).toBe(blobsBefore)
@@ -150,23 +196,52 @@ describe('configurator files', () => {
     const firstTag = first.headers.get('etag')!
     expect(firstTag).not.toBe(etag)
     const second = await upload('configurator/main.scad', 'cube(30);', { 'if-match': etag })
-    await expectError(second, 409, 'conflict', /configurator\/main\.scad changed since the version this save is based on/)
+    await expectError(
+      second,
+      409,
+      'conflict',
+      /configurator\/main\.scad changed since the version this save is based on/,
+    )
     expect(second.headers.get('etag')).toBe(firstTag)
     expect(await (await read()).text()).toBe('cube(20);')
     // Merged onto the current version, it saves; so does a save naming any of several versions, or * for any.
-    expect((await upload('configurator/main.scad', 'cube(25);', { 'if-match': `${etag}, ${firstTag}` })).status).toBe(202)
+    expect((await upload('configurator/main.scad', 'cube(25);', { 'if-match': `${etag}, ${firstTag}` })).status).toBe(
+      202,
+    )
     expect((await upload('configurator/main.scad', 'cube(26);', { 'if-match': '*' })).status).toBe(202)
     // If-Match compares strongly (RFC 9110): the current version as a weak tag never matches, and changes nothing.
     const current = `"${createHash('sha256').update('cube(26);').digest('hex')}"`
-    await expectError(await upload('configurator/main.scad', 'cube(27);', { 'if-match': `W/${current}` }), 412, 'precondition_failed', /weak tags/)
+    await expectError(
+      await upload('configurator/main.scad', 'cube(27);', { 'if-match': `W/${current}` }),
+      412,
+      'precondition_failed',
+      /weak tags/,
+    )
     expect(await (await read()).text()).toBe('cube(26);')
-    expect((await upload('configurator/main.scad', 'cube(27);', { 'if-match': `W/${current}, ${current}` })).status).toBe(202)
+    expect(
+      (await upload('configurator/main.scad', 'cube(27);', { 'if-match': `W/${current}, ${current}` })).status,
+    ).toBe(202)
     // A copy is a save too; a file deleted since is a conflict; a save without If-Match replaces, as the interface says.
-    const copy = await upload('configurator/main.scad', '', { 'service-copy-source': `configurators/${id}/files/configurator/main.scad`, 'if-match': etag })
+    const copy = await upload('configurator/main.scad', '', {
+      'service-copy-source': `configurators/${id}/files/configurator/main.scad`,
+      'if-match': etag,
+    })
     await expectError(copy, 409, 'conflict')
-    expect((await api('DELETE', `/configurators/${id}/files/configurator/main.scad`, { token: owner.token })).status).toBe(204)
-    await expectError(await upload('configurator/main.scad', 'cube(1);', { 'if-match': firstTag }), 409, 'conflict', /no longer exists/)
-    await expectError(await upload('configurator/main.scad', 'cube(1);', { 'if-match': '*' }), 409, 'conflict', /no longer exists/)
+    expect(
+      (await api('DELETE', `/configurators/${id}/files/configurator/main.scad`, { token: owner.token })).status,
+    ).toBe(204)
+    await expectError(
+      await upload('configurator/main.scad', 'cube(1);', { 'if-match': firstTag }),
+      409,
+      'conflict',
+      /no longer exists/,
+    )
+    await expectError(
+      await upload('configurator/main.scad', 'cube(1);', { 'if-match': '*' }),
+      409,
+      'conflict',
+      /no longer exists/,
+    )
     expect((await upload('configurator/main.scad', 'cube(1);')).status).toBe(202)
   })
 })

@@ -3,9 +3,16 @@ import { callService } from '@/lib/services/call-service'
 import * as operations from '@/lib/services/operations'
 import { rawPathAfter } from '@/lib/storage/file-path'
 
-function handler(operation: typeof operations.callServiceGet | typeof operations.callServicePost | typeof operations.callServicePut) {
+function handler(
+  operation: typeof operations.callServiceGet | typeof operations.callServicePost | typeof operations.callServicePut,
+) {
   return route(operation, ({ request, principal, params }) =>
-    callService({ request, principal, service: params.service, path: rawPathAfter(request, `/services/${encodeURIComponent(params.service)}/`) }),
+    callService({
+      request,
+      principal,
+      service: params.service,
+      path: rawPathAfter(request, `/services/${encodeURIComponent(params.service)}/`),
+    }),
   )
 }
 

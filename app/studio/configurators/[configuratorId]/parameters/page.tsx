@@ -21,8 +21,8 @@ export default async function ConfiguratorParametersPage({ params }: { params: P
         productName={configurator.name}
         header={
           <p className="text-sm text-stone-600">
-            These controls come from the model's Customizer annotations, grouped as in the model. This is exactly what customers see; values set here
-            change only this preview.
+            These controls come from the model's Customizer annotations, grouped as in the model. This is exactly what
+            customers see; values set here change only this preview.
           </p>
         }
       />

@@ -4,4 +4,6 @@ import { applyPreset } from '@/lib/sessions/presets'
 import { findSession } from '@/lib/sessions/sessions'
 
 // POST /configsessions/{id}/presets/{name} - apply a preset; answers the new full state
-export const POST = route(operations.applyPreset, async ({ params, principal }) => applyPreset(await findSession(params.sessionId, principal), params.name))
+export const POST = route(operations.applyPreset, async ({ params, principal }) =>
+  applyPreset(await findSession(params.sessionId, principal), params.name),
+)

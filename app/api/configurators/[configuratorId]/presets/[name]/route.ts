@@ -6,7 +6,11 @@ import { savePreset } from '@/lib/sessions/presets'
 
 // PUT /configurators/{id}/presets/{name} - save values as a preset in the model's parameter set file
 export const PUT = route(operations.savePreset, async ({ user, params, body }) => {
-  const saved = await savePreset(await findOwnedConfigurator({ configuratorId: params.configuratorId, userId: user.id }), params.name, body)
+  const saved = await savePreset(
+    await findOwnedConfigurator({ configuratorId: params.configuratorId, userId: user.id }),
+    params.name,
+    body,
+  )
   schedulePreparation(params.configuratorId)
   return saved
 })

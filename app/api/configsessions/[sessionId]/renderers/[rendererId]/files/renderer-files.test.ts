@@ -43,13 +43,19 @@ describe('renderer files', () => {
   it('answer 304 without a body to a matching If-None-Match, 200 to another', async () => {
     const etag = `"${sha256(FRAGMENT_SHADER)}"`
     for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-      const response = await api('GET', `${filesPath}/shaders/wood.frag`, { token: opened.token, headers: { 'if-none-match': ifNoneMatch } })
+      const response = await api('GET', `${filesPath}/shaders/wood.frag`, {
+        token: opened.token,
+        headers: { 'if-none-match': ifNoneMatch },
+      })
       expect(response.status, ifNoneMatch).toBe(304)
       expect(response.headers.get('etag')).toBe(etag)
       expect(response.headers.get('cache-control')).toBe('private, max-age=300')
       expect(await response.text()).toBe('')
     }
-    const changed = await api('GET', `${filesPath}/shaders/wood.frag`, { token: opened.token, headers: { 'if-none-match': `"${sha256('old')}"` } })
+    const changed = await api('GET', `${filesPath}/shaders/wood.frag`, {
+      token: opened.token,
+      headers: { 'if-none-match': `"${sha256('old')}"` },
+    })
     expect(changed.status).toBe(200)
     expect(await changed.text()).toBe(FRAGMENT_SHADER)
   })
@@ -58,26 +64,54 @@ describe('renderer files', () => {
     const response = await api('GET', `${filesPath}/textures/grain.png${key(opened.session.renderingKey)}`)
     expect(response.status).toBe(200)
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(PNG)
-    const cached = await api('GET', `${filesPath}/textures/grain.png${key(opened.session.renderingKey)}`, { headers: { 'if-none-match': `"${sha256(PNG)}"` } })
+    const cached = await api('GET', `${filesPath}/textures/grain.png${key(opened.session.renderingKey)}`, {
+      headers: { 'if-none-match': `"${sha256(PNG)}"` },
+    })
     expect(cached.status).toBe(304)
   })
 
   it('refuse (403) the modelKey, another session’s renderingKey and a forged key', async () => {
-    await expectError(await api('GET', `${filesPath}/textures/grain.png${key(opened.session.modelKey)}`), 403, 'forbidden', /rendering key/)
-    await expectError(await api('GET', `${filesPath}/textures/grain.png${key(other.session.renderingKey)}`), 403, 'forbidden')
+    await expectError(
+      await api('GET', `${filesPath}/textures/grain.png${key(opened.session.modelKey)}`),
+      403,
+      'forbidden',
+      /rendering key/,
+    )
+    await expectError(
+      await api('GET', `${filesPath}/textures/grain.png${key(other.session.renderingKey)}`),
+      403,
+      'forbidden',
+    )
     const [purpose, session, expires] = opened.session.renderingKey.split('.')
-    await expectError(await api('GET', `${filesPath}/textures/grain.png${key(`${purpose}.${session}.${expires}.AAAA`)}`), 403, 'forbidden')
+    await expectError(
+      await api('GET', `${filesPath}/textures/grain.png${key(`${purpose}.${session}.${expires}.AAAA`)}`),
+      403,
+      'forbidden',
+    )
   })
 
   it('need a credential: 401 without one, 404 for a stranger', async () => {
     await expectError(await api('GET', `${filesPath}/shaders/wood.frag`), 401, 'unauthorized')
-    await expectError(await api('GET', `${filesPath}/shaders/wood.frag`, { token: (await signUp()).token }), 404, 'not_found')
+    await expectError(
+      await api('GET', `${filesPath}/shaders/wood.frag`, { token: (await signUp()).token }),
+      404,
+      'not_found',
+    )
   })
 
   it('answer 404 for a missing file, a model file and another session’s renderer', async () => {
-    await expectError(await api('GET', `${filesPath}/shaders/missing.frag`, { token: opened.token }), 404, 'not_found', /renderer\/shaders\/missing\.frag not found/)
+    await expectError(
+      await api('GET', `${filesPath}/shaders/missing.frag`, { token: opened.token }),
+      404,
+      'not_found',
+      /renderer\/shaders\/missing\.frag not found/,
+    )
     // Only the renderer directory is served: this names renderer/configurator/main.scad.
-    await expectError(await api('GET', `${filesPath}/configurator/main.scad`, { token: opened.token }), 404, 'not_found')
+    await expectError(
+      await api('GET', `${filesPath}/configurator/main.scad`, { token: opened.token }),
+      404,
+      'not_found',
+    )
     const foreign = `/configsessions/${opened.session.id}/renderers/${other.session.renderSessions[0]!.sessionId}/files/shaders/wood.frag`
     await expectError(await api('GET', foreign, { token: opened.token }), 404, 'not_found', /Renderer/)
     await expectError(await api('GET', `${foreign}${key(opened.session.renderingKey)}`), 404, 'not_found', /Renderer/)

@@ -13,5 +13,10 @@ export const GET = route(operations.getScene, async ({ params, principal }) => {
 export const PUT = route(operations.updateScene, async ({ request, params, principal, body }) => {
   const session = await findSession(params.sessionId, principal)
   const renderer = await findRenderer(session.id, params.rendererId)
-  return updateSceneSettings({ renderer, content: session.configurator, scene: body, requestHost: request.headers.get('host') })
+  return updateSceneSettings({
+    renderer,
+    content: session.configurator,
+    scene: body,
+    requestHost: request.headers.get('host'),
+  })
 })
