@@ -135,7 +135,10 @@ async function startShop(port: number, paraformPort: number, dataDir: string, fa
   const { onShutdown } = await import('./lib/shutdown')
   onShutdown(() => new Promise<void>((resolve) => shop.close(() => resolve())))
   logger.info(
-    `demo shop on http://localhost:${port} (a shop page on another origin: live price, set the text, pick a style (a preset), Add to cart -> snapshot -> webhook -> 3MF)`,
+    `demo shop on http://localhost:${port} (a ` +
+      `shop page on another origin: live price, ` +
+      `set the text, pick a style (a preset), ` +
+      `Add to cart -> snapshot -> webhook -> 3MF)`,
   )
 }
 

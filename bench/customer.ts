@@ -124,10 +124,18 @@ export async function benchCustomer(): Promise<void> {
     )
     console.log(`| objectinfo as the page saw it | ${ms(objectInfo.p50)} | ${ms(objectInfo.p95)} |`)
     console.log(
-      `\nCustomer page JavaScript, gzip: ${(initial / 1024).toFixed(1)} KB before the 3D chunk (aim: under 400 KB), ${(lazy / 1024).toFixed(1)} KB loaded after it (three.js, R3F, the viewer).`,
+      `\nCustomer page JavaScript, gzip: ` +
+        `${(initial / 1024).toFixed(1)} ` +
+        `KB before the 3D chunk (aim: ` +
+        `under 400 KB), ${(lazy / 1024).toFixed(1)} KB ` +
+        `loaded after it (three.js, R3F, the viewer).`,
     )
     console.log(
-      `${RUNS} changes of "${SLIDER}" on the "${DEMO}" demo (/embed), one at a time, each a new value, the next as soon as the last is drawn; the page's GLB, scene and draw follow each build. Then ${FIGURE_RUNS} changes, each left until its figures are shown.`,
+      `${RUNS} changes of "${SLIDER}" on the "${DEMO}" demo (/embed), ` +
+        `one at a time, each a new value, the next as soon as the last ` +
+        `is drawn; the page's GLB, scene ` +
+        `and draw follow each build. Then ` +
+        `${FIGURE_RUNS} changes, each left until its figures are shown.`,
     )
   } finally {
     await browser.close()

@@ -151,7 +151,11 @@ export async function benchDrag(ids: Map<string, string>, token: string, where: 
     }
     const [without, withPrefetch] = [summary(runs.without), summary(runs.with)]
     console.log(
-      `| ${slider.slug} | ${ms(without.p50)} | ${ms(withPrefetch.p50)} | ${(withPrefetch.p50 / without.p50).toFixed(2)}x | ${(withPrefetch.hits * 100).toFixed(0)} % | ${without.builds.toFixed(1)} / ${withPrefetch.builds.toFixed(1)} |`,
+      `| ${slider.slug} | ${ms(without.p50)} | ${ms(withPrefetch.p50)} ` +
+        `| ${(withPrefetch.p50 / without.p50).toFixed(2)}x ` +
+        `| ${(withPrefetch.hits * 100).toFixed(0)} % | ` +
+        `${without.builds.toFixed(1)} / ` +
+        `${withPrefetch.builds.toFixed(1)} |`,
     )
   }
   console.log(
@@ -182,6 +186,10 @@ export async function benchCrowd(ids: Map<string, string>, token: string): Promi
     `\n${CROWD} sessions dragging "${slider.parameter}" of the box at once (2 rounds, staggered by 37 ms), with prefetch:`,
   )
   console.log(
-    `release to model p50 ${ms(crowd.p50)}, p95 ${ms(crowd.p95)}, slowest ${ms(crowd.worst)}; hit rate ${(crowd.hits * 100).toFixed(0)} %; ${(builds / releases.length).toFixed(1)} engine builds per drag.`,
+    `release to model p50 ${ms(crowd.p50)}, p95 ` +
+      `${ms(crowd.p95)}, slowest ${ms(crowd.worst)}; hit rate ` +
+      `${(crowd.hits * 100).toFixed(0)} %; ` +
+      `${(builds / releases.length).toFixed(1)} ` +
+      `engine builds per drag.`,
   )
 }

@@ -270,7 +270,11 @@ async function measureServer(where: string, start: () => Promise<StartedServer>)
       const bare = await bareEngine(model)
       const ratio = (value: number) => `${(value / bare).toFixed(2)}x`
       rows.push(
-        `| ${where} | ${model.slug} (${figures.triangles} triangles) | ${ms(bare)} | ${ms(figures.dragging)} | ${ratio(figures.dragging)} | ${ms(figures.dragging - bare)} | ${ms(figures.pending)} | ${ms(figures.idle)} | ${ratio(figures.idle)} | ${(figures.pending / figures.idle).toFixed(2)}x | ${ms(figures.cached)} |`,
+        `| ${where} | ${model.slug} (${figures.triangles} triangles) | ${ms(bare)} | ` +
+          `${ms(figures.dragging)} | ${ratio(figures.dragging)} ` +
+          `| ${ms(figures.dragging - bare)} ` +
+          `| ${ms(figures.pending)} | ${ms(figures.idle)} | ${ratio(figures.idle)} | ` +
+          `${(figures.pending / figures.idle).toFixed(2)}x | ${ms(figures.cached)} |`,
       )
     }
     return rows
@@ -298,12 +302,20 @@ export async function benchForeground(): Promise<void> {
     }
   }
   console.log(
-    '| database | model | bare callMain p50 | dragging p50 | dragging / bare (goal ≤ 1.25x) | dragging − bare | dragging, background pending p50 | idle server p50 | idle / bare | pending / idle (goal ≤ 1.1x) | cached p50 (goal ≤ 10 ms) |',
+    '| database | model | bare callMain p50 | dragging p50 | ' +
+      'dragging / bare (goal ≤ 1.25x) ' +
+      '| dragging − bare | dragging, ' +
+      'background pending p50 | idle server p50 | idle / bare | ' +
+      'pending / idle (goal ≤ 1.1x) | cached p50 (goal ≤ 10 ms) |',
   )
   console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const row of rows) console.log(row)
   console.log(
-    `\nDragging: ${MOVES} moves back to back, each a new value; then ${MOVES} more, each also asking for its print figures. Idle: ${IDLE_MOVES} moves, each after ${IDLE_MS / 1000} s with no request.`,
+    `\nDragging: ${MOVES} moves back to back, each a ` +
+      `new value; then ${MOVES} more, each also asking ` +
+      `for its print figures. ` +
+      `Idle: ${IDLE_MOVES} moves, ` +
+      `each after ${IDLE_MS / 1000} s with no request.`,
   )
   console.log(
     `Cached: ${CACHED_MOVES} moves between two values built before. Bare: the same values at the demo's preview quality.`,

@@ -17,7 +17,11 @@ interface Variant {
 function tori(count: number): Variant {
   return {
     label: `${count} ${count === 1 ? 'torus' : 'tori'}`,
-    source: `size = 20; // [10:0.01:40]\nfor (i = [0:${count - 1}]) translate([i * size * 1.3, 0, 0]) rotate_extrude($fn = 64) translate([size / 2, 0]) circle(size / 6, $fn = 24);\n`,
+    source:
+      `size = 20; // [10:0.01:40]\nfor (i = ` +
+      `[0:${count - 1}]) translate([i * size * 1.3, 0, ` +
+      `0]) rotate_extrude($fn = 64) translate([size ` +
+      `/ 2, 0]) circle(size / 6, $fn = 24);\n`,
     parameter: 'size',
     values: (run) => 20 + run / 10,
   }
@@ -85,7 +89,11 @@ export async function benchGrowth(token: string): Promise<void> {
       const [move, read] = [describe(samples.moves), describe(samples.reads)]
       // Binary STL: an 84-byte header, then 50 bytes per triangle.
       console.log(
-        `| ${variant.label} | ${(samples.bytes - 84) / 50} | ${samples.bytes} | ${ms(move.p50)} | ${ms(move.p95)} | ${ms(read.p50)} | ${(move.p50 / baseline).toFixed(2)}x |`,
+        `| ${variant.label} | ` +
+          `${(samples.bytes - 84) / 50} ` +
+          `| ${samples.bytes} | ${ms(move.p50)} ` +
+          `| ${ms(move.p95)} | ${ms(read.p50)} | ` +
+          `${(move.p50 / baseline).toFixed(2)}x |`,
       )
     }
   }

@@ -222,13 +222,21 @@ const [one, two] = [await buildsPerSecond(1), await buildsPerSecond(2)]
 const cores = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? '?'
 const percent = (share: number) => `${Math.round(share * 100)} %`
 console.log(
-  `- distinct uncached builds of the demo box, batch of ${BATCH}: 1 worker ${one.rate.toFixed(2)}/s, 2 workers ${two.rate.toFixed(2)}/s, ratio ${(two.rate / one.rate).toFixed(2)}x (goal ≥ 0.95x); the ${cores} cores busy ${percent(one.busy)} with 1 worker, ${percent(two.busy)} with 2`,
+  `- distinct uncached builds of the ` +
+    `demo box, batch of ${BATCH}: 1 worker ` +
+    `${one.rate.toFixed(2)}/s, 2 workers ${two.rate.toFixed(2)}/s, ratio ` +
+    `${(two.rate / one.rate).toFixed(2)}x (goal ≥ 0.95x); the ${cores} cores ` +
+    `busy ${percent(one.busy)} with 1 worker, ${percent(two.busy)} with 2`,
 )
 for (const configurators of [1, 2]) {
   const [alone, both] = [await scaleOut(1, configurators), await scaleOut(2, configurators)]
   const goal = configurators === 1 ? '≥ 0.95x: one configurator holds half of the slots' : '≥ 1.6x'
   console.log(
-    `- ${PER_CONFIGURATOR} heavy builds each of ${configurators} configurator(s) at once: 1 worker ${alone.toFixed(2)}/s, 2 workers ${both.toFixed(2)}/s, ratio ${(both / alone).toFixed(2)}x (goal ${goal})`,
+    `- ${PER_CONFIGURATOR} heavy builds each of ` +
+      `${configurators} configurator(s) at once: 1 worker ` +
+      `${alone.toFixed(2)}/s, 2 ` +
+      `workers ${both.toFixed(2)}/s, ` +
+      `ratio ${(both / alone).toFixed(2)}x (goal ${goal})`,
   )
 }
 const stop = await startWorkers(1)

@@ -146,7 +146,10 @@ export async function benchRender(): Promise<void> {
           .map(([stage, values]) => `${stage} ${describe(values).p50.toFixed(0)}`)
           .join(', ')
         console.log(
-          `| ${slug} | ${w}x${h} | ${ms(service.p50)} | ${ms(service.p95)} | ${ms(baseline.p50)} | ${ms(baseline.p95)} | ${(service.p50 / baseline.p50).toFixed(2)}x | ${breakdown} |`,
+          `| ${slug} | ${w}x${h} | ${ms(service.p50)} ` +
+            `| ${ms(service.p95)} | ${ms(baseline.p50)} ` +
+            `| ${ms(baseline.p95)} | ` +
+            `${(service.p50 / baseline.p50).toFixed(2)}x | ${breakdown} |`,
         )
       }
     }

@@ -53,7 +53,10 @@ async function timed(run: () => Promise<Response[]>): Promise<number> {
 export async function benchSessions(ids: Map<string, string>, token: string): Promise<void> {
   console.log('\n## Sessions: PUT parameters then GET model (STL), demo models')
   console.log(
-    '| model | raw callMain p50 | raw with new instance p50 | uncached p50 | uncached p95 | uncached/callMain | uncached/with instance | cached p50 | cached p95 |',
+    '| model | raw callMain p50 | raw with new ' +
+      'instance p50 | uncached p50 | uncached ' +
+      'p95 | uncached/callMain | uncached/with ' +
+      'instance | cached p50 | cached p95 |',
   )
   console.log('|---|---|---|---|---|---|---|---|---|')
   for (const demo of DEMOS) {
@@ -85,7 +88,10 @@ export async function benchSessions(ids: Map<string, string>, token: string): Pr
     const [r, t, u, c] = [describe(raw), describe(rawTotal), describe(uncached), describe(cached)]
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`
     console.log(
-      `| ${demo.slug} | ${ms(r.p50)} | ${ms(t.p50)} | ${ms(u.p50)} | ${ms(u.p95)} | ${ratio(u.p50, r.p50)} | ${ratio(u.p50, t.p50)} | ${ms(c.p50)} | ${ms(c.p95)} |`,
+      `| ${demo.slug} | ${ms(r.p50)} | ${ms(t.p50)} ` +
+        `| ${ms(u.p50)} | ${ms(u.p95)} | ` +
+        `${ratio(u.p50, r.p50)} | ${ratio(u.p50, t.p50)} ` +
+        `| ${ms(c.p50)} | ${ms(c.p95)} |`,
     )
   }
   console.log('\nAim: uncached within 1.25x of the raw engine; cached under 15 ms p50. The service keeps the next')

@@ -216,7 +216,11 @@ test(
   async ({ page, request }) => {
     // About five seconds a build: 600,000 steps of a function before the cube. The test's own
     // source, so no build of another run (the other screen size) is in the cache.
-    const slow = `size = 20; // [10:1:40]\nfunction spin(n, total = 0) = n == 0 ? total : spin(n - 1, total + size);\ncube([size, size, spin(600000) > 0 ? 10 : 1]); // ${test.info().testId}\n`
+    const slow =
+      `size = 20; // [10:1:40]\nfunction spin(n, ` +
+      `total = 0) = n == 0 ? total : spin(n - 1, ` +
+      `total + size);\ncube([size, size, spin(600000) ` +
+      `> 0 ? 10 : 1]); // ${test.info().testId}\n`
     // Its preparation (defaults, test drive) and first model take several builds: longer than most, more on a busy machine.
     test.slow()
     const { applicationKey } = await createConfigurator(request, `Slow cube ${test.info().testId}`, slow)

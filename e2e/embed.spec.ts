@@ -108,7 +108,11 @@ test("Paraform.mount resolves on any port of a domain without one, and rejects w
     const { key } = (await (await request.get(`/api/applications/${UUID}`, { headers })).json()) as { key: string }
     await page.goto(`http://localhost:${port}/?key=${key}`)
     expect(await page.evaluate(() => (window as unknown as { mounted: Promise<string> }).mounted)).toBe(
-      `no_answer: Paraform.mount: the configurator did not answer this page (http://localhost:${port}) within 3 s. It talks only to pages of its application's domain: check that the domain matches http://localhost:${port} (a domain without a port allows every port of its host, one with a port only that port)`,
+      `no_answer: Paraform.mount: the configurator did not answer this page ` +
+        `(http://localhost:${port}) within 3 s. It ` +
+        `talks only to pages of its application's ` +
+        `domain: check that the domain matches http://localhost:${port} (a domain ` +
+        `without a port allows every port of its host, one with a port only that port)`,
     )
   } finally {
     await shop.close()

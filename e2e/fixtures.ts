@@ -48,7 +48,10 @@ export async function findDemo(
 
 /** A shelf whose designer refuses a depth over its width with `assert()`. */
 export const SHELF =
-  'width = 120; // [60:10:300]\ndepth = 80; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
+  'width = 120; // [60:10:300]\ndepth = ' +
+  '80; // [60:10:300]\ncube([width, depth, ' +
+  '10]);\nassert(depth <= width, "The shelf ' +
+  'must be at least as wide as it is deep");\n'
 
 /** A configurator of the admin's with this model, and the key of its localhost application. */
 export async function createConfigurator(

@@ -47,115 +47,123 @@ async function volumeOf(bytes: Uint8Array): Promise<number> {
   return Number(object!.volume)
 }
 
-test('the shop page sets a value and sees its price, orders a snapshot that later changes leave as it was; its back end gets a retried, signed webhook and the 3MF', async ({
-  page,
-  baseURL,
-}) => {
-  await page.goto(SHOP)
-  await recordMessages(page)
-  const price = page.getByLabel('Price')
-  const text = page.getByLabel('Text on the tag')
-  await expect(price).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
-  const before = await price.textContent()
+test(
+  'the shop page sets a value and sees ' +
+    'its price, orders a snapshot that later ' +
+    'changes leave as it was; its back end ' +
+    'gets a retried, signed webhook and the 3MF',
+  async ({ page, baseURL }) => {
+    await page.goto(SHOP)
+    await recordMessages(page)
+    const price = page.getByLabel('Price')
+    const text = page.getByLabel('Text on the tag')
+    await expect(price).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
+    const before = await price.textContent()
 
-  // Set from the shop's own input: a change with the new text and its final price follows.
-  await text.fill('Ada Lovelace')
-  await text.press('Enter')
-  await expect
-    .poll(
-      async () =>
-        (await messages(page)).some(
-          (m) => m.type === 'change' && m.values?.name === 'Ada Lovelace' && m.estimate === false,
-        ),
-      { timeout: 30_000 },
+    // Set from the shop's own input: a change with the new text and its final price follows.
+    await text.fill('Ada Lovelace')
+    await text.press('Enter')
+    await expect
+      .poll(
+        async () =>
+          (await messages(page)).some(
+            (m) => m.type === 'change' && m.values?.name === 'Ada Lovelace' && m.estimate === false,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true)
+    await expect(price).not.toHaveText(before!)
+    const orderedPrice = (await messages(page)).findLast((m) => m.type === 'change')!.price!.amount
+
+    // Unknown message types, even from the right page, are ignored: no answer, nothing changes.
+    await page.evaluate(() =>
+      document
+        .querySelector('iframe')!
+        .contentWindow!.postMessage({ protocol: 'paraform', version: 1, type: 'delete', requestId: 'x' }, '*'),
     )
-    .toBe(true)
-  await expect(price).not.toHaveText(before!)
-  const orderedPrice = (await messages(page)).findLast((m) => m.type === 'change')!.price!.amount
 
-  // Unknown message types, even from the right page, are ignored: no answer, nothing changes.
-  await page.evaluate(() =>
-    document
-      .querySelector('iframe')!
-      .contentWindow!.postMessage({ protocol: 'paraform', version: 1, type: 'delete', requestId: 'x' }, '*'),
-  )
+    // Add to cart takes a snapshot; the embed's own request shows the customer's credentials.
+    const snapshotRequest = page.waitForRequest(
+      (request: Request) => request.method() === 'POST' && request.url().endsWith('/snapshots'),
+    )
+    await page.getByRole('button', { name: 'Add to cart' }).click()
+    const customer = (await snapshotRequest).headers()
+    const item = page.locator('#cart li')
+    await expect(item).toHaveText(`“Ada Lovelace” · ${orderedPrice} EUR`)
+    const snapshotId = (await item.getAttribute('data-snapshot'))!
+    expect((await messages(page)).filter((m) => m.requestId === 'x')).toEqual([])
 
-  // Add to cart takes a snapshot; the embed's own request shows the customer's credentials.
-  const snapshotRequest = page.waitForRequest(
-    (request: Request) => request.method() === 'POST' && request.url().endsWith('/snapshots'),
-  )
-  await page.getByRole('button', { name: 'Add to cart' }).click()
-  const customer = (await snapshotRequest).headers()
-  const item = page.locator('#cart li')
-  await expect(item).toHaveText(`“Ada Lovelace” · ${orderedPrice} EUR`)
-  const snapshotId = (await item.getAttribute('data-snapshot'))!
-  expect((await messages(page)).filter((m) => m.requestId === 'x')).toEqual([])
-
-  // The customer goes on configuring after ordering.
-  await text.fill('Grace')
-  await text.press('Enter')
-  await expect
-    .poll(async () => (await messages(page)).some((m) => m.type === 'change' && m.values?.name === 'Grace'), {
-      timeout: 30_000,
-    })
-    .toBe(true)
-
-  // The back end: the first delivery answered 500, the same message again 204, then the 3MF downloaded.
-  await expect
-    .poll(async () => (await shopState(page)).orders.map((order) => order.snapshotId), { timeout: 30_000 })
-    .toEqual([snapshotId])
-  const { orders, received } = await shopState(page)
-  expect(orders[0]!.text).toBe('Ada Lovelace')
-  expect(received.map((delivery) => delivery.status)).toEqual([500, 204])
-  expect(received[1]!.webhookId).toBe(received[0]!.webhookId)
-
-  // The 3MF is the model of the old values: the volume of a fresh session's finalized model of "Ada Lovelace".
-  const owner = { authorization: `Bearer ${await signIn(baseURL!)}` }
-  const configurator = (
-    (await (await page.request.get('/api/configurators', { headers: owner })).json()) as {
-      UUID: string
-      name: string
-    }[]
-  ).find((entry) => entry.name === 'Name tag')!
-  const session = await (
-    await page.request.post('/api/configsessions', { headers: owner, data: { configuratorId: configurator.UUID } })
-  ).json()
-  expect(
-    (
-      await page.request.put(`/api/configsessions/${session.id}/parameters`, {
-        headers: owner,
-        data: { name: { value: 'Ada Lovelace' } },
+    // The customer goes on configuring after ordering.
+    await text.fill('Grace')
+    await text.press('Enter')
+    await expect
+      .poll(async () => (await messages(page)).some((m) => m.type === 'change' && m.values?.name === 'Grace'), {
+        timeout: 30_000,
       })
-    ).status(),
-  ).toBe(200)
-  const fresh = await (
-    await page.request.get(`/api/configsessions/${session.id}/finalizedmodel?type=3mf`, { headers: owner })
-  ).body()
-  const ordered = await volumeOf(new Uint8Array(fs.readFileSync(orders[0]!.file)))
-  expect(ordered).toBeCloseTo(await volumeOf(new Uint8Array(fresh)), 1)
+      .toBe(true)
 
-  // The customer's own token reads the snapshot, but not its finalized model.
-  const asCustomer = { authorization: customer.authorization!, 'x-api-key': customer['x-api-key']! }
-  expect((await page.request.get(`/api/snapshots/${snapshotId}`, { headers: asCustomer })).status()).toBe(200)
-  expect(
-    (await page.request.get(`/api/snapshots/${snapshotId}/finalizedmodel?type=3mf`, { headers: asCustomer })).status(),
-  ).toBe(403)
+    // The back end: the first delivery answered 500, the same message again 204, then the 3MF downloaded.
+    await expect
+      .poll(async () => (await shopState(page)).orders.map((order) => order.snapshotId), { timeout: 30_000 })
+      .toEqual([snapshotId])
+    const { orders, received } = await shopState(page)
+    expect(orders[0]!.text).toBe('Ada Lovelace')
+    expect(received.map((delivery) => delivery.status)).toEqual([500, 204])
+    expect(received[1]!.webhookId).toBe(received[0]!.webhookId)
 
-  // The designer sees the delivery in the studio's log: delivered on the second attempt.
-  await page.goto(`/signin?next=${encodeURIComponent(`/studio/configurators/${configurator.UUID}/applications`)}`)
-  await page.getByLabel('Email').fill(ADMIN.email)
-  await page.getByLabel('Password').fill(ADMIN.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('button', { name: /Demo shop/ }).click()
-  const delivery = page.getByRole('table', { name: 'Webhook deliveries' }).getByRole('row').nth(1)
-  await expect(delivery).toContainText('snapshot.created')
-  await expect(delivery).toContainText('delivered')
-  await expect(delivery.getByRole('cell').nth(2)).toHaveText('2')
-  await expect(delivery).toContainText('HTTP 204')
-})
+    // The 3MF is the model of the old values: the volume of a fresh session's finalized model of "Ada Lovelace".
+    const owner = { authorization: `Bearer ${await signIn(baseURL!)}` }
+    const configurator = (
+      (await (await page.request.get('/api/configurators', { headers: owner })).json()) as {
+        UUID: string
+        name: string
+      }[]
+    ).find((entry) => entry.name === 'Name tag')!
+    const session = await (
+      await page.request.post('/api/configsessions', { headers: owner, data: { configuratorId: configurator.UUID } })
+    ).json()
+    expect(
+      (
+        await page.request.put(`/api/configsessions/${session.id}/parameters`, {
+          headers: owner,
+          data: { name: { value: 'Ada Lovelace' } },
+        })
+      ).status(),
+    ).toBe(200)
+    const fresh = await (
+      await page.request.get(`/api/configsessions/${session.id}/finalizedmodel?type=3mf`, { headers: owner })
+    ).body()
+    const ordered = await volumeOf(new Uint8Array(fs.readFileSync(orders[0]!.file)))
+    expect(ordered).toBeCloseTo(await volumeOf(new Uint8Array(fresh)), 1)
+
+    // The customer's own token reads the snapshot, but not its finalized model.
+    const asCustomer = { authorization: customer.authorization!, 'x-api-key': customer['x-api-key']! }
+    expect((await page.request.get(`/api/snapshots/${snapshotId}`, { headers: asCustomer })).status()).toBe(200)
+    expect(
+      (
+        await page.request.get(`/api/snapshots/${snapshotId}/finalizedmodel?type=3mf`, { headers: asCustomer })
+      ).status(),
+    ).toBe(403)
+
+    // The designer sees the delivery in the studio's log: delivered on the second attempt.
+    await page.goto(`/signin?next=${encodeURIComponent(`/studio/configurators/${configurator.UUID}/applications`)}`)
+    await page.getByLabel('Email').fill(ADMIN.email)
+    await page.getByLabel('Password').fill(ADMIN.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: /Demo shop/ }).click()
+    const delivery = page.getByRole('table', { name: 'Webhook deliveries' }).getByRole('row').nth(1)
+    await expect(delivery).toContainText('snapshot.created')
+    await expect(delivery).toContainText('delivered')
+    await expect(delivery.getByRole('cell').nth(2)).toHaveText('2')
+    await expect(delivery).toContainText('HTTP 204')
+  },
+)
 
 test(
-  "the shop's own controls drive the configurator's viewer, follow its presets, and link to the page with the values; an unknown preset is an error to its request",
+  "the shop's own controls drive the " +
+    "configurator's viewer, follow its presets, and " +
+    'link to the page with the values; an ' +
+    'unknown preset is an error to its request',
   { tag: '@phone' },
   async ({ page }) => {
     // Two presets, a text and a hole built at both qualities, then the page opened again: longer than most.

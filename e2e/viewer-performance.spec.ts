@@ -54,7 +54,11 @@ test('a 200k-triangle model stays interactive on the CPU renderer', async ({ pag
   intervals.sort((a, b) => a - b)
   const median = intervals[Math.floor(intervals.length / 2)] ?? Infinity
   const worst = intervals.at(-1) ?? Infinity
-  const figures = `first model drawn ${firstDrawMs} ms after opening; 30 moves in ${dragMs} ms; frame interval median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms`
+  const figures =
+    `first model drawn ${firstDrawMs} ms ` +
+    `after opening; 30 moves in ${dragMs} ms; ` +
+    `frame interval median ${median.toFixed(0)} ` +
+    `ms, worst ${worst.toFixed(0)} ms`
   test.info().annotations.push({ type: '200k triangles, orbit drag', description: figures })
   console.log(`200k triangles, orbit drag: ${figures}`)
   expect(Buffer.compare(before, await viewer.screenshot())).not.toBe(0)

@@ -58,7 +58,11 @@ function createMetrics() {
     }),
     queueDepth: new Gauge({
       name: 'paraform_build_queue_depth',
-      help: 'Engine runs waiting: in this process (queue="process") and, on PostgreSQL, in the shared build queue (queue="postgres", the same from every process)',
+      help:
+        'Engine runs waiting: in this process ' +
+        '(queue="process") and, on PostgreSQL, ' +
+        'in the shared build queue (queue="postgres", ' +
+        'the same from every process)',
       labelNames: ['queue'],
       registers,
     }),
@@ -70,13 +74,22 @@ function createMetrics() {
     }),
     backgroundWork: new Counter({
       name: 'paraform_background_work_total',
-      help: 'Background engine runs (print figures, preparation, prefetch candidates) started, yielded (held back while customers builds ran or waited) and dropped (a candidate no worker was free for)',
+      help:
+        'Background engine runs ' +
+        '(print figures, preparation, ' +
+        'prefetch candidates) started, yielded (held ' +
+        'back while customers builds ran or waited) and ' +
+        'dropped (a candidate no worker was free for)',
       labelNames: ['event'],
       registers,
     }),
     webhookDeliveries: new Counter({
       name: 'paraform_webhook_deliveries_total',
-      help: 'Webhook delivery attempts by outcome: delivered, retrying (failed, tried again later) or failed (the last attempt failed, or the webhook was removed)',
+      help:
+        'Webhook delivery attempts by outcome: ' +
+        'delivered, retrying (failed, tried ' +
+        'again later) or failed (the last attempt ' +
+        'failed, or the webhook was removed)',
       labelNames: ['outcome'],
       registers,
     }),

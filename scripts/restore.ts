@@ -13,7 +13,10 @@ async function main() {
   const { restoreBackup } = await import('../lib/backup/restore')
   const restored = await restoreBackup(file)
   console.log(
-    `paraform: restored the ${restored.database === 'embedded' ? 'embedded' : 'PostgreSQL'} database and ${restored.files} stored files from ${file}; start the server`,
+    `paraform: restored the ` +
+      `${restored.database === 'embedded' ? 'embedded' : 'PostgreSQL'} ` +
+      `database and ${restored.files} stored ` +
+      `files from ${file}; start the server`,
   )
   process.exit(0)
 }

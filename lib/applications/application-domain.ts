@@ -46,5 +46,10 @@ export function describeDomain(domain: string): string {
   if (rule.port === null)
     return `Pages of ${rule.host} on any port, over http or https, may embed it: https://${rule.host}/product and http://${rule.host}:8080/ both can.`
   const other = rule.port === '8080' ? '8081' : '8080'
-  return `Only pages at http://${rule.host}:${rule.port} or https://${rule.host}:${rule.port} may embed it; ${rule.host}:${other} cannot (a domain without a port allows every port).`
+  return (
+    `Only pages at http://${rule.host}:${rule.port} ` +
+    `or https://${rule.host}:${rule.port} ` +
+    `may embed it; ${rule.host}:${other} cannot ` +
+    `(a domain without a port allows every port).`
+  )
 }

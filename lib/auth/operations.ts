@@ -27,7 +27,11 @@ export const issueAnonymousToken = defineOperation({
   method: 'POST',
   path: '/auth/anonymous',
   summary:
-    "Short-lived token for an end customer's browser; needs X-API-KEY, and an Origin of the application's domain. Sending the customer's current token (Bearer) renews it with the same identity, which keeps its sessions",
+    'Short-lived token for an end ' +
+    "customer's browser; needs " +
+    "X-API-KEY, and an Origin of the application's domain. " +
+    "Sending the customer's current token (Bearer) renews " +
+    'it with the same identity, which keeps its sessions',
   tag: 'Auth',
   auth: 'optional',
   response: ZTokenGrant,

@@ -5,7 +5,10 @@ export const downloadBackup = defineOperation({
   method: 'GET',
   path: '/backup',
   summary:
-    'A backup of the whole installation as one zip (the database as its own dump tool writes it, and every stored file), consistent while the service runs; `npm run restore` brings it back',
+    'A backup of the whole installation as one zip ' +
+    '(the database as its own dump tool writes it, ' +
+    'and every stored file), consistent while the ' +
+    'service runs; `npm run restore` brings it back',
   tag: 'Operations',
   auth: 'admin',
   produces: 'application/zip',

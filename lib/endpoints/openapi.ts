@@ -88,7 +88,11 @@ export function buildOpenApiDocument() {
       title: 'Paraform API',
       version: '1.0.0',
       description:
-        "Parametric product configurator service. A deliberate addition to the interface: drafts and releases. Until a configurator is first published (POST /configurators/{id}/releases), its files and settings are what new sessions get, exactly as the interface says. Once published, the same endpoints edit its draft: new sessions get its current release, each session keeps the release it started with, and the owner opens the draft with createSession's `draft: true`.",
+        'Parametric product configurator service. A deliberate addition to the interface: drafts and releases. Until a ' +
+        'configurator is first published (POST /configurators/{id}/releases), its files and settings are what new sessions get, ' +
+        'exactly as the interface says. Once published, the same ' +
+        'endpoints edit its draft: new sessions get its current release, ' +
+        "each session keeps the release it started with, and the owner opens the draft with createSession's `draft: true`.",
     },
     servers: [{ url: '/api' }],
     components: {

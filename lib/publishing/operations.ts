@@ -21,7 +21,11 @@ export const publishRelease = defineOperation({
   method: 'POST',
   path: '/configurators/{configuratorId}/releases',
   summary:
-    'Publish the prepared draft as the next release, which new sessions get from now on (sessions keep theirs). 409 while the draft is being prepared or when it changed since the version named; 422 naming override when something of the preparation did not build',
+    'Publish the prepared draft as the ' +
+    'next release, which new sessions ' +
+    'get from now on (sessions keep theirs). 409 while the draft ' +
+    'is being prepared or when it changed since the version named; 422 ' +
+    'naming override when something of the preparation did not build',
   tag,
   auth: 'user',
   params: ZConfiguratorParams,

@@ -21,7 +21,11 @@ export const updateScene = defineOperation({
   method: 'PUT',
   path: '/configsessions/{sessionId}/renderers/{rendererId}/scene',
   summary:
-    'Replace the scene settings of this renderer and answer them; also GET with a JSON body, as the interface spells it. Shader and non-external texture paths are relative to the renderer directory and must exist',
+    'Replace the scene settings ' +
+    'of this renderer and answer ' +
+    'them; also GET with a JSON body, as the interface ' +
+    'spells it. Shader and non-external texture paths ' +
+    'are relative to the renderer directory and must exist',
   tag,
   auth: 'session',
   params: ZRendererParams,
@@ -47,7 +51,11 @@ export const getRendererImage = defineOperation({
   method: 'GET',
   path: '/configsessions/{sessionId}/renderers/{rendererId}/image',
   summary:
-    'A server-side image (png, jpeg or webp) of exactly w x h pixels of the scene the viewer shows, for headless renderers (409 for webgl); `key` (the renderingKey) replaces the headers; what could not be drawn is in X-Render-Warnings and the session log',
+    'A server-side image (png, jpeg ' +
+    'or webp) of exactly w x h pixels ' +
+    'of the scene the viewer shows, for headless renderers (409 ' +
+    'for webgl); `key` (the renderingKey) replaces the headers; what ' +
+    'could not be drawn is in X-Render-Warnings and the session log',
   tag,
   auth: 'session-or-key',
   params: ZRendererParams,

@@ -3,7 +3,11 @@ import { defineOperation } from '@/lib/api/operation'
 
 const ZServiceParams = z.object({ service: z.string(), path: z.array(z.string()).optional() })
 const summary =
-  'Forwarded to the extra service named {service} (SERVICES setting): method, raw body, query and further path pass on; its status, content headers and body come back unchanged, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy added; a `Location` under the service base URL is mapped to /api/services/{service}/..., any other is dropped. The built-in `files` service stores a session file: PUT /services/files/upload/configsessions/{id}/{name} answers 202'
+  'Forwarded to the extra service named {service} (SERVICES setting): method, raw body, query and further path pass on; ' +
+  'its status, content headers and body come back unchanged, with `X-Content-Type-Options: nosniff` and a sandboxing ' +
+  'Content-Security-Policy added; a `Location` under the service ' +
+  'base URL is mapped to /api/services/{service}/..., any other is ' +
+  'dropped. The built-in `files` service stores a session file: PUT /services/files/upload/configsessions/{id}/{name} answers 202'
 
 export const callServiceGet = defineOperation({
   id: 'callServiceGet',

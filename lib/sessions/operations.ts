@@ -25,7 +25,10 @@ export const createSession = defineOperation({
   method: 'POST',
   path: '/configsessions',
   summary:
-    'Open a session: JSON {configuratorId} (or configuratorUUID); or a zip from GET .../save with Content-Type application/zip and ?configuratorId= to restore one',
+    'Open a session: JSON {configuratorId} ' +
+    '(or configuratorUUID); or a zip from GET ' +
+    '.../save with Content-Type application/zip ' +
+    'and ?configuratorId= to restore one',
   tag,
   auth: 'session',
   body: 'raw',
@@ -73,7 +76,11 @@ export const prefetchModels = defineOperation({
   method: 'POST',
   path: '/configsessions/{sessionId}/prefetch',
   summary:
-    'Guesses of the values the customer is about to set (a slider being dragged): built in the background, lowest priority, so that setting one finds its model cached. Stores nothing, replaces the previous guesses, never counts against build time',
+    'Guesses of the values the customer is about to set (a slider ' +
+    'being dragged): built in the background, lowest priority, so ' +
+    'that setting one finds its model cached. Stores nothing, ' +
+    'replaces the previous guesses, ' +
+    'never counts against build time',
   tag,
   auth: 'session',
   params: ZSessionParams,
@@ -98,7 +105,11 @@ export const applyPreset = defineOperation({
   method: 'POST',
   path: '/configsessions/{sessionId}/presets/{name}',
   summary:
-    'Apply a preset as OpenSCAD does (unnamed parameters back to their defaults, numbers clamped, unfit values ignored with a line in the log); answers like setting parameters; 404 for an unknown name',
+    'Apply a preset as OpenSCAD ' +
+    'does (unnamed parameters ' +
+    'back to their defaults, numbers clamped, unfit ' +
+    'values ignored with a line in the log); answers ' +
+    'like setting parameters; 404 for an unknown name',
   tag,
   auth: 'session',
   params: ZPresetParams,
@@ -147,7 +158,10 @@ export const getLog = defineOperation({
   method: 'GET',
   path: '/configsessions/{sessionId}/log',
   summary:
-    "The last configuration's CAD output: echo/info in message, errors and warnings in error, followed by what each renderer's last image could not draw as asked (`renderer <id>: ...`)",
+    "The last configuration's CAD output: echo/info " +
+    'in message, errors and warnings in error, ' +
+    "followed by what each renderer's last image " +
+    'could not draw as asked (`renderer <id>: ...`)',
   tag,
   auth: 'session',
   params: ZSessionParams,

@@ -56,7 +56,10 @@ describe('parameter values', () => {
       }),
     ).toEqual({
       message:
-        'wall_thickness: must be at most 5; size: element 2 must be at least 0; colour: is not a parameter of this model; logo: must be the id of a file of this session, or ""',
+        'wall_thickness: must be at most 5; size: ' +
+        'element 2 must be at least 0; colour: is ' +
+        'not a parameter of this model; logo: must ' +
+        'be the id of a file of this session, or ""',
       fields: [
         { path: ['wall_thickness', 'value'], message: 'must be at most 5' },
         { path: ['size', 'value', 1], message: 'element 2 must be at least 0' },

@@ -10,7 +10,11 @@ export const createSnapshot = defineOperation({
   method: 'POST',
   path: '/configsessions/{sessionId}/snapshots',
   summary:
-    "Freeze the session for an order: values, parameter definitions, files, libraries and fonts (by content hash), engine, quality settings, scene and the final quality's price; 409 (naming the log) when its model does not build. The application's webhook gets `snapshot.created`",
+    'Freeze the session for an order: ' +
+    'values, parameter definitions, files, ' +
+    'libraries and fonts (by content hash), engine, quality settings, ' +
+    "scene and the final quality's price; 409 (naming the log) when its " +
+    "model does not build. The application's webhook gets `snapshot.created`",
   tag,
   auth: 'session',
   params: ZSessionParams,

@@ -102,7 +102,10 @@ describe('a preparation whose models do not build', () => {
       const configuratorId = await createConfigurator(owner.token)
       // The defaults pass the assert; the preset "Deep" fails it.
       const source =
-        'width = 120; // [60:10:300]\ndepth = 80; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
+        'width = 120; // [60:10:300]\ndepth = ' +
+        '80; // [60:10:300]\ncube([width, depth, ' +
+        '10]);\nassert(depth <= width, "The shelf ' +
+        'must be at least as wide as it is deep");\n'
       const presets = JSON.stringify({
         fileFormatVersion: '1',
         parameterSets: { Deep: { depth: '200' }, Square: { depth: '120' } },

@@ -42,7 +42,10 @@ translate([0, 0, -5]) cube([10, 10, 5]);`,
   },
   'text on a plate': {
     source:
-      'name = "Ada"; // 10\ncolor("white") cube([40, 14, 2]);\ncolor("crimson") translate([4, 3, 2]) linear_extrude(1) text(name, size = 8, font = "Liberation Sans");',
+      'name = "Ada"; // 10\ncolor("white") ' +
+      'cube([40, 14, 2]);\ncolor("crimson") ' +
+      'translate([4, 3, 2]) linear_extrude(1) ' +
+      'text(name, size = 8, font = "Liberation Sans");',
     parts: [
       ['White', 40 * 14 * 2],
       ['Crimson', null],

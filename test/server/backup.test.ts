@@ -43,7 +43,7 @@ async function stop(server: StartedServer): Promise<void> {
   started.splice(started.indexOf(server), 1)
 }
 
-/** An admin command (`npm run backup`, `npm run restore`) as an operator runs it, with the server's settings; the S3 store runs in this process, so no spawnSync. */
+/** An admin command (`npm run backup`, `npm run restore`) as an operator runs it, with the server's settings; the S3 store runs in ' + 'this process, so no spawnSync. */
 async function command(
   script: string,
   args: string[],

@@ -16,7 +16,10 @@ const FILES = {
   'renderer/broken.frag': 'void main(){gl_FragColor=vec4(1.,0.,0.,1.) oops}',
   // Billions of iterations: on SwiftShader this runs for minutes and wedges the browser's GPU process.
   'renderer/runaway.frag':
-    '#version 300 es\nprecision highp float; uniform int n; out vec4 c; void main(){ float s=0.; for(int i=0;i<n;i++){ s+=sin(float(i)); } c=vec4(fract(s),0.,0.,1.); }',
+    '#version 300 es\nprecision highp float; ' +
+    'uniform int n; out vec4 c; void main(){ ' +
+    'float s=0.; for(int i=0;i<n;i++){ ' +
+    's+=sin(float(i)); } c=vec4(fract(s),0.,0.,1.); }',
 }
 const RED = { materials: { '0': { vertexShader: 'pass.vert', fragmentShader: 'red.frag' } } }
 

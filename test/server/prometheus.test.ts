@@ -25,7 +25,10 @@ async function startPrometheus(targets: { web: string[]; worker: string[] }): Pr
   const dir = tempDir()
   const port = await freePort()
   const job = (name: string, hosts: string[]) =>
-    `  - job_name: ${name}\n    authorization: { credentials: '${TOKEN}' }\n    static_configs: [{ targets: [${hosts.map((host) => `'${host}'`).join(', ')}] }]\n`
+    `  - job_name: ${name}\n    authorization: ` +
+    `{ credentials: '${TOKEN}' }\n    ` +
+    `static_configs: [{ targets: ` +
+    `[${hosts.map((host) => `'${host}'`).join(', ')}] }]\n`
   fs.writeFileSync(
     path.join(dir, 'prometheus.yml'),
     `global: { scrape_interval: 1s }\nscrape_configs:\n${job('web', targets.web)}${job('worker', targets.worker)}`,

@@ -80,7 +80,10 @@ export function write3mf(
         ]
   const model = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02" xmlns:m="http://schemas.microsoft.com/3dmanufacturing/material/2015/02" xmlns:slic3rpe="http://schemas.slic3r.org/3mf/2017/06">',
+    '<model unit="millimeter" xml:lang="en-US" ' +
+      'xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02" ' +
+      'xmlns:m="http://schemas.microsoft.com/3dmanufacturing/material/2015/02" ' +
+      'xmlns:slic3rpe="http://schemas.slic3r.org/3mf/2017/06">',
     ' <metadata name="slic3rpe:Version3mf">1</metadata>',
     // OrcaSlicer and Bambu Studio hand a file to PrusaSlicer's loader, which reads the volumes, when its application names PrusaSlicer.
     ' <metadata name="Application">Paraform (PrusaSlicer 3MF layout)</metadata>',

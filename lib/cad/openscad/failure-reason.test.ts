@@ -6,7 +6,11 @@ const log = (error: string) => ({ message: '', error })
 describe('failureReason', () => {
   it("answers the designer's message of a failed assert, unquoted", () => {
     const error =
-      'WARNING: first\nERROR: Assertion \'(depth <= width)\' failed: "The shelf must be \\"wide\\", at least as deep" in file main.scad, line 4\nTRACE: called by \'assert\' in file main.scad, line 4'
+      "WARNING: first\nERROR: Assertion '(depth <= " +
+      'width)\' failed: "The shelf ' +
+      'must be \\"wide\\", at ' +
+      'least as deep" in file main.scad, line 4\nTRACE: ' +
+      "called by 'assert' in file main.scad, line 4"
     expect(failureReason(log(error))).toBe('The shelf must be "wide", at least as deep')
   })
 

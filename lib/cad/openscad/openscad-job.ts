@@ -54,7 +54,7 @@ export interface Run {
   output?: Uint8Array
 }
 
-/** One OpenSCAD run of the job's model in `format`; `input` is run instead of the main file, beside it, when given (a CSG tree holds its values: no defines then). */
+/** One OpenSCAD run of the job's model in `format`; `input` is run ' + 'instead of the main file, beside ' + 'it, when given (a CSG tree holds ' + 'its values: no defines then). */
 export type RunOpenscad = (job: OpenscadJob, format: RunFormat, input?: string) => Promise<Run>
 
 /** Where `input` is written: beside the main file, so that its relative includes resolve. */

@@ -35,7 +35,10 @@ const LOOP = `${COUNT_TO_N}cube(1);\n`
 // parameter trips the bug shown in 'a model without Customizer parameters'.
 const withParameter = (source: string) => `unused = 1; // [1:5]\n${source}`
 const SHELF =
-  'width = 120; // [60:10:300]\ndepth = 200; // [60:10:300]\ncube([width, depth, 10]);\nassert(depth <= width, "The shelf must be at least as wide as it is deep");\n'
+  'width = 120; // [60:10:300]\ndepth = ' +
+  '200; // [60:10:300]\ncube([width, depth, ' +
+  '10]);\nassert(depth <= width, "The shelf ' +
+  'must be at least as wide as it is deep");\n'
 
 type Session = Awaited<ReturnType<typeof openSession>>
 

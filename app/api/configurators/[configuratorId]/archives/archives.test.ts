@@ -34,7 +34,11 @@ endsolid cube
 const PROJECT: Zippable = {
   'tray-project': {
     'tray.scad': strToU8(
-      'include <lib/dims.scad>\nuse <lib/shapes/block.scad>\nwidth = 20; // [10:50]\nblock(width, DEPTH, HEIGHT);\ntranslate([100, 0, 0]) import("data/unit.stl");\n',
+      'include <lib/dims.scad>\nuse ' +
+        '<lib/shapes/block.scad>\nwidth = 20; // ' +
+        '[10:50]\nblock(width, DEPTH, ' +
+        'HEIGHT);\ntranslate([100, ' +
+        '0, 0]) import("data/unit.stl");\n',
     ),
     lib: {
       'dims.scad': strToU8('include <more/height.scad>\nDEPTH = 10;\n'),

@@ -274,7 +274,10 @@ describe('releases', () => {
       const answer = await readBody(await comparison, releases.compareReleases)
       const seconds = (performance.now() - started) / 1000
       console.log(
-        `compare of 12,000 changed lines: ${seconds.toFixed(2)} s; health beside it: max ${Math.max(...healthLatencies).toFixed(0)} ms over ${healthLatencies.length} requests`,
+        `compare of 12,000 changed lines: ` +
+          `${seconds.toFixed(2)} s; health beside it: max ` +
+          `${Math.max(...healthLatencies).toFixed(0)} ` +
+          `ms over ${healthLatencies.length} requests`,
       )
       expect(seconds).toBeLessThan(10)
       expect(Math.max(...healthLatencies)).toBeLessThan(500)
