@@ -7,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter'
 import { lockEmbeddedDatabase } from '@/lib/embedded-lock'
 import { env } from '@/lib/env'
 import { PrismaClient } from '@/lib/generated/prisma/client'
+import { processSingleton } from '@/lib/process-singleton'
 
 /** Plain SQL on the same database, for migrations and advisory locks. */
 export interface SqlConnection {
@@ -87,13 +88,10 @@ export function embeddedDatabaseDir(): string {
 // The custom server (server.ts) and Next's route bundles load this module separately;
 // one process must hold exactly one database (PGlite allows one opener per directory).
 // It opens on first use, not on import: `next build` imports route modules too.
-const globalForDb = globalThis as unknown as { paraformDatabase?: Database }
-
 export function getDatabase(): Database {
-  globalForDb.paraformDatabase ??= env.DATABASE_URL
-    ? openPostgres(env.DATABASE_URL)
-    : openEmbedded(embeddedDatabaseDir())
-  return globalForDb.paraformDatabase
+  return processSingleton('database', () =>
+    env.DATABASE_URL ? openPostgres(env.DATABASE_URL) : openEmbedded(embeddedDatabaseDir()),
+  )
 }
 
 /** The Prisma client, opened on first use. */

@@ -16,6 +16,7 @@ export const LAYERS: [name: string, members: string[]][] = [
     'base',
     [
       'lib/env.ts',
+      'lib/process-singleton.ts',
       'lib/log.ts',
       'lib/metrics.ts',
       'lib/email.ts',

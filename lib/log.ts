@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino'
 import pretty from 'pino-pretty'
 import { env } from '@/lib/env'
+import { processSingleton } from '@/lib/process-singleton'
 
 // One JSON line per event (pino) on standard output, errors with their causes (`err`); readable
 // lines outside production. No secret is ever passed to it: requests are logged by their path,
@@ -39,6 +40,4 @@ function logWarnings(logger: Logger): Logger {
   return logger
 }
 
-// One logger per process: Next's server bundle holds its own copy of this module beside the custom server's.
-const globalForLog = globalThis as unknown as { paraformLog?: Logger }
-export const logger: Logger = (globalForLog.paraformLog ??= logWarnings(createLog()))
+export const logger = processSingleton('log', () => logWarnings(createLog()))

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import { env } from '@/lib/env'
+import { processSingleton } from '@/lib/process-singleton'
 
 // The process's Prometheus metrics (docs/operations.md lists them). Labels are bounded: an
 // operation's id, a status, an engine version, never an id, a value or a path.
@@ -105,8 +106,7 @@ function createMetrics() {
 export type Metrics = ReturnType<typeof createMetrics>
 
 // One set per process: Next's server bundle holds its own copy of this module beside the custom server's.
-const globalForMetrics = globalThis as unknown as { paraformMetrics?: Metrics }
-export const metrics: Metrics = (globalForMetrics.paraformMetrics ??= createMetrics())
+export const metrics = processSingleton('metrics', createMetrics)
 
 async function scrape(): Promise<string> {
   // Each collector adds its own part (every worker pool its slots and waiting runs).

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { env } from '@/lib/env'
+import { processSingleton } from '@/lib/process-singleton'
 
 type Handler = (payload: string) => void
 
@@ -14,14 +15,13 @@ interface Hub {
 }
 
 // One listening connection per process, shared by the server and Next's route bundles.
-const globalForHub = globalThis as unknown as { paraformNotifications?: Hub }
-const hub: Hub = (globalForHub.paraformNotifications ??= {
+const hub = processSingleton<Hub>('notifications', () => ({
   client: null,
   connecting: null,
   handlers: new Map(),
   sending: Promise.resolve(),
   onReconnect: new Set(),
-})
+}))
 
 const RECONNECT_MS = 1000
 

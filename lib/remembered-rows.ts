@@ -1,4 +1,5 @@
 import { listen, notify, onReconnect } from '@/lib/notifications'
+import { processSingleton } from '@/lib/process-singleton'
 
 interface Limits {
   entries: number
@@ -61,9 +62,7 @@ export class RememberedRows<T> {
   }
 }
 
-// Next's route bundles and the custom server load modules apart: one set of rows per process.
-const globalForRows = globalThis as unknown as { paraformRememberedRows?: Map<string, RememberedRows<unknown>> }
-const kinds = (globalForRows.paraformRememberedRows ??= new Map<string, RememberedRows<unknown>>())
+const kinds = processSingleton('rememberedRows', () => new Map<string, RememberedRows<unknown>>())
 
 function forgetChannel(channel: string): void {
   for (const rows of kinds.values()) if (rows.channel === channel) rows.forgetHere()

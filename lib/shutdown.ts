@@ -1,11 +1,11 @@
+import { processSingleton } from '@/lib/process-singleton'
+
 // What the server stops on SIGTERM/SIGINT once its HTTP server has closed (no request left):
 // each part that runs work of its own registers its stopper where it starts.
 
 type Stopper = () => Promise<void>
 
-// One list per process: Next's route bundles load this module apart from the custom server.
-const globalForShutdown = globalThis as unknown as { paraformStoppers?: Stopper[] }
-const stoppers = (globalForShutdown.paraformStoppers ??= [])
+const stoppers = processSingleton<Stopper[]>('stoppers', () => [])
 
 export function onShutdown(stop: Stopper): void {
   stoppers.push(stop)

@@ -8,6 +8,7 @@ import { listen, notify, onReconnect } from '@/lib/notifications'
 import { BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
 import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
+import { processSingleton } from '@/lib/process-singleton'
 
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
 // docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
@@ -100,10 +101,11 @@ interface Queue {
   listening: Promise<void>
 }
 
-const globalForQueue = globalThis as unknown as { paraformBuildQueue?: Queue }
-
 function queue(): Queue {
-  if (globalForQueue.paraformBuildQueue) return globalForQueue.paraformBuildQueue
+  return processSingleton('buildQueue', createQueue)
+}
+
+function createQueue(): Queue {
   const waiters = new Set<Waiter>()
   const settle = (outcome: JobOutcome) =>
     waiters.forEach((waiter) => waiter.key === outcome.key && waiter.settle(outcome))
@@ -119,7 +121,6 @@ function queue(): Queue {
         [...waiters].map(async ({ key }) => (await isCached(key)) && settle({ key, outcome: 'done', ran: false })),
       ),
   )
-  globalForQueue.paraformBuildQueue = created
   return created
 }
 

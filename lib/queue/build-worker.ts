@@ -23,6 +23,7 @@ import { freeTurn, takeTurn, wakeIdleWorkers } from '@/lib/queue/build-turns'
 import { listen, notify } from '@/lib/notifications'
 import { onShutdown } from '@/lib/shutdown'
 import { BEAT_MS, fullSharedFlags, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'
+import { processSingleton } from '@/lib/process-singleton'
 
 /** How long a stopping worker lets its running builds finish before it hands them back to the queue. */
 const FINISH_ON_STOP_MS = 20_000
@@ -167,18 +168,15 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
   }
 }
 
-const globalForWorker = globalThis as unknown as { paraformBuildWorker?: Promise<BuildWorker | null> }
-
 /**
  * This process's build worker (BUILD_WORKERS slots), started on first call and stopped with the
  * process (lib/shutdown.ts); none when BUILD_WORKERS is 0.
  */
 export function ensureBuildWorker(): Promise<BuildWorker | null> {
-  globalForWorker.paraformBuildWorker ??= (async () => {
+  return processSingleton('buildWorker', async () => {
     if (env.BUILD_WORKERS === 0) return null
     const worker = await startBuildWorker(env.BUILD_WORKERS)
     onShutdown(() => worker.stop())
     return worker
-  })()
-  return globalForWorker.paraformBuildWorker
+  })
 }

@@ -6,6 +6,7 @@ import { queueLogger, workerUtils } from '@/lib/queue/build-queue'
 import { onShutdown } from '@/lib/shutdown'
 import { attemptDelivery, MAX_ATTEMPTS } from '@/lib/webhooks/webhook-delivery'
 import { logger } from '@/lib/log'
+import { processSingleton } from '@/lib/process-singleton'
 
 // Deliveries go through the build queue's job library on PostgreSQL (graphile-worker retries a
 // job that throws, after e^attempts seconds), so they survive restarts and any instance with
@@ -16,11 +17,9 @@ const WEBHOOK_TASK = 'webhook'
 /** Deliveries sent at once: each waits for a receiver, not for a core. */
 const CONCURRENCY = 4
 
-const globalForWebhooks = globalThis as unknown as { paraformWebhookRunner?: Promise<Runner | null> }
-
 /** This process's webhook sender on PostgreSQL (where it runs build workers), stopped with the process. */
 export function ensureWebhookWorker(): Promise<Runner | null> {
-  globalForWebhooks.paraformWebhookRunner ??= (async () => {
+  return processSingleton('webhookRunner', async () => {
     if (!env.DATABASE_URL || env.BUILD_WORKERS === 0) return null
     const runner = await run({
       connectionString: env.DATABASE_URL,
@@ -38,8 +37,7 @@ export function ensureWebhookWorker(): Promise<Runner | null> {
     })
     onShutdown(() => runner.stop())
     return runner
-  })()
-  return globalForWebhooks.paraformWebhookRunner
+  })
 }
 
 /** Sends a recorded delivery now, and again later until it is accepted or out of attempts. */

@@ -7,8 +7,7 @@ import type { OpenscadJob, OpenscadJobResult } from '@/lib/cad/openscad/openscad
 import { openscadEngineOn, openscadPool, runOn } from '@/lib/cad/openscad/openscad-engine'
 import type { WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
-
-const globalForPool = globalThis as unknown as { paraformNativePool?: WorkerPool<OpenscadJob, OpenscadJobResult> }
+import { processSingleton } from '@/lib/process-singleton'
 
 /**
  * Made at start-up by the custom server or the build worker (warmUpEngines), outside Next's
@@ -16,8 +15,7 @@ const globalForPool = globalThis as unknown as { paraformNativePool?: WorkerPool
  * bundle cannot load its TypeScript.
  */
 export function nativePool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
-  globalForPool.paraformNativePool ??= openscadPool('lib/cad/openscad/native-worker.ts')
-  return globalForPool.paraformNativePool
+  return processSingleton('nativePool', () => openscadPool('lib/cad/openscad/native-worker.ts'))
 }
 
 /**

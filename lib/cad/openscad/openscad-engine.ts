@@ -9,6 +9,7 @@ import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/ca
 import { env } from '@/lib/env'
 import { readFontName } from '@/lib/cad/fonts/font-names'
 import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
+import { processSingleton } from '@/lib/process-singleton'
 
 const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
 
@@ -20,8 +21,6 @@ export function toDefine(key: string, value: ParameterValue): string {
   // A vector's JSON (`[42,42,7]`) is OpenSCAD's. JSON string escapes (\" \\ \n \uXXXX) are also OpenSCAD's.
   return `${key}=${typeof value === 'boolean' || typeof value === 'number' ? String(value) : JSON.stringify(value)}`
 }
-
-const globalForPool = globalThis as unknown as { paraformOpenscadPool?: WorkerPool<OpenscadJob, OpenscadJobResult> }
 
 /** The build workers of an engine: `size` for customers, one at the lowest priority for background work. */
 export function openscadPool(script: string): WorkerPool<OpenscadJob, OpenscadJobResult> {
@@ -35,8 +34,7 @@ export function openscadPool(script: string): WorkerPool<OpenscadJob, OpenscadJo
 }
 
 function wasmPool(): WorkerPool<OpenscadJob, OpenscadJobResult> {
-  globalForPool.paraformOpenscadPool ??= openscadPool('lib/cad/openscad/openscad-worker.ts')
-  return globalForPool.paraformOpenscadPool
+  return processSingleton('openscadPool', () => openscadPool('lib/cad/openscad/openscad-worker.ts'))
 }
 
 const CR = 0x0d

@@ -6,6 +6,7 @@ import { fetchPublicUrl, RENDERER_USER_AGENT } from '@/lib/outbound/fetch-public
 import type { HeadlessRenderArgs, Timings } from '@/lib/render/headless-contract'
 import { launchBrowser } from '@/lib/render/server/launch-browser'
 import { logger } from '@/lib/log'
+import { processSingleton } from '@/lib/process-singleton'
 
 export interface RenderedImage {
   bytes: Buffer
@@ -35,15 +36,14 @@ interface Pool {
   renders: number
 }
 
-const globalForPool = globalThis as typeof globalThis & { paraformRenderPool?: Pool }
-const pool: Pool = (globalForPool.paraformRenderPool ??= {
+const pool = processSingleton<Pool>('renderPool', () => ({
   browser: null,
   idle: [],
   active: 0,
   waiting: [],
   averageMs: 200,
   renders: 0,
-})
+}))
 
 /** How long a page whose render was cancelled has to answer before it counts as stuck in GL work. */
 const PROBE_MS = 1000
