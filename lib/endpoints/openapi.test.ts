@@ -5,7 +5,10 @@ import { buildOpenApiDocument, OPERATIONS } from '@/lib/endpoints/openapi'
 
 type Responses = Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>
 type Parameter = { name: string; in: string; schema: { type?: string; minimum?: number; maximum?: number } }
-type Paths = Record<string, Record<string, { operationId: string; parameters: Parameter[]; responses: Responses }>>
+type Paths = Record<
+  string,
+  Record<string, { operationId: string; parameters: Parameter[]; responses: Responses; security: unknown[] }>
+>
 
 describe('OpenAPI document', () => {
   const paths = buildOpenApiDocument().paths as Paths
@@ -46,6 +49,15 @@ describe('OpenAPI document', () => {
       isIntegerParam(schema) ||
       paths[operation.path]?.[operation.method.toLowerCase()]?.parameters.find((parameter) => parameter.name === name)
         ?.schema.type === 'integer',
+  )
+
+  it.each(OPERATIONS.map((operation) => [operation.id, operation] as const))(
+    'states who may call %s',
+    (_id, operation) => {
+      const { security } = paths[operation.path]![operation.method.toLowerCase()]!
+      if (operation.auth === 'none') expect(security).toEqual([])
+      else expect(security.length).toBeGreaterThan(0)
+    },
   )
 
   it('finds the integers in paths and queries', () => {

@@ -56,7 +56,8 @@ function describeOperation(operation: Operation) {
     operationId: operation.id,
     summary: operation.summary,
     tags: [operation.tag],
-    ...(operation.auth !== 'none' && { security: SECURITY[operation.auth] }),
+    // A public operation says so (`[]`), where a missing list would inherit a document-wide one.
+    security: operation.auth === 'none' ? [] : SECURITY[operation.auth],
     parameters: [...pathParams, ...queryParams],
     ...(operation.body && {
       requestBody: {
