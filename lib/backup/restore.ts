@@ -27,7 +27,7 @@ import { openZipFile, readZipFileEntry, type ZipEntry, type ZipFile } from '@/li
 // passed; a failure leaves the place as it was.
 
 /** What a backup may hold, by declared sizes; see docs/data.md. */
-export const RESTORE_LIMITS = {
+const RESTORE_LIMITS = {
   /** All a zip without ZIP64 can count (backups are written without it). */
   maxEntries: 0xffff,
   /** Uncompressed over compressed size of one entry: blobs and dumps are stored, or compressed already. */

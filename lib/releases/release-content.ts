@@ -28,17 +28,7 @@ export async function contentOf(configurator: Configurator, releaseId: string | 
   const release =
     releaseId === null ? null : await releases.get(releaseId, () => db.release.findUnique({ where: { id: releaseId } }))
   if (!release) return draftOf(configurator)
-  const { id, number, mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = release
-  return {
-    ...configurator,
-    mainFile,
-    cadType,
-    cadVersion,
-    rendererType,
-    rendererVersion,
-    extraSettings,
-    release: { id, number },
-  }
+  return { ...configurator, ...settingsOf(release), release: { id: release.id, number: release.number } }
 }
 
 const FILE_FIELDS = { path: true, blobHash: true, size: true, contentType: true } as const
@@ -60,20 +50,21 @@ type Settings = Pick<
   'mainFile' | 'cadType' | 'cadVersion' | 'rendererType' | 'rendererVersion' | 'extraSettings'
 >
 
+/** The settings a configurator's files build and render with, which a release freezes beside them. */
+function settingsOf({
+  mainFile,
+  cadType,
+  cadVersion,
+  rendererType,
+  rendererVersion,
+  extraSettings,
+}: Settings): Settings {
+  return { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings }
+}
+
 /** A hash of files (in path order) and of the settings they build and render with: a draft's or a release's. */
-export function versionOf(
-  { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings }: Settings,
-  files: Pick<ContentFile, 'path' | 'blobHash'>[],
-): string {
-  return hashOf({
-    mainFile,
-    cadType,
-    cadVersion,
-    rendererType,
-    rendererVersion,
-    extraSettings,
-    files: files.map((file) => [file.path, file.blobHash]),
-  })
+export function versionOf(settings: Settings, files: Pick<ContentFile, 'path' | 'blobHash'>[]): string {
+  return hashOf({ ...settingsOf(settings), files: files.map((file) => [file.path, file.blobHash]) })
 }
 
 /**
