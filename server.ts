@@ -25,6 +25,8 @@ async function main() {
   if (migrations.length > 0) logger.info({ migrations }, `applied migrations ${migrations.join(', ')}`)
   if (demos.length > 0) logger.info(`added ${demos.length} demo configurators`)
   if (env.BUILD_WORKERS > 0) warmUpEngines()
+  // What a model change sets off (forgotten rows, a preparation), including changes a stopped instance left.
+  await (await import('./lib/sessions/model-change-effects')).followModelChanges()
   // With PostgreSQL builds are jobs on the queue; this process runs BUILD_WORKERS of them.
   if (env.DATABASE_URL) {
     await (await import('./lib/queue/build-worker')).ensureBuildWorker()

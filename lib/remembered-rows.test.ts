@@ -27,6 +27,26 @@ describe('remembered rows', () => {
     expect(read.calls).toBe(2)
   })
 
+  it('forget only the rows whose key names an id, on every kind of the channel', async () => {
+    const rows = rememberedRows<string>('test keyed rows', 'paraform_test_keyed_rows', {
+      entries: 10,
+      maxAgeMs: 60_000,
+    })
+    const others = rememberedRows<string>('test other keyed rows', 'paraform_test_keyed_rows', {
+      entries: 10,
+      maxAgeMs: 60_000,
+    })
+    const read = counted('row')
+    for (const key of ['a', 'a:s', 'b:s', 'b:t', 'ab']) await rows.get(key, read)
+    await others.get('s', read)
+    expect(read.calls).toBe(6)
+
+    await others.forget('s')
+    for (const key of ['a', 'a:s', 'b:s', 'b:t', 'ab', 's']) await rows.get(key, read)
+    // a:s, b:s and s (of this kind now) are read again; a part of an id is no id.
+    expect(read.calls).toBe(9)
+  })
+
   it('do not remember a row read while they were forgotten, nor nothing', async () => {
     const rows = rememberedRows<string>('test racing rows', 'paraform_test_racing_rows', {
       entries: 10,

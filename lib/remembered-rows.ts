@@ -10,8 +10,9 @@ interface Limits {
 /**
  * Rows that nearly every request reads and that rarely change (a token's, a configurator's),
  * remembered in this process. Whoever changes what they say calls `forget()`: every instance
- * forgets all rows of every kind on the same channel (NOTIFY), and so does a lost notification
- * connection. A row read while a forget happened is not remembered.
+ * forgets the rows of every kind on the same channel (NOTIFY), all of them or those whose key
+ * names an id (keys are ids joined by `:`), and a lost notification connection forgets all.
+ * A row read while a forget happened is not remembered.
  */
 export class RememberedRows<T> {
   private readonly rows = new Map<string, { value: T; readAt: number }>()
@@ -34,10 +35,10 @@ export class RememberedRows<T> {
     return value
   }
 
-  /** Forgets every row of each kind on the channel, here at once and on every other instance. */
-  async forget(): Promise<void> {
-    forgetChannel(this.channel)
-    await notify(this.channel, '')
+  /** Forgets the rows whose key names `id` (every row when empty) of each kind on the channel, here at once and on every other instance. */
+  async forget(id = ''): Promise<void> {
+    forgetChannel(this.channel, id)
+    await notify(this.channel, id)
   }
 
   private remember(key: string, value: T): void {
@@ -49,14 +50,16 @@ export class RememberedRows<T> {
     }
   }
 
-  forgetHere(): void {
-    this.rows.clear()
+  forgetHere(id: string): void {
+    if (id === '') this.rows.clear()
+    else for (const key of this.rows.keys()) if (key.split(':').includes(id)) this.rows.delete(key)
     this.generation++
   }
 
   private listen(): Promise<void> {
-    const forget = () => forgetChannel(this.channel)
-    this.listening ??= listen(this.channel, forget).then(() => onReconnect(forget))
+    this.listening ??= listen(this.channel, (id) => forgetChannel(this.channel, id)).then(() =>
+      onReconnect(() => forgetChannel(this.channel, '')),
+    )
     this.listening.catch(() => (this.listening = undefined))
     return this.listening
   }
@@ -64,8 +67,8 @@ export class RememberedRows<T> {
 
 const kinds = processSingleton('rememberedRows', () => new Map<string, RememberedRows<unknown>>())
 
-function forgetChannel(channel: string): void {
-  for (const rows of kinds.values()) if (rows.channel === channel) rows.forgetHere()
+function forgetChannel(channel: string, id: string): void {
+  for (const rows of kinds.values()) if (rows.channel === channel) rows.forgetHere(id)
 }
 
 /** The process's remembered rows of a kind, forgotten with every kind that shares `channel` (a NOTIFY channel of ours). */

@@ -5,7 +5,7 @@ import { env } from '@/lib/env'
 import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { readProjectZip } from '@/lib/storage/project-zip'
-import { modelsChanged } from '@/lib/configurators/model-memory'
+import { changeModel } from '@/lib/configurators/model-changes'
 
 const ROOT = 'configurator/'
 
@@ -77,16 +77,15 @@ export async function uploadConfiguratorArchive({
       }
     }),
   )
-  await db.$transaction([
-    db.configuratorFile.deleteMany({
+  await changeModel({ kind: 'model', subject: configuratorId }, async (tx) => {
+    await tx.configuratorFile.deleteMany({
       where: replace
         ? { configuratorId, path: { startsWith: ROOT } }
         : { configuratorId, path: { in: stored.map((file) => file.path) } },
-    }),
-    db.configuratorFile.createMany({ data: stored }),
-    db.configurator.update({ where: { id: configuratorId }, data: { mainFile: chosen } }),
-  ])
-  await modelsChanged()
+    })
+    await tx.configuratorFile.createMany({ data: stored })
+    await tx.configurator.update({ where: { id: configuratorId }, data: { mainFile: chosen } })
+  })
   return {
     mainFile: chosen,
     files: await db.configuratorFile.findMany({

@@ -9,7 +9,7 @@ import type { ConfiguratorFile } from '@/lib/generated/prisma/client'
 import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { parseEncodedPath } from '@/lib/storage/file-path'
-import { modelsChanged } from '@/lib/configurators/model-memory'
+import { changeModel, type ModelChange } from '@/lib/configurators/model-changes'
 
 /** One file of a configurator of the user's, by its path in the configurator. */
 export interface ConfiguratorFileOptions extends OwnedConfiguratorOptions {
@@ -42,10 +42,15 @@ function allowedVersions(ifMatch: IfMatch): Set<string> | '*' | null {
  * 409 unless the file is one of the versions the save was based on: two editors saving the same
  * file, the second loses nothing silently and is told the current version to merge with.
  */
-async function checkVersion(configuratorId: string, path: string, ifMatch: IfMatch): Promise<void> {
+async function checkVersion(
+  configuratorId: string,
+  path: string,
+  ifMatch: IfMatch,
+  client: Pick<typeof db, 'configuratorFile'> = db,
+): Promise<void> {
   const allowed = allowedVersions(ifMatch)
   if (allowed === null) return
-  const current = await db.configuratorFile.findUnique({
+  const current = await client.configuratorFile.findUnique({
     where: { configuratorId_path: { configuratorId, path } },
     select: { blobHash: true },
   })
@@ -78,20 +83,26 @@ type StoredVersion = Pick<ConfiguratorFile, 'configuratorId' | 'path' | 'blobHas
 /** Points `path` at a stored blob, replacing whatever the path held before (with If-Match: only the versions it names). */
 async function putConfiguratorFile({ configuratorId, path, ...data }: StoredVersion, ifMatch: IfMatch = null) {
   const allowed = allowedVersions(ifMatch)
-  if (allowed !== null) {
-    // Compare and set in one statement: a save between the check and this write is not overwritten.
-    const where = { configuratorId, path, ...(allowed !== '*' && { blobHash: { in: [...allowed] } }) }
-    if ((await db.configuratorFile.updateMany({ where, data })).count === 0)
-      await checkVersion(configuratorId, path, ifMatch)
-  } else {
-    await db.configuratorFile.upsert({
-      where: { configuratorId_path: { configuratorId, path } },
-      create: { configuratorId, path, ...data },
-      update: data,
-    })
-  }
-  await modelsChanged()
+  await changeModel(changeOf(configuratorId, path), async (tx) => {
+    if (allowed !== null) {
+      // Compare and set in one statement: a save between the check and this write is not overwritten.
+      const where = { configuratorId, path, ...(allowed !== '*' && { blobHash: { in: [...allowed] } }) }
+      if ((await tx.configuratorFile.updateMany({ where, data })).count === 0)
+        await checkVersion(configuratorId, path, ifMatch, tx)
+    } else {
+      await tx.configuratorFile.upsert({
+        where: { configuratorId_path: { configuratorId, path } },
+        create: { configuratorId, path, ...data },
+        update: data,
+      })
+    }
+  })
   return { configuratorId, path, ...data }
+}
+
+/** A model file's change changes the model; a renderer file's only the configurator. */
+function changeOf(configuratorId: string, path: string): ModelChange {
+  return { kind: path.startsWith('configurator/') ? 'model' : 'configurator', subject: configuratorId }
 }
 
 /** Stores `data` as the file at `path` (written by the server, e.g. a preset file). */
@@ -170,10 +181,10 @@ export async function copyConfiguratorFile({
 /** Removes the path; the blob stays, since other paths may share the same content. */
 export async function deleteConfiguratorFile(options: ConfiguratorFileOptions): Promise<void> {
   await findConfiguratorFile(options)
-  await db.configuratorFile.delete({
-    where: { configuratorId_path: { configuratorId: options.configuratorId, path: options.path } },
-  })
-  await modelsChanged()
+  const { configuratorId, path } = options
+  await changeModel(changeOf(configuratorId, path), (tx) =>
+    tx.configuratorFile.delete({ where: { configuratorId_path: { configuratorId, path } } }),
+  )
 }
 
 export function toFileEntry(file: ConfiguratorFile) {

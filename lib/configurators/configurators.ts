@@ -12,7 +12,7 @@ import { formatDateTime } from '@/lib/format-date'
 import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
 import { RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { forgetTokens } from '@/lib/auth/tokens'
-import { modelsChanged } from '@/lib/configurators/model-memory'
+import { changeModel } from '@/lib/configurators/model-changes'
 
 /** A configurator of the user's. */
 export interface OwnedConfiguratorOptions {
@@ -64,19 +64,21 @@ export async function updateConfigurator({
   const existing = await findOwnedConfigurator(owned)
   checkCadVersion(input.cadType ?? existing.cadType, input.cadVersion)
   const { extraSettings, ...fields } = input
-  const configurator = await db.configurator.update({
-    where: { id: owned.configuratorId },
-    data: { ...fields, ...(extraSettings && { extraSettings: extraSettings as Prisma.InputJsonObject }) },
-  })
-  await modelsChanged()
-  return configurator
+  return changeModel({ kind: 'model', subject: owned.configuratorId }, (tx) =>
+    tx.configurator.update({
+      where: { id: owned.configuratorId },
+      data: { ...fields, ...(extraSettings && { extraSettings: extraSettings as Prisma.InputJsonObject }) },
+    }),
+  )
 }
 
 export async function deleteConfigurator(options: OwnedConfiguratorOptions): Promise<void> {
   await findOwnedConfigurator(options)
-  await db.configurator.delete({ where: { id: options.configuratorId } })
+  await changeModel({ kind: 'configurator', subject: options.configuratorId }, (tx) =>
+    tx.configurator.delete({ where: { id: options.configuratorId } }),
+  )
   // Its applications and their tokens went with it.
-  await Promise.all([forgetTokens(), modelsChanged()])
+  await forgetTokens()
 }
 
 export function toConfiguratorDto(configurator: Configurator): ConfiguratorDto {

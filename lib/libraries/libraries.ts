@@ -6,11 +6,11 @@ import { AppError, ValidationError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
-import type { Library } from '@/lib/generated/prisma/client'
+import type { Library, LibraryFile } from '@/lib/generated/prisma/client'
 import { blobStore } from '@/lib/storage/blob-store'
 import { pathProblem } from '@/lib/storage/file-path'
 import { readProjectZip } from '@/lib/storage/project-zip'
-import { modelsChanged } from '@/lib/configurators/model-memory'
+import { changeModel } from '@/lib/configurators/model-changes'
 
 // Libraries installed once for the whole server. Every build sees each under its name
 // (`include <BOSL2/std.scad>`), and its content hash is part of every build key, so replacing
@@ -41,7 +41,7 @@ export async function installLibrary(name: string, files: Map<string, Uint8Array
     if (data.byteLength > env.MAX_UPLOAD_BYTES)
       throw new AppError('payload_too_large', `Library file ${path} is larger than ${env.MAX_UPLOAD_BYTES} bytes`)
   }
-  const stored = []
+  const stored: LibraryFile[] = []
   for (const [path, data] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     const blob = await blobStore.put(new Blob([new Uint8Array(data)]).stream(), env.MAX_UPLOAD_BYTES)
     stored.push({ libraryName: name, path, blobHash: blob.hash, size: blob.size })
@@ -54,13 +54,12 @@ export async function installLibrary(name: string, files: Map<string, Uint8Array
     sizeBytes: stored.reduce((total, file) => total + file.size, 0),
     fileCount: stored.length,
   }
-  const [, library] = await db.$transaction([
-    db.libraryFile.deleteMany({ where: { libraryName: name } }),
-    db.library.upsert({ where: { name }, create: { name, ...summary }, update: summary }),
-    db.libraryFile.createMany({ data: stored }),
-  ])
-  await modelsChanged()
-  return library
+  return changeModel({ kind: 'library', subject: name }, async (tx) => {
+    await tx.libraryFile.deleteMany({ where: { libraryName: name } })
+    const library = await tx.library.upsert({ where: { name }, create: { name, ...summary }, update: summary })
+    await tx.libraryFile.createMany({ data: stored })
+    return library
+  })
 }
 
 /** Installs a zipped library; its name is `name`, else the folder the archive wraps it in. */
@@ -83,10 +82,12 @@ export function toLibraryEntry({ name, contentHash, sizeBytes, fileCount, update
 }
 
 export async function removeLibrary(name: string): Promise<void> {
+  const notFound = new AppError('not_found', `No library ${name} is installed`)
   // No name holds a NUL, which the database refuses to compare.
-  const { count } = name.includes('\0') ? { count: 0 } : await db.library.deleteMany({ where: { name } })
-  if (count === 0) throw new AppError('not_found', `No library ${name} is installed`)
-  await modelsChanged()
+  if (name.includes('\0')) throw notFound
+  await changeModel({ kind: 'library', subject: name }, async (tx) => {
+    if ((await tx.library.deleteMany({ where: { name } })).count === 0) throw notFound
+  })
 }
 
 /** The configurators whose model files include or use the library (`include <BOSL2/std.scad>`). */

@@ -2,7 +2,7 @@ import { AppError, ValidationError } from '@/lib/api/errors'
 import type { ParameterDefinition } from '@/lib/cad/engine'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
-import { modelsChanged } from '@/lib/configurators/model-memory'
+import { changeModel } from '@/lib/configurators/model-changes'
 import type { z } from 'zod'
 import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
@@ -101,7 +101,7 @@ export async function publishRelease({
     ])
   }
   const { parameters, defaults } = await measureDefaults(draft.configurator)
-  const release = await db.$transaction(async (tx) => {
+  const release = await changeModel({ kind: 'configurator', subject: configuratorId }, async (tx) => {
     // One publish at a time per configurator: a second one waits here, then finds the first's release.
     await tx.$executeRaw`SELECT 1 FROM "Configurator" WHERE id = ${configuratorId}::uuid FOR UPDATE`
     const now = (await readDraft(configuratorId, tx))!
@@ -144,7 +144,6 @@ export async function publishRelease({
     await tx.configurator.update({ where: { id: configuratorId }, data: { releaseId: created.id } })
     return created
   })
-  await modelsChanged()
   return toReleaseDto({ ...release, _count: { files: draft.files.length } }, release.id)
 }
 
@@ -180,8 +179,9 @@ export async function getRelease(options: ReleaseOptions): Promise<ReleaseDto> {
 /** Makes an earlier (or later) release the one new sessions get, in one step; the draft stays as it is. */
 export async function rollBackRelease(options: ReleaseOptions): Promise<ReleaseDto> {
   const { release } = await findRelease(options)
-  await db.configurator.update({ where: { id: release.configuratorId }, data: { releaseId: release.id } })
-  await modelsChanged()
+  await changeModel({ kind: 'configurator', subject: release.configuratorId }, (tx) =>
+    tx.configurator.update({ where: { id: release.configuratorId }, data: { releaseId: release.id } }),
+  )
   return toReleaseDto(release, release.id)
 }
 

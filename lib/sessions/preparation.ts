@@ -2,7 +2,6 @@ import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/conf
 import type { z } from 'zod'
 import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
-import { env } from '@/lib/env'
 import { presetsOf } from '@/lib/sessions/presets'
 import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { sampleValues } from '@/lib/configurators/test-drive'
@@ -11,28 +10,30 @@ import { logger } from '@/lib/log'
 import { draftOf, readDraft } from '@/lib/releases/release-content'
 
 // After a change of a configurator's model (a file, an archive, a preset, its main file or
-// settings), its parameters are read and its defaults and every preset built in the
-// background, so that the first customer to open it gets cached models. Reads and builds are
-// cached by content, so preparing an unchanged model again costs nothing.
+// settings, a library it uses), its parameters are read and its defaults and every preset built
+// in the background, so that the first customer to open it gets cached models. Reads and builds
+// are cached by content, so preparing an unchanged model again costs nothing.
 
 /** Changes arriving together (a folder uploaded file by file) prepare once, after the last. */
 const SETTLE_MS = 500
-const timers = new Map<string, NodeJS.Timeout>()
+const scheduled = new Map<string, { timer: NodeJS.Timeout; changes: bigint[] }>()
 
-export function schedulePreparation(configuratorId: string): void {
-  if (!env.PREPARE_MODELS) return
-  clearTimeout(timers.get(configuratorId))
+/** Prepares the configurator after its recorded model changes `changes` settle; they are done once it starts. */
+export function schedulePreparation(configuratorId: string, changes: bigint[]): void {
+  const earlier = scheduled.get(configuratorId)
+  clearTimeout(earlier?.timer)
+  const all = [...(earlier?.changes ?? []), ...changes]
   const timer = setTimeout(() => {
-    timers.delete(configuratorId)
-    startPreparation(configuratorId)
+    scheduled.delete(configuratorId)
+    startPreparation(configuratorId, all)
   }, SETTLE_MS)
   timer.unref()
-  timers.set(configuratorId, timer)
+  scheduled.set(configuratorId, { timer, changes: all })
 }
 
 /** Prepares the configurator now, in the background; a failure is logged. */
-export function startPreparation(configuratorId: string): void {
-  prepareConfigurator(configuratorId).catch((error: unknown) =>
+export function startPreparation(configuratorId: string, changes: bigint[] = []): void {
+  prepareConfigurator(configuratorId, changes).catch((error: unknown) =>
     logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'),
   )
 }
@@ -42,9 +43,13 @@ function updatePreparation(configuratorId: string, startedAt: Date, data: Prisma
   return db.preparation.updateMany({ where: { configuratorId, startedAt }, data })
 }
 
-export async function prepareConfigurator(configuratorId: string): Promise<void> {
+export async function prepareConfigurator(configuratorId: string, changes: bigint[] = []): Promise<void> {
   const draft = await readDraft(configuratorId)
-  if (!draft) return
+  if (!draft) {
+    // Removed meanwhile: nothing is left to prepare.
+    await db.modelChange.deleteMany({ where: { id: { in: changes } } })
+    return
+  }
   const { configurator } = draft
   const startedAt = new Date()
   const reset = {
@@ -59,7 +64,10 @@ export async function prepareConfigurator(configuratorId: string): Promise<void>
     testDrive: [],
     testDriveDone: false,
   }
-  await db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset })
+  await db.$transaction([
+    db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset }),
+    db.modelChange.deleteMany({ where: { id: { in: changes } } }),
+  ])
   let source: BuildSource
   try {
     source = await readConfiguratorSource(configurator)

@@ -9,7 +9,7 @@ import { configuratorNames } from '@/lib/sessions/model-inputs'
 import { blobStore } from '@/lib/storage/blob-store'
 import { contentTypeFor } from '@/lib/storage/content-type'
 import { pathProblem } from '@/lib/storage/file-path'
-import { modelsChanged } from '@/lib/configurators/model-memory'
+import { changeModel } from '@/lib/configurators/model-changes'
 import { type ConfiguratorContent, findContentFiles } from '@/lib/releases/release-content'
 
 export interface AddSessionFileOptions {
@@ -40,7 +40,7 @@ export async function addSessionFile({ sessionId, configurator, name, body, decl
     throw error
   })
   try {
-    const file = await db.$transaction(async (tx) => {
+    return await changeModel({ kind: 'session', subject: sessionId }, async (tx) => {
       await tx.$queryRaw`SELECT id FROM "ConfigSession" WHERE id = ${sessionId}::uuid FOR UPDATE`
       checkSessionFileQuota([...(await otherFileSizes(tx, sessionId, name)), blob.size])
       await blob.commit()
@@ -52,8 +52,6 @@ export async function addSessionFile({ sessionId, configurator, name, body, decl
         update: data,
       })
     })
-    await modelsChanged()
-    return file
   } finally {
     await blob.discard()
   }
@@ -111,6 +109,6 @@ export async function sessionFileResponse(options: SessionFileOptions): Promise<
 }
 
 export async function deleteSessionFile(options: SessionFileOptions): Promise<void> {
-  await db.sessionFile.delete({ where: { id: (await findSessionFile(options)).id } })
-  await modelsChanged()
+  const { id } = await findSessionFile(options)
+  await changeModel({ kind: 'session', subject: options.sessionId }, (tx) => tx.sessionFile.delete({ where: { id } }))
 }

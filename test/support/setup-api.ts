@@ -12,3 +12,5 @@ else delete process.env.DATABASE_URL
 
 const { prepareDatabase } = await import('@/lib/set-up-database')
 await prepareDatabase()
+// As the server does: what model changes set off follows them.
+await (await import('@/lib/sessions/model-change-effects')).followModelChanges()

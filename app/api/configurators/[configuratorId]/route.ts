@@ -6,7 +6,6 @@ import {
   updateConfigurator,
 } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/sessions/preparation'
 
 // GET /configurators/{id} - details
 export const GET = route(operations.getConfigurator, async ({ user, params }) =>
@@ -16,7 +15,6 @@ export const GET = route(operations.getConfigurator, async ({ user, params }) =>
 // PUT /configurators/{id} - update the fields sent
 export const PUT = route(operations.updateConfigurator, async ({ user, params, body }) => {
   const configurator = await updateConfigurator({ configuratorId: params.configuratorId, userId: user.id, input: body })
-  schedulePreparation(configurator.id)
   return { UUID: configurator.id }
 })
 

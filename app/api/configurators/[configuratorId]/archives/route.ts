@@ -3,7 +3,6 @@ import { route } from '@/lib/endpoints/route'
 import { uploadConfiguratorArchive } from '@/lib/configurators/configurator-archives'
 import { toFileEntry } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/sessions/preparation'
 import { env } from '@/lib/env'
 
 // POST /configurators/{id}/archives - unpack a project zip into the configurator folder
@@ -15,6 +14,5 @@ export const POST = route(operations.uploadConfiguratorArchive, async ({ request
     zip,
     ...query,
   })
-  schedulePreparation(params.configuratorId)
   return { mainFile, files: files.map(toFileEntry) }
 })

@@ -7,16 +7,10 @@ import {
   uploadConfiguratorFile,
 } from '@/lib/configurators/configurator-files'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/sessions/preparation'
 import { parseConfiguratorFilePath, rawPathAfter } from '@/lib/storage/file-path'
 
 function filePath(request: Request): string {
   return parseConfiguratorFilePath(rawPathAfter(request, '/files/')).path
-}
-
-/** A change of the model's files prepares it again; renderer files are not the model's. */
-function prepareAfter(configuratorId: string, path: string): void {
-  if (path.startsWith('configurator/')) schedulePreparation(configuratorId)
 }
 
 // PUT /configurators/{id}/files/{subDir}/{fileName} - upload the raw body or copy service-copy-source;
@@ -44,7 +38,6 @@ export const PUT = route(
       })
     }
     responseHeaders.set('etag', `"${stored.blobHash}"`)
-    prepareAfter(params.configuratorId, path)
   },
 )
 
@@ -60,7 +53,5 @@ export const GET = route(operations.getConfiguratorFile, async ({ request, user,
 
 // DELETE /configurators/{id}/files/{path}
 export const DELETE = route(operations.deleteConfiguratorFile, async ({ request, user, params }) => {
-  const path = filePath(request)
-  await deleteConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path })
-  prepareAfter(params.configuratorId, path)
+  await deleteConfiguratorFile({ configuratorId: params.configuratorId, userId: user.id, path: filePath(request) })
 })

@@ -1,16 +1,13 @@
 import { route } from '@/lib/endpoints/route'
 import { findOwnedConfigurator } from '@/lib/configurators/configurators'
 import * as operations from '@/lib/configurators/operations'
-import { schedulePreparation } from '@/lib/sessions/preparation'
 import { savePreset } from '@/lib/sessions/presets'
 
 // PUT /configurators/{id}/presets/{name} - save values as a preset in the model's parameter set file
-export const PUT = route(operations.savePreset, async ({ user, params, body }) => {
-  const saved = await savePreset(
+export const PUT = route(operations.savePreset, async ({ user, params, body }) =>
+  savePreset(
     await findOwnedConfigurator({ configuratorId: params.configuratorId, userId: user.id }),
     params.name,
     body,
-  )
-  schedulePreparation(params.configuratorId)
-  return saved
-})
+  ),
+)
