@@ -1,10 +1,10 @@
 import { AppError } from '@/lib/api/errors'
-import { type CachedBuild, findBuild, getCachedBuild, type ProduceBuild } from '@/lib/builds/build-cache'
-import { type CadJob, isTimedOut, runBuildJob, runParametersJob, runPartsJob } from '@/lib/builds/cad-job'
-import { loadParameters, type ReadParameters } from '@/lib/builds/parameter-cache'
+import { type CachedBuild, findBuild } from '@/lib/builds/build-cache'
+import { getBuild, readParameters } from '@/lib/queue/scheduled-builds'
+import { type CadJob, isTimedOut } from '@/lib/builds/cad-job'
+import type { BuildOwner } from '@/lib/queue/scheduling'
 import type { EngineLog, ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
-import { isDropped } from '@/lib/cad/worker-pool'
 import { inBackground } from '@/lib/background'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import { draftOf } from '@/lib/releases/release-content'
@@ -14,7 +14,6 @@ import type { PrintReport } from '@/lib/manufacturing/schemas'
 import { hashOf } from '@/lib/hash-of'
 import { describeModelInputs, type ModelInputs } from '@/lib/sessions/model-inputs'
 import { effectiveValues, storedValuesOf } from '@/lib/sessions/parameter-values'
-import { isBackgroundWork, mayStop, runSessionJob, type SessionRef } from '@/lib/sessions/session-scheduling'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
 // A session's model builds: the parameters read from its inputs, the model of a set of values
@@ -49,40 +48,18 @@ function cadJob(
   }
 }
 
-/** Reads under way or done here; `promote` makes a background read (a preparation's) a customer's. */
-const parameterReads = new Map<string, { result: Promise<ReadParameters>; promote: () => void }>()
-
-/**
- * The model's parameters, read by the engine once per distinct source and limits, and cached
- * like builds: also when the read failed, so a runaway model costs its time limit once.
- */
-export async function readParameters(inputs: ModelInputs, session: SessionRef): Promise<ReadParameters> {
+/** The model's parameters, read once per distinct source and limits (lib/queue/scheduled-builds.ts). */
+export function readModelParameters(inputs: ModelInputs, owner: BuildOwner) {
   // The limits belong to the key: a read stopped by a short limit may succeed under a longer one.
   // `format` changes when the definitions read from the engine do (2: vectors, 3: special variables).
   const key = `parameters:${hashOf({ source: inputs.sourceHash, limits: inputs.limits, format: 3 })}`
-  const known = parameterReads.get(key)
-  if (!isBackgroundWork(session)) known?.promote()
-  if (known) return { ...(await known.result), source: 'memory' }
-  const job = cadJob(inputs, 'parameters', key)
-  let promote!: () => void
-  const foreground = new Promise<void>((resolve) => (promote = resolve))
-  const result = (async () =>
-    (await loadParameters(key)) ??
-    runSessionJob(
-      session,
-      { job, ranSource: 'read', run: runParametersJob, load: loadParameters },
-      undefined,
-      foreground,
-    ))()
-  result.catch(() => parameterReads.delete(key))
-  parameterReads.set(key, { result, promote })
-  return result
+  return readParameters(owner, cadJob(inputs, 'parameters', key))
 }
 
 /** What a session's builds start from: whose they are, the model's inputs, and the parameters read from them (the engine's ModelSource is the files alone). */
 export interface BuildSource {
   /** Whose builds they are: a session, or the configurator itself when it is prepared. */
-  session: SessionRef
+  session: BuildOwner
   inputs: ModelInputs
   definitions: ParameterDefinition[]
   /** The product's name: the 3MF's title, and the name of the part of a model the designer did not colour. */
@@ -103,9 +80,9 @@ export async function readBuildSource(session: LoadedSession): Promise<BuildSour
 /** The parameters customers set: the model's, less those the quality settings set (`$fn`), which are the configurator's. */
 async function customerParameters(
   inputs: ModelInputs,
-  session: SessionRef,
+  owner: BuildOwner,
 ): Promise<Pick<BuildSource, 'definitions' | 'stoppedRead'>> {
-  const { definitions, log } = await readParameters(inputs, session)
+  const { definitions, log } = await readModelParameters(inputs, owner)
   const { preview, final } = inputs.settings.quality ?? {}
   const overridden = new Set([...Object.keys(preview ?? {}), ...Object.keys(final ?? {})])
   return {
@@ -130,26 +107,18 @@ export function buildValues(
   return buildModel(source, effectiveValues(source, values), 'preview', signal)
 }
 
-/**
- * The model of these values at this quality: from the cache when any session built the same
- * inputs before, otherwise built once, here or on the build queue. Aborting stops waiting for the
- * build, and stops the build when nobody else waits for it.
- */
-export async function buildModel(
-  source: BuildSource,
-  values: Values,
-  quality: Quality,
-  signal?: AbortSignal,
-): Promise<CachedBuild> {
+/** The model of these values at this quality, from the cache or built (lib/queue/scheduled-builds.ts). */
+export function buildModel(source: BuildSource, values: Values, quality: Quality, signal?: AbortSignal) {
   const job = buildJob(source, values, quality)
   if (source.stoppedRead)
-    return { key: job.key, source: 'memory', mesh: null, log: source.stoppedRead, objectInfo: null }
-  const { session } = source
-  const produce: ProduceBuild = (buildSignal, foreground) =>
-    runSessionJob(session, { job, ranSource: 'built', run: runBuildJob, load: findBuild }, buildSignal, foreground)
-  const build = () => getCachedBuild(job.key, produce, mayStop(session) ? signal : undefined, isBackgroundWork(session))
-  // Joined a prefetch candidate of the same values that no worker took: this one is no prefetch.
-  return build().catch((error: unknown) => (isDropped(error) && !session.prefetch ? build() : Promise.reject(error)))
+    return Promise.resolve({
+      key: job.key,
+      source: 'memory' as const,
+      mesh: null,
+      log: source.stoppedRead,
+      objectInfo: null,
+    })
+  return getBuild(source.session, job, signal)
 }
 
 function buildJob({ inputs, definitions }: BuildSource, values: Values, quality: Quality): CadJob {
@@ -188,9 +157,7 @@ async function buildPrintModel(source: BuildSource, values: Values, quality: Qua
     key: partsKey(built.key),
     buildKey: built.key,
   }
-  const produce: ProduceBuild = (signal, foreground) =>
-    runSessionJob(source.session, { job, ranSource: 'built', run: runPartsJob, load: findBuild }, signal, foreground)
-  return getCachedBuild(job.key, produce, undefined, isBackgroundWork(source.session))
+  return getBuild(source.session, job)
 }
 
 /** Builds what the print report of these values over the defaults needs (getObjectInfo): the closed parts of both qualities. */

@@ -38,7 +38,7 @@ function readerOf(configuratorId: string) {
 
 describe('parameter reads that fail', () => {
   it('are cached by content and limits: the engine runs once, a longer limit reads again', async () => {
-    const { readParameters } = await import('@/lib/sessions/model-builds')
+    const { readModelParameters: readParameters } = await import('@/lib/sessions/model-builds')
     const { inputs, reader } = await runawayInputs()
 
     const first = await readParameters(inputs, reader)
@@ -50,11 +50,14 @@ describe('parameter reads that fail', () => {
     // A fresh instance (no memory cache) finds the failed read stored.
     vi.resetModules()
     const fresh = await import('@/lib/sessions/model-builds')
-    const stored = await fresh.readParameters(inputs, reader)
+    const stored = await fresh.readModelParameters(inputs, reader)
     expect(stored.source).toBe('stored')
     expect(stored.log).toEqual(first.log)
 
-    const longer = await fresh.readParameters({ ...inputs, limits: { ...inputs.limits, timeLimitMs: 700 } }, reader)
+    const longer = await fresh.readModelParameters(
+      { ...inputs, limits: { ...inputs.limits, timeLimitMs: 700 } },
+      reader,
+    )
     expect(longer.source).toBe('read')
     expect(longer.log.error).toMatch(/time limit of 0\.7 s/)
   })
@@ -63,7 +66,7 @@ describe('parameter reads that fail', () => {
     const { token, session } = await openSession(RUNAWAY, LIMITS)
     const response = await api('GET', `/configsessions/${session.id}/parameters`, { token })
     expect(response.status).toBe(200)
-    const { readParameters } = await import('@/lib/sessions/model-builds')
+    const { readModelParameters: readParameters } = await import('@/lib/sessions/model-builds')
     const configurator = await db.configurator.findFirstOrThrow({ where: { sessions: { some: { id: session.id } } } })
     expect(
       (await readParameters(await describeModelInputs(draftOf(configurator), null), readerOf(configurator.id))).source,

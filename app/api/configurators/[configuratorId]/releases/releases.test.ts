@@ -99,7 +99,7 @@ describe('releases', () => {
       expect(await parametersOf(draftSession.id)).toEqual(['size', 'height'])
       // The draft's builds go behind every customer's (the background workers and lane); the release's do not.
       const { findSession } = await import('@/lib/sessions/sessions')
-      const { schedulingOf } = await import('@/lib/sessions/session-scheduling')
+      const { schedulingOf } = await import('@/lib/queue/scheduling')
       const principal = {
         kind: 'user' as const,
         tokenId: 'test',

@@ -5,11 +5,16 @@ import type { Scheduling } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
 import { type JobOwner, laneOf, runQueued } from '@/lib/queue/build-queue'
 import { ensureBuildWorker } from '@/lib/queue/build-worker'
-import type { LoadedSession } from '@/lib/sessions/sessions'
 
-/** What scheduling needs of a session. */
-export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configuratorId' | 'applicationId'> & {
-  /** Work nobody waits for (a test drive), behind everyone's builds. */
+/** Whose builds they are: a session's (a loaded session is one), or a configurator's own when it is prepared. */
+export interface BuildOwner {
+  /** The session's id, or the configurator's for its own builds. */
+  id: string
+  /** The anonymous customer: all its sessions share one turn and one budget. */
+  identityId: string | null
+  configuratorId: string
+  applicationId: string | null
+  /** Work nobody waits for (a test drive, a designer's draft), behind everyone's builds. */
   background?: boolean
   /**
    * A prefetch candidate, values the customer is about to set (lib/sessions/prefetch.ts): background
@@ -27,70 +32,70 @@ export type SessionRef = Pick<LoadedSession, 'id' | 'identityId' | 'configurator
 }
 
 /**
- * How a session's CAD runs share this process's workers: one at a time per session and per
+ * How an owner's CAD runs share this process's workers: one at a time per session and per
  * anonymous customer (all sessions of one identity), at most half of the workers per
  * application and per configurator while others wait, and turns taken between customers (or
  * sessions, for the owner's and the shop's server's). The build queue keeps the same rules
  * across machines (lib/queue).
  */
-export function schedulingOf(session: SessionRef, signal?: AbortSignal): Scheduling {
-  const customer = session.identityId ? `customer:${session.identityId}` : null
-  const sessionKey = `session:${session.id}`
-  const lane = laneOf(session)
+export function schedulingOf(owner: BuildOwner, signal?: AbortSignal): Scheduling {
+  const customer = owner.identityId ? `customer:${owner.identityId}` : null
+  const sessionKey = `owner:${owner.id}`
+  const lane = laneOf(owner)
   if (lane) {
     const key = `${lane}:${customer ?? sessionKey}`
     return {
-      fairness: { turn: key, exclusive: [key], shared: sharedKeys(session), background: true },
+      fairness: { turn: key, exclusive: [key], shared: sharedKeys(owner), background: true },
       signal,
-      dropUnlessIdle: session.prefetch,
+      dropUnlessIdle: owner.prefetch,
     }
   }
   return {
     fairness: {
       turn: customer ?? sessionKey,
       exclusive: customer ? [sessionKey, customer] : [sessionKey],
-      shared: sharedKeys(session),
-      background: session.background,
+      shared: sharedKeys(owner),
+      background: owner.background,
     },
     signal,
   }
 }
 
 /**
- * Whether giving up on a build of the session may stop it. A candidate in this process starts at
+ * Whether giving up on a build of the owner may stop it. A candidate in this process starts at
  * once or not at all: stopping it would cost its worker and throw away a model that is almost
  * there. On the build queue a candidate given up is dropped while it waits.
  */
-export function mayStop(session: SessionRef): boolean {
-  return !session.prefetch || Boolean(env.DATABASE_URL)
+export function mayStop(owner: BuildOwner): boolean {
+  return !owner.prefetch || Boolean(env.DATABASE_URL)
 }
 
-/** Whether the session's CAD runs are work nobody waits for (a test drive, a candidate, print figures). */
-export function isBackgroundWork(session: SessionRef): boolean {
-  return Boolean(session.background || laneOf(session))
+/** Whether the owner's CAD runs are work nobody waits for (a test drive, a candidate, print figures). */
+export function isBackgroundWork(owner: BuildOwner): boolean {
+  return Boolean(owner.background || laneOf(owner))
 }
 
-function sharedKeys(session: SessionRef): string[] {
+function sharedKeys(owner: BuildOwner): string[] {
   return [
-    `configurator:${session.configuratorId}`,
-    ...(session.applicationId ? [`application:${session.applicationId}`] : []),
+    `configurator:${owner.configuratorId}`,
+    ...(owner.applicationId ? [`application:${owner.applicationId}`] : []),
   ]
 }
 
-function ownerOf(session: SessionRef): JobOwner {
-  const { id: sessionId, identityId: customerId, configuratorId, applicationId, prefetch, print } = session
+function jobOwnerOf(owner: BuildOwner): JobOwner {
+  const { id: sessionId, identityId: customerId, configuratorId, applicationId, prefetch, print } = owner
   return {
     sessionId,
     customerId,
     configuratorId,
     applicationId,
-    background: isBackgroundWork(session),
+    background: isBackgroundWork(owner),
     prefetch,
     print,
   }
 }
 
-export interface SessionJob<T extends { source: string }> {
+interface OwnedJob<T extends { source: string }> {
   job: CadJob
   /** The `source` of a result the engine ran for. */
   ranSource: T['source']
@@ -101,23 +106,23 @@ export interface SessionJob<T extends { source: string }> {
 }
 
 /**
- * Runs a CAD job of the session: on the build queue when the database is PostgreSQL, where any
+ * Runs a CAD job of the owner: on the build queue when the database is PostgreSQL, where any
  * worker of any machine may take it, else on this process's workers. An anonymous customer's
  * time on them counts against its budget (CUSTOMER_BUILD_SECONDS a window): once used up, 429
  * until the window ends. Cancelled and timed-out builds count for the time they ran; candidates
  * (prefetch) do not count.
  */
-export async function runSessionJob<T extends { source: string }>(
-  session: SessionRef,
-  { job, ranSource, run, load }: SessionJob<T>,
+export async function runOwnedJob<T extends { source: string }>(
+  owner: BuildOwner,
+  { job, ranSource, run, load }: OwnedJob<T>,
   signal?: AbortSignal,
   foreground?: Promise<void>,
 ): Promise<T> {
-  const customer = session.identityId
+  const customer = owner.identityId
   if (customer) await limits.customerBuildTime.check(customer)
   if (env.DATABASE_URL) {
     await ensureBuildWorker()
-    const ran = await runQueued({ job, owner: ownerOf(session) }, signal)
+    const ran = await runQueued({ job, owner: jobOwnerOf(owner) }, signal)
     const result = await load(job.key)
     if (!result)
       throw new AppError('service_unavailable', 'The build finished but its result left the cache at once; try again')
@@ -126,14 +131,14 @@ export async function runSessionJob<T extends { source: string }>(
   let startedAt: number | undefined
   try {
     return await run(job, {
-      ...schedulingOf(session, signal),
+      ...schedulingOf(owner, signal),
       foreground,
       onStart: () => (startedAt = performance.now()),
     })
   } finally {
     // Counted after the answer: the model does not wait for its bill. The embedded database runs
     // its queries in order, so the customer's next check sees it.
-    if (customer && startedAt !== undefined && !session.prefetch)
+    if (customer && startedAt !== undefined && !owner.prefetch)
       void limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt)).catch(() => {})
   }
 }
