@@ -37,7 +37,11 @@ const ERROR_RESPONSES = Object.fromEntries(
       description,
       ...(code === 'too_many_requests' && {
         headers: {
-          'Retry-After': { description: 'seconds until the limit allows it', schema: { type: 'integer', minimum: 1 } },
+          'Retry-After': {
+            description: 'seconds until the limit allows it',
+            required: true,
+            schema: { type: 'integer', minimum: 1 },
+          },
         },
       }),
       content: ERROR_CONTENT,
