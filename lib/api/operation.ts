@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { ClientErrorCode } from '@/lib/api/schemas'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 /**
@@ -31,6 +32,11 @@ export interface Operation {
   response?: z.ZodType
   /** Media type of a non-JSON answer; the handler returns a Response. */
   produces?: string
+  /**
+   * The 4xx answers of the handler itself that the fields above do not imply (lib/endpoints/openapi.ts
+   * clientErrors): a conflict, a rate limit, a check of what route() does not parse.
+   */
+  errors?: readonly ClientErrorCode[]
 }
 
 export function defineOperation<const O extends Operation>(operation: O): O {

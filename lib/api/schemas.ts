@@ -47,6 +47,11 @@ export const ERROR_STATUS = {
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
+/** A client's mistake (4xx): the OpenAPI document lists, operation by operation, those it can answer. */
+export type ClientErrorCode = Exclude<
+  ErrorCode,
+  'internal_error' | 'bad_gateway' | 'service_unavailable' | 'gateway_timeout'
+>
 
 export const ZFieldError = z.object({
   path: z

@@ -10,6 +10,7 @@ export const login = defineOperation({
   auth: 'none',
   body: ZLogin,
   response: ZTokenGrant,
+  errors: ['too_many_requests'],
 })
 
 export const logout = defineOperation({
@@ -35,6 +36,7 @@ export const issueAnonymousToken = defineOperation({
   tag: 'Auth',
   auth: 'optional',
   response: ZTokenGrant,
+  errors: ['unauthorized', 'forbidden', 'too_many_requests'],
 })
 
 export const issueServerToken = defineOperation({
@@ -58,6 +60,7 @@ export const signIn = defineOperation({
   auth: 'none',
   body: ZLogin,
   response: ZSessionUser,
+  errors: ['too_many_requests'],
 })
 
 export const getSignedInUser = defineOperation({

@@ -102,6 +102,7 @@ export const uploadConfiguratorFile = defineOperation({
   params: ZFileParams,
   body: 'raw',
   status: 202,
+  errors: ['conflict', 'precondition_failed', 'unprocessable_entity'],
 })
 
 export const getConfiguratorFile = defineOperation({
@@ -113,6 +114,7 @@ export const getConfiguratorFile = defineOperation({
   auth: 'user',
   params: ZFileParams,
   produces: 'application/octet-stream',
+  errors: ['unprocessable_entity'],
 })
 
 export const deleteConfiguratorFile = defineOperation({
@@ -124,6 +126,7 @@ export const deleteConfiguratorFile = defineOperation({
   auth: 'user',
   params: ZFileParams,
   status: 204,
+  errors: ['unprocessable_entity'],
 })
 
 export const uploadConfiguratorArchive = defineOperation({
@@ -142,6 +145,7 @@ export const uploadConfiguratorArchive = defineOperation({
   query: ZArchiveQuery,
   body: 'raw',
   response: ZArchiveUpload,
+  errors: ['conflict'],
 })
 
 export const savePreset = defineOperation({

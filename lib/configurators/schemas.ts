@@ -23,7 +23,11 @@ export const ZExtraSettings = z.looseObject({
     .looseObject({ buildSeconds: z.number().positive().optional() })
     .optional()
     .describe('a shorter build time limit than the server maximum'),
-  renderers: z.array(z.enum(RENDERER_TYPES)).optional().describe('further renderer types each session gets'),
+  renderers: z
+    .array(z.enum(RENDERER_TYPES))
+    .max(RENDERER_TYPES.length)
+    .optional()
+    .describe('further renderer types each session gets'),
   shareSourceWithCustomers: z
     .boolean()
     .optional()
@@ -39,6 +43,7 @@ const ZConfiguratorFields = z.object({
   cadType: z.enum(CAD_TYPES),
   cadVersion: z
     .string()
+    .max(100)
     .describe(
       'the engine version that builds (GET ' +
         '/api/capabilities lists this ' +

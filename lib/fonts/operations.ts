@@ -11,4 +11,5 @@ export const listFonts = defineOperation({
   auth: 'user',
   query: ZFontsQuery,
   response: z.array(ZFont),
+  errors: ['not_found'],
 })

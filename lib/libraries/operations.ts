@@ -25,6 +25,7 @@ export const installLibrary = defineOperation({
   query: ZInstallLibraryQuery,
   body: 'raw',
   response: ZLibrary,
+  errors: ['bad_request'],
 })
 
 export const removeLibrary = defineOperation({

@@ -32,6 +32,7 @@ export const publishRelease = defineOperation({
   body: ZPublishRelease,
   status: 201,
   response: ZRelease,
+  errors: ['conflict'],
 })
 
 export const compareReleases = defineOperation({

@@ -14,6 +14,7 @@ export const ZPublishRelease = z.strictObject({
   note: z.string().max(2000).default('').describe('what changed, for the designer and the shop'),
   draft: z
     .string()
+    .max(64) // a sha256 in hex
     .optional()
     .describe(
       'the draft version the designer reviewed (GET .../preparation answers it): publishing a draft that changed since is 409',

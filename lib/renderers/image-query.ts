@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ZIntegerParam } from '@/lib/api/schemas'
+import { ZSessionKey } from '@/lib/sessions/schemas'
 
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
 export type ImageType = (typeof IMAGE_TYPES)[number]
@@ -45,7 +46,7 @@ export const ZImageQuery = z
       .max(100)
       .default(1)
       .describe('scales the light that moves with the camera'),
-    key: z.string().optional().describe('the renderingKey; replaces the Authorization and X-API-KEY headers'),
+    key: ZSessionKey.optional().describe('the renderingKey; replaces the Authorization and X-API-KEY headers'),
   })
   .superRefine((query, context) => {
     for (const letter of Object.keys(VECTORS) as (keyof typeof VECTORS)[]) {

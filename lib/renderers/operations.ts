@@ -61,4 +61,5 @@ export const getRendererImage = defineOperation({
   params: ZRendererParams,
   query: ZImageQuery,
   produces: 'image/png',
+  errors: ['conflict', 'too_many_requests'],
 })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ZSessionKey } from '@/lib/sessions/schemas'
 import { ZFilePath } from '@/lib/storage/file-path'
 
 export const ZRendererParams = z.object({ sessionId: z.uuid(), rendererId: z.uuid() })
@@ -6,7 +7,7 @@ export const ZRendererFileParams = ZRendererParams.extend({
   path: z.array(z.string()).describe("a path inside the configurator's renderer directory, e.g. shaders/wood.frag"),
 })
 export const ZRendererFileQuery = z.object({
-  key: z.string().optional().describe('the renderingKey; replaces the Authorization and X-API-KEY headers'),
+  key: ZSessionKey.optional().describe('the renderingKey; replaces the Authorization and X-API-KEY headers'),
 })
 
 /** Shader and texture paths are relative to the configurator's `renderer` directory. */
@@ -38,7 +39,7 @@ export const ZUniform = z.discriminatedUnion(
         [
           z.strictObject({ url: ZRendererPath, external: z.literal(false) }),
           z.strictObject({
-            url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL when external is true' }),
+            url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL when external is true' }).max(2000),
             external: z.literal(true),
           }),
         ],

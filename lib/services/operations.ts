@@ -19,6 +19,15 @@ export const callServiceGet = defineOperation({
   params: ZServiceParams,
   body: 'raw',
   produces: '*/*',
+  // A hostile path after the service name is 422; the built-in files service uploads with PUT or
+  // POST only (405) and refuses a configurator file's name (409).
+  errors: ['method_not_allowed', 'conflict', 'unprocessable_entity'],
 })
-export const callServicePost = { ...callServiceGet, id: 'callServicePost', method: 'POST' } as const
-export const callServicePut = { ...callServiceGet, id: 'callServicePut', method: 'PUT' } as const
+const uploadErrors = ['conflict', 'unprocessable_entity'] as const
+export const callServicePost = {
+  ...callServiceGet,
+  id: 'callServicePost',
+  method: 'POST',
+  errors: uploadErrors,
+} as const
+export const callServicePut = { ...callServiceGet, id: 'callServicePut', method: 'PUT', errors: uploadErrors } as const

@@ -35,6 +35,7 @@ export const createSession = defineOperation({
   query: ZRestoreQuery,
   requestSchema: ZCreateSession,
   response: ZSession,
+  errors: ['not_found', 'conflict', 'too_many_requests'],
 })
 
 export const getSession = defineOperation({
@@ -57,6 +58,7 @@ export const getParameters = defineOperation({
   auth: 'session',
   params: ZSessionParams,
   response: ZParameterSet,
+  errors: ['too_many_requests'],
 })
 
 export const setParameters = defineOperation({
@@ -69,6 +71,7 @@ export const setParameters = defineOperation({
   params: ZSessionParams,
   body: ZSetParameters,
   response: ZParameterSet,
+  errors: ['too_many_requests'],
 })
 
 export const prefetchModels = defineOperation({
@@ -87,6 +90,7 @@ export const prefetchModels = defineOperation({
   body: ZPrefetch,
   response: ZPrefetchAccepted,
   status: 202,
+  errors: ['too_many_requests'],
 })
 
 export const listPresets = defineOperation({
@@ -98,6 +102,7 @@ export const listPresets = defineOperation({
   auth: 'session',
   params: ZSessionParams,
   response: z.array(ZPreset),
+  errors: ['unprocessable_entity', 'too_many_requests'],
 })
 
 export const applyPreset = defineOperation({
@@ -114,6 +119,7 @@ export const applyPreset = defineOperation({
   auth: 'session',
   params: ZPresetParams,
   response: ZParameterSet,
+  errors: ['unprocessable_entity', 'too_many_requests'],
 })
 
 const modelSummary = 'as stl (binary), 3mf, glb or off; `key` (the modelKey) replaces the headers'
@@ -128,6 +134,7 @@ export const getModel = defineOperation({
   params: ZSessionParams,
   query: ZModelQuery,
   produces: 'model/stl',
+  errors: ['conflict', 'too_many_requests'],
 })
 
 export const getFinalizedModel = defineOperation({
@@ -140,6 +147,7 @@ export const getFinalizedModel = defineOperation({
   params: ZSessionParams,
   query: ZModelQuery,
   produces: 'model/stl',
+  errors: ['conflict', 'too_many_requests'],
 })
 
 export const getObjectInfo = defineOperation({
@@ -151,6 +159,7 @@ export const getObjectInfo = defineOperation({
   auth: 'session',
   params: ZSessionParams,
   response: ZObjectInfo,
+  errors: ['conflict', 'too_many_requests'],
 })
 
 export const getLog = defineOperation({
@@ -166,6 +175,7 @@ export const getLog = defineOperation({
   auth: 'session',
   params: ZSessionParams,
   response: ZLog,
+  errors: ['too_many_requests'],
 })
 
 export const saveSession = defineOperation({
@@ -177,6 +187,7 @@ export const saveSession = defineOperation({
   auth: 'session',
   params: ZSessionParams,
   produces: 'application/zip',
+  errors: ['conflict', 'too_many_requests'],
 })
 
 export const listSessionFiles = defineOperation({
@@ -202,6 +213,7 @@ export const addSessionFile = defineOperation({
   body: 'raw',
   status: 201,
   response: ZSessionFileEntry,
+  errors: ['conflict'],
 })
 
 export const getSessionFile = defineOperation({

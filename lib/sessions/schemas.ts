@@ -112,6 +112,9 @@ export const ZLog = z.object({
 
 const MODEL_TYPES = Object.keys(MESH_FORMATS) as MeshFormat[]
 
+/** A modelKey or renderingKey (lib/sessions/session-keys.ts): purpose, id, expiry and signature, some 100 characters. */
+export const ZSessionKey = z.string().max(200)
+
 export const ZModelQuery = z.object({
   type: z
     .string()
@@ -121,7 +124,7 @@ export const ZModelQuery = z.object({
     })
     .transform((type) => type as MeshFormat),
   filename: z.string().min(1).max(255).optional(),
-  key: z.string().optional().describe('the modelKey; replaces the Authorization and X-API-KEY headers'),
+  key: ZSessionKey.optional().describe('the modelKey; replaces the Authorization and X-API-KEY headers'),
 })
 
 export const ZSessionFileEntry = z.object({

@@ -20,6 +20,7 @@ export const createSnapshot = defineOperation({
   params: ZSessionParams,
   status: 201,
   response: ZSnapshot,
+  errors: ['conflict', 'too_many_requests'],
 })
 
 export const getSnapshot = defineOperation({
@@ -57,6 +58,7 @@ export const getSnapshotModel = defineOperation({
   params: ZSnapshotParams,
   query: ZSnapshotModelQuery,
   produces: 'model/stl',
+  errors: ['conflict'],
 })
 
 export const getSnapshotFinalizedModel = defineOperation({
@@ -69,6 +71,7 @@ export const getSnapshotFinalizedModel = defineOperation({
   params: ZSnapshotParams,
   query: ZSnapshotModelQuery,
   produces: 'model/stl',
+  errors: ['conflict'],
 })
 
 export const getSnapshotImage = defineOperation({
@@ -82,6 +85,7 @@ export const getSnapshotImage = defineOperation({
   params: ZSnapshotParams,
   query: ZImageQuery,
   produces: 'image/png',
+  errors: ['conflict', 'too_many_requests'],
 })
 
 export const getSnapshotFile = defineOperation({

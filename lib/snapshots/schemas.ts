@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ZDateTime } from '@/lib/api/schemas'
-import { ZModelQuery, ZParameterSet } from '@/lib/sessions/schemas'
+import { ZModelQuery, ZParameterSet, ZSessionKey } from '@/lib/sessions/schemas'
 import { ZPrintReport } from '@/lib/manufacturing/schemas'
 
 export const ZSnapshotParams = z.object({ snapshotId: z.uuid() })
@@ -41,10 +41,9 @@ export const ZSnapshot = z
 export type SnapshotDto = z.infer<typeof ZSnapshot>
 
 export const ZSnapshotModelQuery = ZModelQuery.extend({
-  key: z
-    .string()
-    .optional()
-    .describe("the snapshot's modelKey; replaces the Authorization and X-API-KEY headers (not on finalizedmodel)"),
+  key: ZSessionKey.optional().describe(
+    "the snapshot's modelKey; replaces the Authorization and X-API-KEY headers (not on finalizedmodel)",
+  ),
 })
 
-export const ZSnapshotFileQuery = z.object({ key: z.string().optional().describe("the snapshot's modelKey") })
+export const ZSnapshotFileQuery = z.object({ key: ZSessionKey.optional().describe("the snapshot's modelKey") })

@@ -6,6 +6,8 @@ export type FileRoot = (typeof FILE_ROOTS)[number]
 
 const MAX_SEGMENT_BYTES = 255
 const MAX_SEGMENTS = 32
+/** The longest path the segment limits allow (a character takes at least a byte). */
+const MAX_PATH_LENGTH = MAX_SEGMENTS * (MAX_SEGMENT_BYTES + 1) - 1
 
 /** Why a single path segment is unsafe, or null when it is a plain file or directory name. */
 function segmentProblem(segment: string): string | null {
@@ -30,10 +32,13 @@ export function pathProblem(segments: readonly string[]): string | null {
 }
 
 /** A relative path such as `parts/lid.scad`: no absolute paths, dot segments or backslashes. */
-export const ZFilePath = z.string().superRefine((value, context) => {
-  const problem = pathProblem(value.split('/'))
-  if (problem) context.addIssue({ code: 'custom', message: problem })
-})
+export const ZFilePath = z
+  .string()
+  .max(MAX_PATH_LENGTH)
+  .superRefine((value, context) => {
+    const problem = pathProblem(value.split('/'))
+    if (problem) context.addIssue({ code: 'custom', message: problem })
+  })
 
 /** A well-formed path that names no file a configurator may have (a dot segment, a control character, outside its directories): 422. */
 function invalidPath(problem: string): ValidationError {

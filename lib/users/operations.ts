@@ -11,4 +11,5 @@ export const createUser = defineOperation({
   body: ZCreateUser,
   status: 201,
   response: ZUser,
+  errors: ['conflict'],
 })

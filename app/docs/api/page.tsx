@@ -10,7 +10,7 @@ type OperationDoc = {
   security?: unknown[]
   parameters: { name: string; in: string; required: boolean }[]
   requestBody?: { content: Record<string, { schema: unknown }> }
-  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>
 }
 
 const METHOD_COLORS: Record<string, string> = {
@@ -77,9 +77,17 @@ export default function ApiReferencePage() {
                   </div>
                   <p className="mt-2 text-sm">{operation.summary}</p>
                   <Schema label="Request body" content={operation.requestBody?.content} />
-                  {Object.entries(operation.responses).map(([status, response]) => (
-                    <Schema key={status} label={`Response ${status}`} content={response.content} />
-                  ))}
+                  {Object.entries(operation.responses)
+                    .filter(([status]) => status.startsWith('2'))
+                    .map(([status, response]) => (
+                      <Schema key={status} label={`Response ${status}`} content={response.content} />
+                    ))}
+                  <p className="mt-2 text-xs text-stone-600">
+                    Errors:{' '}
+                    {Object.keys(operation.responses)
+                      .filter((status) => status.startsWith('4'))
+                      .join(', ')}
+                  </p>
                 </li>
               ))}
           </ul>
