@@ -44,6 +44,11 @@ export function operationPath<K extends OperationId>(id: K, ...[input]: InputArg
   return search.size > 0 ? `${path}?${search}` : path
 }
 
+/** The operation's path on this site (under /api), for a link or a message. */
+export function apiPath<K extends OperationId>(id: K, ...input: InputArgs<K, OperationInput<K>>): string {
+  return `/api${operationPath(id, ...input)}`
+}
+
 export function operationMethod(id: OperationId): Method {
   return ROUTES[id].method
 }

@@ -1,22 +1,19 @@
 import { AppError } from '@/lib/api/errors'
-import { fillPath } from '@/lib/api/operation'
 import type { Principal } from '@/lib/auth/authenticate'
 import { env } from '@/lib/env'
 import { forwardRequest } from '@/lib/services/forward-request'
-import { callServiceGet } from '@/lib/services/operations'
 import { addSessionFile, toSessionFileEntry } from '@/lib/sessions/session-files'
 import { findSession } from '@/lib/sessions/sessions'
 
 export interface CallServiceOptions {
   request: Request
   principal: Principal
-  service: string
   /** The checked path segments after the service name. */
   path: string[]
 }
 
-// Built-in `files` service: PUT /services/files/upload/configsessions/{id}/{name} stores a session file.
-async function callFilesService({ request, principal, path }: CallServiceOptions): Promise<Response> {
+/** The built-in `files` service: PUT /services/files/upload/configsessions/{id}/{name} stores a session file. */
+export async function callFilesService({ request, principal, path }: CallServiceOptions) {
   const [command, collection, sessionId, name, ...rest] = path
   const isUpload =
     command === 'upload' && /^config[sS]essions$/.test(collection ?? '') && sessionId && name && rest.length === 0
@@ -33,20 +30,26 @@ async function callFilesService({ request, principal, path }: CallServiceOptions
     body: request.body,
     declaredSize,
   })
-  return Response.json(toSessionFileEntry(file), { status: 202 })
+  return toSessionFileEntry(file)
 }
 
-/** Runs the built-in service or forwards to a configured one; unknown names are 404. */
-export async function callService(options: CallServiceOptions): Promise<Response> {
-  if (options.service === 'files') return callFilesService(options)
-  const baseUrl = env.SERVICES.get(options.service)
-  if (!baseUrl) throw new AppError('not_found', `No service named ${options.service}`)
-  const { request, service, path } = options
+export interface ForwardOptions {
+  request: Request
+  service: string
+  path: string[]
+  /** Where the service is on this site: its redirects are made to point there. */
+  publicPath: string
+}
+
+/** Forwards to a configured service (unknown names are 404): its answer, as a proxy passes it on, is the data here. */
+export function callExtraService({ request, service, path, publicPath }: ForwardOptions): Promise<Response> {
+  const baseUrl = env.SERVICES.get(service)
+  if (!baseUrl) throw new AppError('not_found', `No service named ${service}`)
   return forwardRequest({
     request,
     baseUrl,
     path: path.join('/'),
-    publicPath: `/api${fillPath(callServiceGet.path, { service, path: [''] })}`,
+    publicPath,
     timeoutMs: env.SERVICE_TIMEOUT_SECONDS * 1000,
   })
 }

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
-import { attachment } from '@/lib/api/content-disposition'
 import { AppError } from '@/lib/api/errors'
-import { storedFileResponse } from '@/lib/storage/untrusted-content'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { configuratorNames } from '@/lib/sessions/model-inputs'
@@ -96,16 +94,10 @@ export interface SessionFileOptions {
   fileId: string
 }
 
-async function findSessionFile({ sessionId, fileId }: SessionFileOptions) {
+export async function findSessionFile({ sessionId, fileId }: SessionFileOptions) {
   const file = await db.sessionFile.findFirst({ where: { id: fileId, sessionId } })
   if (!file) throw new AppError('not_found', `File ${fileId} not found in this session`)
   return file
-}
-
-/** The file as a download, with the headers for content a customer uploaded. */
-export async function sessionFileResponse(options: SessionFileOptions): Promise<Response> {
-  const file = await findSessionFile(options)
-  return storedFileResponse(file, { 'content-disposition': attachment(file.name) })
 }
 
 export async function deleteSessionFile(options: SessionFileOptions): Promise<void> {

@@ -1,5 +1,3 @@
-import { attachment } from '@/lib/api/content-disposition'
-import { fillPath } from '@/lib/api/operation'
 import { AppError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { CachedBuild } from '@/lib/builds/build-cache'
@@ -19,7 +17,6 @@ import {
 } from '@/lib/sessions/model-builds'
 import { effectiveValues, storedValuesOf, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
 import { dropCandidates } from '@/lib/sessions/prefetch'
-import { getLog } from '@/lib/sessions/operations'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 import { updateSession } from '@/lib/sessions/session-updates'
 import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/sessions'
@@ -29,16 +26,12 @@ import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/
 
 /**
  * Bounding box and volume of the session's current model, and its printability and price report;
- * 409 when it did not build.
+ * 409 naming `logPath` (the session's log) when it did not build.
  */
-export async function getObjectInfo(session: LoadedSession) {
+export async function getObjectInfo(session: LoadedSession, logPath: string) {
   const { source, values, build } = await buildStoredModel(session, 'preview')
-  const { boundingBox, volume } = builtOrConflict(build, sessionLogPath(session.id)).objectInfo
+  const { boundingBox, volume } = builtOrConflict(build, logPath).objectInfo
   return { boundingBox, volume, print: await printReportOf(source, values) }
-}
-
-export function sessionLogPath(sessionId: string): string {
-  return `/api${fillPath(getLog.path, { sessionId })}`
 }
 
 export async function getParameters(session: LoadedSession): Promise<ParameterSet> {
@@ -107,10 +100,10 @@ export async function storeValues(
   return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
 }
 
-/** The model of the session's stored state as a file of `type`; 409 when it did not build. */
-export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat) {
+/** The model of the session's stored state as a file of `type`; 409 naming `logPath` when it did not build. */
+export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat, logPath: string) {
   const { source, values, build } = await buildStoredModel(session, quality)
-  return modelFileOf({ source, values, quality, build, type, logPath: sessionLogPath(session.id) })
+  return modelFileOf({ source, values, quality, build, type, logPath })
 }
 
 export interface ModelFileOptions {
@@ -130,16 +123,23 @@ export async function modelFileOf({ source, values, quality, build, type, logPat
   return { build, bytes: await write3mfOf(source, values, quality), contentType: MESH_FORMATS['3mf'].contentType }
 }
 
-export interface ModelResponseOptions {
+/** A built model as a file: its bytes, their type, and the build they came from. */
+export type ModelFile = Awaited<ReturnType<typeof modelFileOf>>
+
+export interface SessionModelOptions {
   sessionId: string
   principal: Principal | null
-  query: { type: MeshFormat; filename?: string; key?: string }
+  /** The session's modelKey, when it is used instead of a token. */
+  key?: string
   quality: Quality
+  type: MeshFormat
+  /** Where the session's log is, named when the model did not build. */
+  logPath: string
 }
 
 /** The model of the session's current state as a file; 409 when it did not build. */
-export async function modelResponse({ sessionId, principal, query, quality }: ModelResponseOptions): Promise<Response> {
-  const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'model')
+export async function sessionModelFile({ sessionId, principal, key, quality, type, logPath }: SessionModelOptions) {
+  const session = await findSessionByKeyOrPrincipal(sessionId, principal, key, 'model')
   // secureModel: only the shop's back end (server token) or the owner fetches the final model.
   if (
     quality === 'final' &&
@@ -148,21 +148,5 @@ export async function modelResponse({ sessionId, principal, query, quality }: Mo
   ) {
     throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
   }
-  return modelDownload(await storedModelFile(session, quality, query.type), query)
-}
-
-/** A model file as a private download, saying where its build came from. */
-export function modelDownload(
-  { build, bytes, contentType }: Awaited<ReturnType<typeof modelFileOf>>,
-  query: ModelResponseOptions['query'],
-): Response {
-  return new Response(bytes as Uint8Array<ArrayBuffer>, {
-    headers: {
-      'content-type': contentType,
-      'content-length': String(bytes.byteLength),
-      'content-disposition': attachment(query.filename ?? `model.${query.type}`),
-      'cache-control': 'private, no-store',
-      'x-build-cache': build.source,
-    },
-  })
+  return storedModelFile(session, quality, type, logPath)
 }

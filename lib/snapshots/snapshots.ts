@@ -1,9 +1,6 @@
 import 'server-only'
 import fs from 'node:fs/promises'
 import { AppError } from '@/lib/api/errors'
-import { fillPath } from '@/lib/api/operation'
-import { getSnapshot, getSnapshotFile } from '@/lib/snapshots/operations'
-import { storedFileResponse } from '@/lib/storage/untrusted-content'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { ParameterDefinition, Values } from '@/lib/cad/engine'
 import { engineVersion } from '@/lib/cad/engine-versions'
@@ -16,7 +13,7 @@ import type { Prisma, Snapshot } from '@/lib/generated/prisma/client'
 import { installedFiles, type LibraryRef } from '@/lib/builds/library-files'
 import type { PrintReport } from '@/lib/manufacturing/schemas'
 import { isRendererRequest } from '@/lib/render/server/image-renderer'
-import { sceneImageResponse } from '@/lib/render/server/render-session-image'
+import { renderScene } from '@/lib/render/server/render-session-image'
 import type { ImageQuery } from '@/lib/renderers/image-query'
 import { findContentFiles } from '@/lib/releases/release-content'
 import { readSceneSettings } from '@/lib/renderers/renderers'
@@ -30,7 +27,7 @@ import {
   finalPrintReport,
 } from '@/lib/sessions/model-builds'
 import { hashOf } from '@/lib/hash-of'
-import { modelDownload, modelFileOf, type ModelResponseOptions, sessionLogPath } from '@/lib/sessions/session-model'
+import { modelFileOf, type SessionModelOptions } from '@/lib/sessions/session-model'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import type { SnapshotDto } from '@/lib/snapshots/schemas'
@@ -99,12 +96,12 @@ async function sceneOf(session: LoadedSession): Promise<Pick<Frozen, 'scene' | '
 }
 
 /**
- * Freezes the session's stored state; 409 pointing at the log when its model does not build.
- * Builds the final quality's parts for the price, so taking one can take a build's time.
+ * Freezes the session's stored state; 409 pointing at its log (`logPath`) when its model does not
+ * build. Builds the final quality's parts for the price, so taking one can take a build's time.
  */
-export async function takeSnapshot(session: LoadedSession): Promise<SnapshotDto> {
+export async function takeSnapshot(session: LoadedSession, logPath: string): Promise<SnapshotDto> {
   const { source, values, build } = await buildStoredModel(session, 'preview')
-  builtOrConflict(build, sessionLogPath(session.id))
+  builtOrConflict(build, logPath)
   const { inputs, definitions } = source
   const engine = engineVersion(inputs.cadType, inputs.cadVersion)?.build
   if (!engine) throw new AppError('conflict', `This server has no engine ${inputs.cadType} ${inputs.cadVersion}`)
@@ -254,40 +251,33 @@ function sourceOf(snapshot: Snapshot): { source: BuildSource; values: Values } {
   return { source: { session, inputs, definitions, title: frozen.title }, values }
 }
 
-export interface SnapshotModelOptions extends Omit<ModelResponseOptions, 'sessionId'> {
+export interface SnapshotModelOptions extends Omit<SessionModelOptions, 'sessionId'> {
   snapshotId: string
 }
 
 /** The snapshot's model as a file; the final quality for the shop's server token or the owner only. */
-export async function snapshotModelResponse({
-  snapshotId,
-  principal,
-  query,
-  quality,
-}: SnapshotModelOptions): Promise<Response> {
+export async function snapshotModelFile({ snapshotId, principal, key, quality, type, logPath }: SnapshotModelOptions) {
   const isFinal = quality === 'final'
-  const snapshot = await findSnapshot(snapshotId, principal, isFinal ? undefined : query.key)
-  if (isFinal && (query.key !== undefined || principal?.kind === 'anonymous')) {
+  const snapshot = await findSnapshot(snapshotId, principal, isFinal ? undefined : key)
+  if (isFinal && (key !== undefined || principal?.kind === 'anonymous')) {
     throw new AppError(
       'forbidden',
       "A snapshot's finalized model needs the shop's server token or the configurator's owner",
     )
   }
-  return modelDownload(await modelFile(snapshot, quality, query.type), query)
+  return modelFile(snapshot, quality, type, logPath)
 }
 
-/** The snapshot's model as a file of `type`, built from its frozen inputs (or cached). */
-async function modelFile(snapshot: Snapshot, quality: ModelResponseOptions['quality'], type: MeshFormat) {
+/** The snapshot's model as a file of `type`, built from its frozen inputs (or cached); 409 naming `logPath` when it did not build. */
+async function modelFile(
+  snapshot: Snapshot,
+  quality: SessionModelOptions['quality'],
+  type: MeshFormat,
+  logPath: string,
+) {
   const { source, values } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
-  return modelFileOf({
-    source,
-    values,
-    quality,
-    build,
-    type,
-    logPath: `/api${fillPath(getSnapshot.path, { snapshotId: snapshot.id })}`,
-  })
+  return modelFileOf({ source, values, quality, build, type, logPath })
 }
 
 export interface SnapshotImageOptions {
@@ -295,44 +285,43 @@ export interface SnapshotImageOptions {
   principal: Principal | null
   query: ImageQuery
   request: Request
+  /** Where the snapshot is (named when its model did not build), and where its scene's files are: `filesPrefix` + path. */
+  logPath: string
+  filesPrefix: string
 }
 
 /** A server-side image of the snapshot's preview model in its frozen scene. */
-export async function snapshotImageResponse({
+export async function renderSnapshotImage({
   snapshotId,
   principal,
   query,
   request,
-}: SnapshotImageOptions): Promise<Response> {
+  logPath,
+  filesPrefix,
+}: SnapshotImageOptions) {
   if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
   const snapshot = await findSnapshot(snapshotId, principal, query.key)
-  const model = await modelFile(snapshot, 'preview', 'glb')
+  const model = await modelFile(snapshot, 'preview', 'glb', logPath)
   const key = await signSessionKey(snapshot.id, 'snapshot')
-  const files = {
-    prefix: `/api${fillPath(getSnapshotFile.path, { snapshotId: snapshot.id, path: '' })}`,
-    query: `?key=${encodeURIComponent(key)}`,
-  }
-  return (
-    await sceneImageResponse({
-      glb: model.bytes,
-      files,
-      settings: frozenOf(snapshot).scene,
-      query,
-      signal: request.signal,
-    })
-  ).response
+  return renderScene({
+    glb: model.bytes,
+    files: { prefix: filesPrefix, query: `?key=${encodeURIComponent(key)}` },
+    settings: frozenOf(snapshot).scene,
+    query,
+    signal: request.signal,
+  })
 }
 
 /** A shader or texture of the snapshot's frozen scene. */
-export async function snapshotFileResponse(
+export async function findSnapshotFile(
   snapshotId: string,
   principal: Principal | null,
   key: string | undefined,
   path: string,
-): Promise<Response> {
+) {
   const file = frozenOf(await findSnapshot(snapshotId, principal, key)).sceneFiles.find(
     (candidate) => candidate.path === path,
   )
   if (!file) throw new AppError('not_found', `File ${path} is not in this snapshot's scene`)
-  return storedFileResponse(file, { etag: `"${file.blobHash}"`, 'cache-control': 'private, max-age=300' })
+  return file
 }

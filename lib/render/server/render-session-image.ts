@@ -1,11 +1,9 @@
 import 'server-only'
 import { AppError } from '@/lib/api/errors'
-import { fillPath } from '@/lib/api/operation'
-import { getRendererFile } from '@/lib/renderers/operations'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import type { Vec3 } from '@/lib/render/camera'
-import { isRendererRequest, renderImage } from '@/lib/render/server/image-renderer'
+import { isRendererRequest, type RenderedImage, renderImage } from '@/lib/render/server/image-renderer'
 import type { ImageQuery } from '@/lib/renderers/image-query'
 import { findRenderer, readSceneSettings } from '@/lib/renderers/renderers'
 import type { SceneSettings } from '@/lib/renderers/schemas'
@@ -19,9 +17,10 @@ export interface RenderSessionImageOptions {
   principal: Principal | null
   query: ImageQuery
   request: Request
+  /** Where the session's log is (named when its model did not build), and where the renderer's files are: `filesPrefix` + path. */
+  logPath: string
+  filesPrefix: string
 }
-
-const WARNINGS_HEADER_LIMIT = 4000
 
 /** The image of a headless renderer's scene of the session's current model (preview quality). */
 export async function renderSessionImage({
@@ -30,7 +29,9 @@ export async function renderSessionImage({
   principal,
   query,
   request,
-}: RenderSessionImageOptions): Promise<Response> {
+  logPath,
+  filesPrefix,
+}: RenderSessionImageOptions): Promise<RenderedImage> {
   // A scene's texture that leads back here (past the checks of its URL) would render for ever.
   if (isRendererRequest(request.headers)) throw new AppError('forbidden', 'A render cannot request another image')
   const session = await findSessionByKeyOrPrincipal(sessionId, principal, query.key, 'rendering')
@@ -45,23 +46,20 @@ export async function renderSessionImage({
   // The page is handed the model; it fetches the renderer's files like a viewer would, with a key of its own.
   const [renderingKey, model] = await Promise.all([
     signSessionKey(session.id, 'rendering'),
-    storedModelFile(session, 'preview', 'glb'),
+    storedModelFile(session, 'preview', 'glb', logPath),
   ])
-  const { response, warnings } = await sceneImageResponse({
+  const image = await renderScene({
     glb: model.bytes,
-    files: {
-      prefix: `/api${fillPath(getRendererFile.path, { sessionId: session.id, rendererId: renderer.id, path: '' })}`,
-      query: `?key=${encodeURIComponent(renderingKey)}`,
-    },
+    files: { prefix: filesPrefix, query: `?key=${encodeURIComponent(renderingKey)}` },
     settings: await readSceneSettings(renderer, session.configurator),
     query,
     signal: request.signal,
   })
   // What could not be drawn goes to the session log too, where a designer looks for it.
-  const renderLog = warnings.join('\n')
+  const renderLog = image.warnings.join('\n')
   if (renderLog !== renderer.renderLog)
     await db.renderSession.update({ where: { id: renderer.id }, data: { renderLog } })
-  return response
+  return image
 }
 
 export interface SceneImageOptions {
@@ -75,13 +73,7 @@ export interface SceneImageOptions {
 }
 
 /** The image of a scene drawn by the headless renderer, with what it could not draw. */
-export async function sceneImageResponse({
-  glb,
-  files,
-  settings,
-  query,
-  signal,
-}: SceneImageOptions): Promise<{ response: Response; warnings: string[] }> {
+export function renderScene({ glb, files, settings, query, signal }: SceneImageOptions): Promise<RenderedImage> {
   const args = {
     model: Buffer.from(glb).toString('base64'),
     files,
@@ -98,28 +90,9 @@ export async function sceneImageResponse({
     },
     lightScale: query.s,
   }
-  const { bytes, warnings, timings, count } = await renderImage(args, signal)
-  const response = new Response(new Uint8Array(bytes), {
-    headers: {
-      'content-type': `image/${query.type}`,
-      'content-length': String(bytes.byteLength),
-      'cache-control': 'private, no-store',
-      'server-timing': [
-        ...Object.entries(timings).map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`),
-        `renders;desc="${count}"`,
-      ].join(', '),
-      ...(warnings.length > 0 && { 'x-render-warnings': headerValue(warnings) }),
-    },
-  })
-  return { response, warnings }
+  return renderImage(args, signal)
 }
 
 function vector(x: number | undefined, y: number | undefined, z: number | undefined): Vec3 | undefined {
   return x === undefined || y === undefined || z === undefined ? undefined : [x, y, z]
-}
-
-/** One header line: printable ASCII, warnings separated by " | ", cut at a sane length. */
-function headerValue(warnings: string[]): string {
-  const text = warnings.join(' | ').replace(/[^\x20-\x7e]+/g, ' ')
-  return text.length > WARNINGS_HEADER_LIMIT ? `${text.slice(0, WARNINGS_HEADER_LIMIT - 3)}...` : text
 }

@@ -1,8 +1,8 @@
 import { route } from '@/lib/endpoints/route'
+import { sessionModelDownload } from '@/lib/endpoints/responses'
 import * as operations from '@/lib/sessions/operations'
-import { modelResponse } from '@/lib/sessions/session-model'
 
 // GET /configsessions/{id}/model - the current state at preview quality
 export const GET = route(operations.getModel, ({ params, principal, query }) =>
-  modelResponse({ sessionId: params.sessionId, principal, query, quality: 'preview' }),
+  sessionModelDownload(params.sessionId, principal, query, 'preview'),
 )

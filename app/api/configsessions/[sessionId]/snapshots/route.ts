@@ -1,3 +1,4 @@
+import { apiPath } from '@/lib/endpoints/client'
 import { route } from '@/lib/endpoints/route'
 import { findSession } from '@/lib/sessions/sessions'
 import * as operations from '@/lib/snapshots/operations'
@@ -5,5 +6,5 @@ import { takeSnapshot } from '@/lib/snapshots/snapshots'
 
 // POST /configsessions/{id}/snapshots - freeze the session for an order
 export const POST = route(operations.createSnapshot, async ({ params, principal }) =>
-  takeSnapshot(await findSession(params.sessionId, principal)),
+  takeSnapshot(await findSession(params.sessionId, principal), apiPath('getLog', { params })),
 )

@@ -1,8 +1,8 @@
 import { route } from '@/lib/endpoints/route'
+import { snapshotModelDownload } from '@/lib/endpoints/responses'
 import * as operations from '@/lib/snapshots/operations'
-import { snapshotModelResponse } from '@/lib/snapshots/snapshots'
 
 // GET /snapshots/{id}/model - the frozen values at preview quality
 export const GET = route(operations.getSnapshotModel, ({ params, principal, query }) =>
-  snapshotModelResponse({ snapshotId: params.snapshotId, principal, query, quality: 'preview' }),
+  snapshotModelDownload(params.snapshotId, principal, query, 'preview'),
 )
