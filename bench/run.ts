@@ -39,19 +39,31 @@ const ids = new Map(demos.map((demo) => [demo.slug, configurators.find((c) => c.
 console.log(
   `# Paraform benchmarks (${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version})`,
 )
-await benchForeground()
-await benchEngines()
-await benchSessions(ids, accessToken)
-await benchDrag(ids, accessToken, 'embedded database, builds in this process')
-await benchCrowd(ids, accessToken)
-await benchHttp()
-await benchAttack(ids, accessToken)
-await benchRender()
-await benchCustomer()
-await benchFirstOpen(accessToken)
-await benchGrowth(accessToken)
-await benchReleases(ids.get('name-tag')!, accessToken)
-await benchQueue()
+// Each section by name, in order; `npm run bench -- drag crowd` runs only those named.
+const sections: [string, () => Promise<unknown>][] = [
+  ['foreground', () => benchForeground()],
+  ['engines', () => benchEngines()],
+  ['sessions', () => benchSessions(ids, accessToken)],
+  ['drag', () => benchDrag(ids, accessToken, 'embedded database, builds in this process')],
+  ['crowd', () => benchCrowd(ids, accessToken)],
+  ['http', () => benchHttp()],
+  ['attack', () => benchAttack(ids, accessToken)],
+  ['render', () => benchRender()],
+  ['customer', () => benchCustomer()],
+  ['first-open', () => benchFirstOpen(accessToken)],
+  ['growth', () => benchGrowth(accessToken)],
+  ['releases', () => benchReleases(ids.get('name-tag')!, accessToken)],
+  ['queue', () => benchQueue()],
+]
+const chosen = process.argv.slice(2)
+const unknown = chosen.filter((name) => !sections.some(([section]) => section === name))
+if (unknown.length > 0) {
+  console.error(
+    `bench: no section ${unknown.join(', ')}; the sections are ${sections.map(([name]) => name).join(', ')}`,
+  )
+  process.exit(1)
+}
+for (const [name, run] of sections) if (chosen.length === 0 || chosen.includes(name)) await run()
 process.exit(0)
 
 /** bench/queue.ts in a process of its own, on a fresh database of this machine's PostgreSQL. */
