@@ -31,6 +31,7 @@ export const LAYERS: [name: string, members: string[]][] = [
     'database',
     [
       'lib/db.ts',
+      'lib/json-columns.ts',
       'lib/embedded-lock.ts',
       'lib/migrations.ts',
       'lib/notifications.ts',

@@ -7,7 +7,7 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
   if (!request.body) return Buffer.alloc(0)
   const chunks: Uint8Array[] = []
   let size = 0
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of request.body) {
     size += chunk.byteLength
     if (size > limit) throw tooLarge(limit)
     chunks.push(chunk)

@@ -1,22 +1,39 @@
+import { z } from 'zod'
 import type { EngineLog } from '@/lib/cad/engine'
-import type { BoundingBox, Mesh } from '@/lib/cad/mesh/mesh'
+import type { Mesh } from '@/lib/cad/mesh/mesh'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
-import type { PrintMeasures } from '@/lib/cad/mesh/printability'
+import type { PrintMeasures, SolidMeasure } from '@/lib/cad/mesh/printability'
 import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
 import { onShutdown } from '@/lib/shutdown'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import { parseColumn, toJsonInput } from '@/lib/json-columns'
+import { ZBoundingBox } from '@/lib/manufacturing/schemas'
 import { storage } from '@/lib/storage/object-storage'
 
-export interface ObjectInfo {
-  boundingBox: BoundingBox
-  volume: number
-  /** Of closed parts (CadJob kind `parts`). */
-  print?: PrintMeasures
-}
+const ZWallSample = z.object({ thickness: z.number(), at: z.tuple([z.number(), z.number(), z.number()]) })
+const ZSolidMeasure = z.object({
+  volume: z.number(),
+  area: z.number(),
+  boundingBox: ZBoundingBox,
+  closed: z.boolean(),
+  bodies: z.number(),
+  wall: ZWallSample.nullable(),
+  thinnestWalls: z.array(ZWallSample),
+}) satisfies z.ZodType<SolidMeasure>
+
+/** A build's measures, as `CacheEntry.data` stores them: null for a build that failed. */
+const ZObjectInfo = z
+  .object({
+    boundingBox: ZBoundingBox,
+    volume: z.number(),
+    /** Of closed parts (CadJob kind `parts`). */
+    print: z.object({ whole: ZSolidMeasure, parts: z.array(ZSolidMeasure) }).optional(),
+  })
+  .nullable()
+type ObjectInfo = NonNullable<z.infer<typeof ZObjectInfo>>
 
 export interface CachedBuild {
   key: string
@@ -76,7 +93,8 @@ export async function loadBuild(key: string): Promise<CachedBuild | null> {
   // A build stored a moment ago (by a worker, for this request) needs no touch.
   touch(key, entry.lastUsedAt)
   const log = { message: entry.logMessage, error: entry.logError }
-  return { key, source: 'stored', mesh, log, objectInfo: entry.data as ObjectInfo | null }
+  const objectInfo = parseColumn(ZObjectInfo, entry.data, { table: 'CacheEntry', id: key, column: 'data' })
+  return { key, source: 'stored', mesh, log, objectInfo }
 }
 
 /** A build in memory or in the stored cache, never built. */
@@ -119,7 +137,7 @@ async function writeBuild(
   if (bytes) await storage.put(meshKey(key), bytes)
   const data = {
     ok: mesh !== null,
-    data: objectInfo as unknown as Prisma.InputJsonValue,
+    data: toJsonInput(ZObjectInfo, objectInfo),
     logMessage: log.message,
     logError: log.error,
     sizeBytes: bytes?.byteLength ?? 0,

@@ -1,5 +1,7 @@
-import type { EngineLog, ParameterDefinition } from '@/lib/cad/engine'
+import { z } from 'zod'
+import { type EngineLog, type ParameterDefinition, ZParameterDefinition } from '@/lib/cad/engine'
 import { db } from '@/lib/db'
+import { parseColumn, toJsonInput } from '@/lib/json-columns'
 
 export interface ReadParameters {
   definitions: ParameterDefinition[]
@@ -11,11 +13,13 @@ export interface ReadParameters {
 // Parameter reads are cached beside builds, also when the read failed, so a runaway model
 // costs its time limit once.
 
+const ZDefinitions = z.array(ZParameterDefinition)
+
 export async function loadParameters(key: string): Promise<ReadParameters | null> {
   const cached = await db.cacheEntry.findUnique({ where: { key } })
   if (!cached) return null
   return {
-    definitions: cached.data as unknown as ParameterDefinition[],
+    definitions: parseColumn(ZDefinitions, cached.data, { table: 'CacheEntry', id: key, column: 'data' }),
     log: { message: cached.logMessage, error: cached.logError },
     source: 'stored',
   }
@@ -27,7 +31,13 @@ export async function storeParameters(
   definitions: ParameterDefinition[],
   log: EngineLog,
 ): Promise<ReadParameters> {
-  const data = { ok, data: definitions as object, logMessage: log.message, logError: log.error, sizeBytes: 0 }
+  const data = {
+    ok,
+    data: toJsonInput(ZDefinitions, definitions),
+    logMessage: log.message,
+    logError: log.error,
+    sizeBytes: 0,
+  }
   await db.cacheEntry.upsert({ where: { key }, create: { key, ...data }, update: data })
   return { definitions, log, source: 'read' }
 }

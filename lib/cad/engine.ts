@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintMeasures } from '@/lib/cad/mesh/printability'
 import type { Scheduling } from '@/lib/cad/worker-pool'
@@ -8,28 +9,33 @@ export interface ModelFile {
   data: Uint8Array
 }
 
-export type ParameterValue = number | string | boolean | number[]
+export const ZParameterValue = z.union([z.number(), z.string(), z.boolean(), z.array(z.number())])
+export type ParameterValue = z.infer<typeof ZParameterValue>
 
 /** A model's parameter values by key. */
-export type Values = Record<string, ParameterValue>
+export const ZValues = z.record(z.string(), ZParameterValue)
+export type Values = z.infer<typeof ZValues>
 
-interface ParameterBase {
-  key: string
-  group: string
-  caption: string
-}
+const base = { key: z.string(), group: z.string(), caption: z.string() }
+const range = { min: z.number().nullable(), max: z.number().nullable(), step: z.number().nullable() }
+const ZOptionValue = z.union([z.number(), z.string()])
 
 /** A model parameter, engine-neutral: what the session code validates and shows. */
-export type ParameterDefinition = ParameterBase &
-  (
-    | { kind: 'number'; default: number; min: number | null; max: number | null; step: number | null }
-    /** 1 to 4 numbers; min, max and step apply to each. */
-    | { kind: 'vector'; default: number[]; min: number | null; max: number | null; step: number | null }
-    | { kind: 'choice'; default: number | string; options: { value: number | string; label: string }[] }
-    | { kind: 'bool'; default: boolean }
-    | { kind: 'string'; default: string; maxLength: number | null }
-    | { kind: 'file'; default: string }
-  )
+export const ZParameterDefinition = z.discriminatedUnion('kind', [
+  z.object({ ...base, kind: z.literal('number'), default: z.number(), ...range }),
+  /** 1 to 4 numbers; min, max and step apply to each. */
+  z.object({ ...base, kind: z.literal('vector'), default: z.array(z.number()), ...range }),
+  z.object({
+    ...base,
+    kind: z.literal('choice'),
+    default: ZOptionValue,
+    options: z.array(z.object({ value: ZOptionValue, label: z.string() })),
+  }),
+  z.object({ ...base, kind: z.literal('bool'), default: z.boolean() }),
+  z.object({ ...base, kind: z.literal('string'), default: z.string(), maxLength: z.number().nullable() }),
+  z.object({ ...base, kind: z.literal('file'), default: z.string() }),
+])
+export type ParameterDefinition = z.infer<typeof ZParameterDefinition>
 
 /** What a CAD run printed: `message` its echo and info output, `error` its errors and warnings. */
 export interface EngineLog {

@@ -9,7 +9,8 @@ import {
 } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
-import type { Configurator, Prisma } from '@/lib/generated/prisma/client'
+import type { Configurator } from '@/lib/generated/prisma/client'
+import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { forgetTokens } from '@/lib/auth/tokens'
 import { changeModel } from '@/lib/configurators/model-changes'
@@ -40,7 +41,7 @@ export async function createConfigurator({ userId, input }: { userId: string; in
       cadVersion: input.cadVersion ?? defaultCadVersion(cadType),
       rendererType: input.rendererType ?? 'webgl',
       rendererVersion: input.rendererVersion ?? RENDERER_VERSIONS[0],
-      extraSettings: (input.extraSettings ?? {}) as Prisma.InputJsonObject,
+      extraSettings: toJsonInput(ZExtraSettings, input.extraSettings ?? {}),
     },
   })
 }
@@ -67,7 +68,7 @@ export async function updateConfigurator({
   return changeModel({ kind: 'model', subject: owned.configuratorId }, (tx) =>
     tx.configurator.update({
       where: { id: owned.configuratorId },
-      data: { ...fields, ...(extraSettings && { extraSettings: extraSettings as Prisma.InputJsonObject }) },
+      data: { ...fields, ...(extraSettings && { extraSettings: toJsonInput(ZExtraSettings, extraSettings) }) },
     }),
   )
 }
@@ -92,14 +93,16 @@ export function toConfiguratorDto(configurator: Configurator): ConfiguratorDto {
     cadVersion: configurator.cadVersion,
     rendererType: configurator.rendererType,
     rendererVersion: configurator.rendererVersion,
-    extraSettings: configurator.extraSettings as Record<string, unknown>,
+    extraSettings: readExtraSettings(configurator),
     createdAt: formatDateTime(configurator.createdAt),
     updatedAt: formatDateTime(configurator.updatedAt),
   }
 }
 
-/** The configurator's extra settings; the keys the server reads were checked when they were stored. */
-export function readExtraSettings(configurator: Configurator): ExtraSettings {
-  const result = ZExtraSettings.safeParse(configurator.extraSettings)
-  return result.success ? result.data : {}
+/** The extra settings of a configurator, or of the release a session's content is (`release`). */
+export function readExtraSettings(
+  content: Pick<Configurator, 'id' | 'extraSettings'> & { release?: { id: string } | null },
+): ExtraSettings {
+  const row = content.release ? { table: 'Release', id: content.release.id } : { table: 'Configurator', id: content.id }
+  return parseColumn(ZExtraSettings, content.extraSettings, { ...row, column: 'extraSettings' })
 }

@@ -3,7 +3,6 @@ import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import type { Health } from '@/lib/health/schemas'
 import { queueCounts } from '@/lib/queue/build-queue'
-import type { RunningBuild } from '@/lib/queue/worker-heartbeat'
 import { liveWorkers } from '@/lib/queue/worker-heartbeat'
 import { storage } from '@/lib/storage/object-storage'
 import { logger } from '@/lib/log'
@@ -44,7 +43,7 @@ export async function getHealth(): Promise<Health> {
     workers: workers.map((worker) => ({
       id: worker.id,
       slots: worker.slots,
-      running: (worker.running as unknown as RunningBuild[]).length,
+      running: worker.running.length,
       lastBeatMsAgo: Date.now() - worker.beatAt.getTime(),
     })),
   }

@@ -1,28 +1,41 @@
+import { z } from 'zod'
 import { AppError, ValidationError } from '@/lib/api/errors'
-import type { ParameterDefinition } from '@/lib/cad/engine'
+import { ZParameterDefinition } from '@/lib/cad/engine'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
-import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
+import {
+  findOwnedConfigurator,
+  readExtraSettings,
+  type OwnedConfiguratorOptions,
+} from '@/lib/configurators/configurators'
 import { changeModel } from '@/lib/configurators/model-changes'
-import type { z } from 'zod'
-import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
+import { ZExtraSettings, ZPreparationFailure } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
-import type { Preparation, Prisma, Release } from '@/lib/generated/prisma/client'
+import type { Preparation, Release } from '@/lib/generated/prisma/client'
+import { type Column, parseColumn, toJsonInput } from '@/lib/json-columns'
 import { DIFF_BUDGET_MS, diffTexts } from '@/lib/publishing/text-diff'
 import { readDraft, versionOf } from '@/lib/releases/release-content'
-import type { PublishReleaseInput, ReleaseComparison, ReleaseDto, ZDefaultsModel } from '@/lib/publishing/schemas'
+import {
+  type PublishReleaseInput,
+  type ReleaseComparison,
+  type ReleaseDto,
+  ZDefaultsModel,
+} from '@/lib/publishing/schemas'
 import { buildValues, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
 import type { ParameterSet } from '@/lib/sessions/schemas'
-import { startPreparation } from '@/lib/sessions/preparation'
+import { readFailures, readTestDrive, startPreparation } from '@/lib/sessions/preparation'
 import { blobStore } from '@/lib/storage/blob-store'
 
 // Publishing turns the configurator's draft into an immutable, numbered release that new
 // sessions get; a session keeps the release it started with. Before the first publish the
 // configurator has no release and its files are what sessions get, as the interface says.
 
+const ZParameters = z.array(ZParameterDefinition)
+const ZDefaults = ZDefaultsModel.nullable()
+const ZFailures = z.array(ZPreparationFailure)
+
 type Failure = z.infer<typeof ZPreparationFailure>
-type DefaultsModel = z.infer<typeof ZDefaultsModel>
 
 export interface ReleaseOptions extends OwnedConfiguratorOptions {
   number: number
@@ -34,14 +47,14 @@ function failuresOf(preparation: Preparation): Failure[] {
     preparation.state === 'failed'
       ? [{ build: 'the parameters', message: preparation.message, log: preparation.message }]
       : []
-  const samples = (preparation.testDrive as z.infer<typeof ZTestDriveSample>[])
+  const samples = readTestDrive(preparation)
     .filter((sample) => sample.outcome !== 'built')
     .map((sample) => ({
       build: `test drive ${JSON.stringify(sample.values)}`,
       message: `${sample.outcome}: ${sample.message}`,
       log: sample.message,
     }))
-  return [...failed, ...(preparation.failures as Failure[]), ...samples]
+  return [...failed, ...readFailures(preparation), ...samples]
 }
 
 /** A preparation still running after this long was cut off (its process stopped): it is started again. */
@@ -119,7 +132,7 @@ export async function publishRelease({
           : `: roll back to release ${last.number} to give it to new sessions`
       throw new AppError('conflict', `The draft is published already as release ${last.number}${current}`)
     }
-    const { mainFile, cadType, cadVersion, rendererType, rendererVersion, extraSettings } = now.configurator
+    const { mainFile, cadType, cadVersion, rendererType, rendererVersion } = now.configurator
     const created = await tx.release.create({
       data: {
         configuratorId,
@@ -130,10 +143,10 @@ export async function publishRelease({
         cadVersion,
         rendererType,
         rendererVersion,
-        extraSettings: extraSettings as Prisma.InputJsonObject,
-        parameters: parameters as unknown as Prisma.InputJsonArray,
-        ...(defaults && { defaults: { volume: defaults.volume, boundingBox: { ...defaults.boundingBox } } }),
-        overridden: failures,
+        extraSettings: toJsonInput(ZExtraSettings, readExtraSettings(now.configurator)),
+        parameters: toJsonInput(ZParameters, parameters),
+        ...(defaults && { defaults: toJsonInput(ZDefaults, defaults) }),
+        overridden: toJsonInput(ZFailures, failures),
         files: {
           createMany: {
             data: now.files.map(({ path, blobHash, size, contentType }) => ({ path, blobHash, size, contentType })),
@@ -252,7 +265,7 @@ export async function compareReleases({
 
 function compareParameters(before: Release, after: Release): ReleaseComparison['parameters'] {
   const [old, now] = [before, after].map((release) =>
-    toParameterSet(release.parameters as unknown as ParameterDefinition[], {}),
+    toParameterSet(parseColumn(ZParameters, release.parameters, columnOf(release, 'parameters')), {}),
   ) as [ParameterSet, ParameterSet]
   const only = (set: ParameterSet, other: ParameterSet) =>
     Object.fromEntries(Object.entries(set).filter(([key]) => !(key in other)))
@@ -262,8 +275,12 @@ function compareParameters(before: Release, after: Release): ReleaseComparison['
   return { added: only(now, old), removed: only(old, now), changed: Object.fromEntries(changed) }
 }
 
-function defaultsOf(release: Release): DefaultsModel | null {
-  return release.defaults as DefaultsModel | null
+function defaultsOf(release: Release): z.infer<typeof ZDefaults> {
+  return parseColumn(ZDefaults, release.defaults, columnOf(release, 'defaults'))
+}
+
+function columnOf(release: Release, column: string): Column {
+  return { table: 'Release', id: release.id, column }
 }
 
 export function toReleaseDto(release: CountedRelease, currentId: string | null): ReleaseDto {
@@ -276,6 +293,6 @@ export function toReleaseDto(release: CountedRelease, currentId: string | null):
     cadVersion: release.cadVersion,
     files: release._count.files,
     defaults: defaultsOf(release),
-    overridden: release.overridden as Failure[],
+    overridden: parseColumn(ZFailures, release.overridden, columnOf(release, 'overridden')),
   }
 }

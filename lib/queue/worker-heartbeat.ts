@@ -1,22 +1,33 @@
 import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
 import { db } from '@/lib/db'
+import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { freeTurnsOf, heldTurnFlags } from '@/lib/queue/build-turns'
 
 /** How often a live worker process beats, and how long without a beat makes it dead. */
 export const BEAT_MS = 2000
 export const DEAD_AFTER_MS = 10_000
 
-export interface RunningBuild {
-  key: string
-  flags: string[]
-  /** On the low-priority slot: it holds no share of customers' slots. */
-  background?: boolean
-}
+/** What `BuildWorker.running` stores: the builds the worker runs now. */
+const ZRunningBuilds = z.array(
+  z.object({
+    key: z.string(),
+    flags: z.array(z.string()),
+    /** On the low-priority slot: it holds no share of customers' slots. */
+    background: z.boolean().optional(),
+  }),
+)
+type RunningBuild = z.infer<typeof ZRunningBuilds>[number]
 
 type Client = Pick<typeof db, 'buildWorker'>
 
-export function liveWorkers(client: Client = db) {
-  return client.buildWorker.findMany({ where: { beatAt: { gt: new Date(Date.now() - DEAD_AFTER_MS) } } })
+/** The workers that beat lately, each with the builds it runs. */
+export async function liveWorkers(client: Client = db) {
+  const workers = await client.buildWorker.findMany({ where: { beatAt: { gt: new Date(Date.now() - DEAD_AFTER_MS) } } })
+  return workers.map((worker) => ({
+    ...worker,
+    running: parseColumn(ZRunningBuilds, worker.running, { table: 'BuildWorker', id: worker.id, column: 'running' }),
+  }))
 }
 
 /** Taken while a worker decides whether a build may start and writes it down, so that no two decide at once. */
@@ -27,7 +38,7 @@ function fullFlagsOf(workers: Awaited<ReturnType<typeof liveWorkers>>): string[]
   const slots = workers.reduce((total, worker) => total + worker.slots, 0)
   const half = Math.ceil(slots / 2)
   const holding = new Map<string, number>()
-  for (const build of workers.flatMap((worker) => worker.running as unknown as RunningBuild[])) {
+  for (const build of workers.flatMap((worker) => worker.running)) {
     for (const flag of build.background ? [] : build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
   }
   return [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
@@ -70,7 +81,7 @@ export class Heartbeat {
       try {
         await tx.buildWorker.update({
           where: { id: this.id },
-          data: { beatAt: new Date(), running: [...this.running.values()] as object[] },
+          data: { beatAt: new Date(), running: this.runningInput() },
         })
       } catch (error) {
         this.running.delete(build.key)
@@ -80,13 +91,17 @@ export class Heartbeat {
     })
   }
 
+  private runningInput() {
+    return toJsonInput(ZRunningBuilds, [...this.running.values()])
+  }
+
   ended(key: string): Promise<void> {
     this.running.delete(key)
     return this.beat()
   }
 
   private async beat(): Promise<void> {
-    const data = { beatAt: new Date(), queueIds: [...this.queueIds], running: [...this.running.values()] as object[] }
+    const data = { beatAt: new Date(), queueIds: [...this.queueIds], running: this.runningInput() }
     // A worker taken for dead after a long pause comes back as a new row.
     await db.buildWorker.upsert({
       where: { id: this.id },

@@ -1,6 +1,7 @@
 import { AppError, ValidationError, type FieldError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
-import type { Prisma, RenderSession } from '@/lib/generated/prisma/client'
+import type { RenderSession } from '@/lib/generated/prisma/client'
+import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { externalUrlProblem, ownHostNames } from '@/lib/outbound/own-host'
 import { ZSceneSettings, type SceneSettings } from '@/lib/renderers/schemas'
 import { blobStore } from '@/lib/storage/blob-store'
@@ -8,6 +9,8 @@ import { type ConfiguratorContent, findContentFile, findContentFiles } from '@/l
 
 const RENDERER_ROOT = 'renderer/'
 const DEFAULT_SCENE_PATH = `${RENDERER_ROOT}scene.json`
+/** A renderer's own scene settings (`RenderSession.scene`): null until it was updated. */
+const ZStoredScene = ZSceneSettings.nullable()
 
 /** A renderer of this session; another session's renderer is as unknown as a made-up id. */
 export async function findRenderer(sessionId: string, rendererId: string) {
@@ -54,8 +57,8 @@ async function readDefaultSceneSettings(content: ConfiguratorContent): Promise<S
 
 /** The renderer's own copy once it was updated, the configurator's default before. */
 export async function readSceneSettings(renderer: RenderSession, content: ConfiguratorContent): Promise<SceneSettings> {
-  // Stored copies were validated by updateSceneSettings.
-  return renderer.scene !== null ? (renderer.scene as SceneSettings) : readDefaultSceneSettings(content)
+  const stored = parseColumn(ZStoredScene, renderer.scene, { table: 'RenderSession', id: renderer.id, column: 'scene' })
+  return stored ?? readDefaultSceneSettings(content)
 }
 
 export interface UpdateSceneSettingsOptions {
@@ -84,7 +87,7 @@ export async function updateSceneSettings({
   if (problems.length > 0) throw new ValidationError(problems)
   await db.renderSession.update({
     where: { id: renderer.id },
-    data: { scene: scene as Prisma.InputJsonObject, renderLog: '' },
+    data: { scene: toJsonInput(ZSceneSettings, scene), renderLog: '' },
   })
   return scene
 }

@@ -13,7 +13,7 @@ import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport } from '@/lib/manufacturing/schemas'
 import { hashOf } from '@/lib/hash-of'
 import { describeModelInputs, type ModelInputs } from '@/lib/sessions/model-inputs'
-import { effectiveValues, storedValuesOf } from '@/lib/sessions/parameter-values'
+import { effectiveValues } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
 // A session's model builds: the parameters read from its inputs, the model of a set of values
@@ -169,7 +169,7 @@ export async function preparePrint(source: BuildSource, values: Readonly<Record<
 /** The model of the session's stored state. */
 export async function buildStoredModel(session: LoadedSession, quality: Quality) {
   const source = await readBuildSource(session)
-  const values = effectiveValues(source, storedValuesOf(session.values))
+  const values = effectiveValues(source, session.values)
   return { source, definitions: source.definitions, values, build: await buildModel(source, values, quality) }
 }
 

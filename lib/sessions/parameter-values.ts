@@ -1,6 +1,5 @@
 import { type FieldError, ValidationError } from '@/lib/api/errors'
 import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
-import type { Prisma } from '@/lib/generated/prisma/client'
 import { type ParameterSet, ZParameter } from '@/lib/sessions/schemas'
 
 // A session's parameter values against the parameters its model defines: checked, stored,
@@ -102,11 +101,6 @@ export function effectiveValues(
       return [definition.key, checked && 'value' in checked ? checked.value : definition.default]
     }),
   )
-}
-
-/** The values a session row stores (only those set); anything but an object stores none. */
-export function storedValuesOf(json: Prisma.JsonValue): Prisma.JsonObject {
-  return json !== null && typeof json === 'object' && !Array.isArray(json) ? json : {}
 }
 
 /** `wall_thickness` and `wallThickness` both read "Wall thickness". */

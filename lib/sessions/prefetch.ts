@@ -1,7 +1,7 @@
 import { limits } from '@/lib/api/rate-limit'
 import { DroppedError } from '@/lib/cad/worker-pool'
 import { buildValues, readBuildSource } from '@/lib/sessions/model-builds'
-import { storedValuesOf, validateValues } from '@/lib/sessions/parameter-values'
+import { validateValues } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 
 // While a customer drags a slider, the page names the values it passes and the likely release
@@ -21,12 +21,11 @@ export async function prefetchModels(
   const changes = candidates.map((candidate) => validateValues(source.definitions, candidate, fileIds))
   // A customer out of build time gets 429 for a candidate too: its release could not build either.
   if (session.identityId) await limits.customerBuildTime.check(session.identityId)
-  const stored = storedValuesOf(session.values)
   const prefetching = { ...source, session: { ...source.session, prefetch: true } }
   startCandidates(session.id, async (signal) => {
     for (const change of changes) {
       signal.throwIfAborted()
-      await buildValues(prefetching, { ...stored, ...change }, signal)
+      await buildValues(prefetching, { ...session.values, ...change }, signal)
     }
   })
   return { candidates: changes.length }

@@ -1,11 +1,12 @@
 import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
-import type { z } from 'zod'
-import type { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
+import { z } from 'zod'
+import { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
+import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { presetsOf } from '@/lib/sessions/presets'
 import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/model-builds'
 import { sampleValues } from '@/lib/configurators/test-drive'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import type { Preparation, Prisma } from '@/lib/generated/prisma/client'
 import { logger } from '@/lib/log'
 import { draftOf, readDraft } from '@/lib/releases/release-content'
 
@@ -36,6 +37,23 @@ export function startPreparation(configuratorId: string, changes: bigint[] = [])
   prepareConfigurator(configuratorId, changes).catch((error: unknown) =>
     logger.warn({ err: error, configuratorId }, 'preparing a configurator failed'),
   )
+}
+
+const ZFailures = z.array(ZPreparationFailure)
+const ZTestDrive = z.array(ZTestDriveSample)
+
+/** Each model of the preparation that did not build. */
+export function readFailures(preparation: Preparation): z.infer<typeof ZFailures> {
+  return parseColumn(ZFailures, preparation.failures, { ...rowOf(preparation), column: 'failures' })
+}
+
+/** The test drive's samples built so far, each with how its build went. */
+export function readTestDrive(preparation: Preparation): z.infer<typeof ZTestDrive> {
+  return parseColumn(ZTestDrive, preparation.testDrive, { ...rowOf(preparation), column: 'testDrive' })
+}
+
+function rowOf(preparation: Preparation) {
+  return { table: 'Preparation', id: preparation.configuratorId }
 }
 
 /** Updates the preparation that began at `startedAt`: a newer one that began meanwhile owns the row. */
@@ -77,7 +95,7 @@ export async function prepareConfigurator(configuratorId: string, changes: bigin
       { build: 'the defaults', values: {} },
       ...presets.map((preset) => ({ build: `preset ${preset.name}`, values: preset.values })),
     ]
-    const failures: z.infer<typeof ZPreparationFailure>[] = []
+    const failures: z.infer<typeof ZFailures> = []
     for (const { build, values } of valueSets) {
       const { mesh, log } = await buildValues(source, values)
       if (!mesh) failures.push({ build, message: firstProblem(log.error), log: log.error.slice(0, FAILURE_LOG_CHARS) })
@@ -88,7 +106,7 @@ export async function prepareConfigurator(configuratorId: string, changes: bigin
       state: 'ready',
       builds: valueSets.length,
       failedBuilds: failures.length,
-      failures,
+      failures: toJsonInput(ZFailures, failures),
       finishedAt: new Date(),
     })
   } catch (error) {
@@ -125,13 +143,13 @@ function firstProblem(error: string): string {
 async function runTestDrive(source: BuildSource, startedAt: Date): Promise<void> {
   const configuratorId = source.session.configuratorId
   const background = { ...source, session: { ...source.session, background: true } }
-  const results: Prisma.InputJsonValue[] = []
+  const results: z.infer<typeof ZTestDrive> = []
   try {
     for (const values of sampleValues(source.definitions, TEST_DRIVE_SAMPLES, source.inputs.sourceHash)) {
       const build = await buildValues(background, values)
       const outcome = build.mesh ? 'built' : /time limit/.test(build.log.error) ? 'time limit' : 'failed'
       results.push({ values, outcome, message: build.mesh ? '' : firstProblem(build.log.error) })
-      await updatePreparation(configuratorId, startedAt, { testDrive: results })
+      await updatePreparation(configuratorId, startedAt, { testDrive: toJsonInput(ZTestDrive, results) })
     }
   } finally {
     await updatePreparation(configuratorId, startedAt, { testDriveDone: true })
@@ -154,17 +172,16 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
       failures: [],
       testDrive: { done: false, samples: [] },
     }
-  const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, failures, testDrive, testDriveDone } =
-    preparation
+  const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, testDriveDone } = preparation
   return {
     draft,
-    testDrive: { done: testDriveDone, samples: testDrive as z.infer<typeof ZTestDriveSample>[] },
+    testDrive: { done: testDriveDone, samples: readTestDrive(preparation) },
     state: state as 'preparing' | 'ready' | 'failed',
     startedAt: startedAt.toISOString(),
     durationMs: finishedAt ? finishedAt.getTime() - startedAt.getTime() : null,
     builds,
     failedBuilds,
     message,
-    failures: failures as z.infer<typeof ZPreparationFailure>[],
+    failures: readFailures(preparation),
   }
 }

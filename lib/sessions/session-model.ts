@@ -15,7 +15,7 @@ import {
   readBuildSource,
   write3mfOf,
 } from '@/lib/sessions/model-builds'
-import { effectiveValues, storedValuesOf, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
+import { effectiveValues, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
 import { dropCandidates } from '@/lib/sessions/prefetch'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 import { updateSession } from '@/lib/sessions/session-updates'
@@ -36,7 +36,7 @@ export async function getObjectInfo(session: LoadedSession, logPath: string) {
 
 export async function getParameters(session: LoadedSession): Promise<ParameterSet> {
   const source = await readBuildSource(session)
-  return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(session.values)))
+  return toParameterSet(source.definitions, effectiveValues(source, session.values))
 }
 
 /**
@@ -92,12 +92,12 @@ export async function storeValues(
   // The customer set values: candidates of what it would set are moot.
   dropCandidates(source.session.id)
   const stored = await updateSession(source.session.id, {
-    current: storedValuesOf(session.values),
+    current: session.values,
     changes,
     warnings,
     build: (values, signal) => buildValues(source, values, signal),
   })
-  return toParameterSet(source.definitions, effectiveValues(source, storedValuesOf(stored)))
+  return toParameterSet(source.definitions, effectiveValues(source, stored))
 }
 
 /** The model of the session's stored state as a file of `type`; 409 naming `logPath` when it did not build. */

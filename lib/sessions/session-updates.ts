@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util'
 import { AppError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
-import type { Prisma } from '@/lib/generated/prisma/client'
+import { parseColumn } from '@/lib/json-columns'
+import { type Values, ZValues } from '@/lib/cad/engine'
 import { listen, notify } from '@/lib/notifications'
 
 // Setting a session's values stores them at once, merged over the stored ones in one row update
@@ -14,8 +15,6 @@ import { listen, notify } from '@/lib/notifications'
 
 /** An update stored: `{session, version}`. */
 const STORED_CHANNEL = 'paraform_session_stored'
-
-export type StoredValues = Prisma.JsonObject
 
 interface Notice {
   session: string
@@ -42,7 +41,7 @@ function supersede({ session, version }: Notice): void {
 /** Starts the build of `values`, the session's newest here: whatever this process built for the session before is moot. */
 function startBuild(
   sessionId: string,
-  values: StoredValues,
+  values: Values,
   build: SessionUpdate['build'],
 ): { version: number; controller: AbortController } {
   building.get(sessionId)?.controller.abort(new SupersededError())
@@ -66,12 +65,12 @@ function subscribe(): Promise<void> {
 
 export interface SessionUpdate {
   /** The session's values as the request read them. */
-  current: StoredValues
-  changes: StoredValues
+  current: Values
+  changes: Values
   /** What the session's log says about the values. */
   warnings?: string
   /** Builds the model of the stored values; stopped at the signal's abort. */
-  build: (values: StoredValues, signal: AbortSignal) => Promise<unknown>
+  build: (values: Values, signal: AbortSignal) => Promise<unknown>
 }
 
 /** Each session's last update begun in this process. */
@@ -83,11 +82,11 @@ const storing = new Map<string, Promise<unknown>>()
  * writes, but their results arrive on different connections, and the last answer a page hears
  * must be the state the session keeps.
  */
-function store(sessionId: string, changes: StoredValues, warnings: string) {
+function store(sessionId: string, changes: Values, warnings: string) {
   const stored = (storing.get(sessionId) ?? Promise.resolve())
     .catch(() => {})
     .then(
-      () => db.$queryRaw<{ values: StoredValues; version: number }[]>`
+      () => db.$queryRaw<{ values: unknown; version: number }[]>`
         UPDATE "ConfigSession" SET "version" = "version" + 1, "values" = "values" || ${JSON.stringify(changes)}::jsonb,
           "valueWarnings" = ${warnings}, "configuredAt" = now()
         WHERE "id" = ${sessionId}::uuid
@@ -102,7 +101,7 @@ function store(sessionId: string, changes: StoredValues, warnings: string) {
 export async function updateSession(
   sessionId: string,
   { current, changes, warnings = '', build }: SessionUpdate,
-): Promise<StoredValues> {
+): Promise<Values> {
   await subscribe()
   const expected = { ...current, ...changes }
   let started = startBuild(sessionId, expected, build)
@@ -113,11 +112,12 @@ export async function updateSession(
     started.controller.abort(new SupersededError())
     throw new AppError('not_found', 'The session was deleted')
   }
+  const values = parseColumn(ZValues, row.values, { table: 'ConfigSession', id: sessionId, column: 'values' })
   // Another update was stored in between: the stored values are not the ones building.
-  if (!isDeepStrictEqual(row.values, expected)) started = startBuild(sessionId, row.values, build)
+  if (!isDeepStrictEqual(values, expected)) started = startBuild(sessionId, values, build)
   started.version = row.version
   const notice = { session: sessionId, version: row.version }
   supersede(notice)
   notify(STORED_CHANNEL, JSON.stringify(notice)).catch(() => {})
-  return row.values
+  return values
 }

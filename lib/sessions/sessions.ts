@@ -1,7 +1,9 @@
 import { AppError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
-import type { RenderSession } from '@/lib/generated/prisma/client'
+import type { ConfigSession, RenderSession } from '@/lib/generated/prisma/client'
+import { parseColumn } from '@/lib/json-columns'
+import { type Values, ZValues } from '@/lib/cad/engine'
 import { isValidSessionKey, type KeyPurpose, signSessionKey } from '@/lib/sessions/session-keys'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 import { findConfiguratorRow } from '@/lib/configurators/model-memory'
@@ -18,11 +20,17 @@ async function load(sessionId: string, principal: Principal | null = null) {
     principal && principal.kind !== 'user' && principal.application.id === applicationId ? principal.application : null
   return {
     ...session,
+    values: storedValuesOf(session),
     configurator,
     background: isDesignerDraft(configurator),
     application:
       applicationId === null ? null : (known ?? (await db.application.findUnique({ where: { id: applicationId } }))),
   }
+}
+
+/** The values the session stores: only those set, the rest are the model's defaults. */
+function storedValuesOf(session: Pick<ConfigSession, 'id' | 'values'>): Values {
+  return parseColumn(ZValues, session.values, { table: 'ConfigSession', id: session.id, column: 'values' })
 }
 
 /** The draft of a published configurator is the designer's work: its builds go behind every customer's. */
@@ -129,6 +137,7 @@ export async function createSession({
   })
   return {
     ...session,
+    values: storedValuesOf(session),
     configurator,
     background: isDesignerDraft(configurator),
     application: principal.kind === 'user' ? null : principal.application,

@@ -1,23 +1,25 @@
 import 'server-only'
 import fs from 'node:fs/promises'
+import { z } from 'zod'
 import { AppError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
-import type { ParameterDefinition, Values } from '@/lib/cad/engine'
+import { type Values, ZParameterDefinition, ZValues } from '@/lib/cad/engine'
 import { engineVersion } from '@/lib/cad/engine-versions'
-import type { ExtraSettings } from '@/lib/configurators/schemas'
+import { ZExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
 import type { MeshFormat } from '@/lib/cad/mesh/export-mesh'
-import type { Prisma, Snapshot } from '@/lib/generated/prisma/client'
-import { installedFiles, type LibraryRef } from '@/lib/builds/library-files'
-import type { PrintReport } from '@/lib/manufacturing/schemas'
+import type { Snapshot } from '@/lib/generated/prisma/client'
+import { parseColumn, toJsonInput } from '@/lib/json-columns'
+import { installedFiles } from '@/lib/builds/library-files'
+import { ZPrintReport } from '@/lib/manufacturing/schemas'
 import { isRendererRequest } from '@/lib/render/server/image-renderer'
 import { renderScene } from '@/lib/render/server/render-session-image'
 import type { ImageQuery } from '@/lib/renderers/image-query'
 import { findContentFiles } from '@/lib/releases/release-content'
 import { readSceneSettings } from '@/lib/renderers/renderers'
-import type { SceneSettings } from '@/lib/renderers/schemas'
+import { ZSceneSettings } from '@/lib/renderers/schemas'
 import { isValidSessionKey, signSessionKey } from '@/lib/sessions/session-keys'
 import {
   buildModel,
@@ -30,8 +32,8 @@ import { hashOf } from '@/lib/hash-of'
 import { modelFileOf, type SessionModelOptions } from '@/lib/sessions/session-model'
 import { toParameterSet } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
-import type { SnapshotDto } from '@/lib/snapshots/schemas'
-import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
+import { type SnapshotDto, ZSnapshot } from '@/lib/snapshots/schemas'
+import { blobStore } from '@/lib/storage/blob-store'
 import { scheduleDelivery } from '@/lib/webhooks/webhook-queue'
 import { recordEvent } from '@/lib/webhooks/webhooks'
 
@@ -40,26 +42,29 @@ import { recordEvent } from '@/lib/webhooks/webhooks'
 // libraries or the machine's fonts change later. Blobs are content-addressed and never deleted
 // (lib/storage/blob-store.ts), so every file a snapshot names stays readable while it exists.
 
+const ZStoredFile = z.object({ path: z.string(), blobHash: z.string() })
+
 /** The frozen inputs, as stored in `Snapshot.frozen`; `format` changes with their shape. */
-interface Frozen {
-  format: 1
-  title: string
-  engine: SnapshotDto['engine']
-  mainFile: string
-  files: StoredFile[]
-  libraries: Required<LibraryRef>[]
-  fonts: { hash: string; files: StoredFile[] }
+const ZFrozenInputs = z.object({
+  format: z.literal(1),
+  title: z.string(),
+  engine: ZSnapshot.shape.engine,
+  mainFile: z.string(),
+  files: z.array(ZStoredFile),
+  libraries: z.array(z.object({ name: z.string(), contentHash: z.string(), files: z.array(ZStoredFile) })),
+  fonts: z.object({ hash: z.string(), files: z.array(ZStoredFile) }),
   /** Session file id → the name the model sees it under (file parameters hold ids). */
-  sessionFileNames: [string, string][]
-  settings: ExtraSettings
-  limits: BuildSource['inputs']['limits']
-  sourceHash: string
-  definitions: ParameterDefinition[]
-  values: Values
-  scene: SceneSettings
-  sceneFiles: (StoredFile & { contentType: string; size: number })[]
-  print: PrintReport
-}
+  sessionFileNames: z.array(z.tuple([z.string(), z.string()])),
+  settings: ZExtraSettings,
+  limits: z.object({ timeLimitMs: z.number(), memoryLimitBytes: z.number() }),
+  sourceHash: z.string(),
+  definitions: z.array(ZParameterDefinition),
+  values: ZValues,
+  scene: ZSceneSettings,
+  sceneFiles: z.array(ZStoredFile.extend({ contentType: z.string(), size: z.number() })),
+  print: ZPrintReport,
+})
+type Frozen = z.infer<typeof ZFrozenInputs>
 
 /** This machine's fonts as blobs, stored once per process: a snapshot names them by content hash. */
 let storedFonts: Promise<Frozen['fonts']> | undefined
@@ -137,7 +142,7 @@ export async function takeSnapshot(session: LoadedSession, logPath: string): Pro
         sessionId: session.id,
         identityId: session.identityId,
         releaseNumber: session.configurator.release?.number ?? null,
-        frozen: frozen as unknown as Prisma.InputJsonObject,
+        frozen: toJsonInput(ZFrozenInputs, frozen),
         contentHash: hashOf(frozen),
       },
     })
@@ -160,7 +165,7 @@ function withoutKey({ modelKey: _, ...rest }: SnapshotDto): Omit<SnapshotDto, 'm
 }
 
 function frozenOf(snapshot: Snapshot): Frozen {
-  return snapshot.frozen as unknown as Frozen
+  return parseColumn(ZFrozenInputs, snapshot.frozen, { table: 'Snapshot', id: snapshot.id, column: 'frozen' })
 }
 
 export async function toSnapshotDto(snapshot: Snapshot): Promise<SnapshotDto> {

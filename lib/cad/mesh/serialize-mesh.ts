@@ -28,7 +28,8 @@ export function deserializeMesh(bytes: Uint8Array): Mesh {
   const count = view.getUint32(0, true)
   let offset = 4
   const parts = Array.from({ length: count }, () => {
-    const color = [0, 1, 2, 3].map((i) => view.getFloat32(offset + i * 4, true)) as unknown as Rgba
+    const channel = (i: number) => view.getFloat32(offset + i * 4, true)
+    const color: Rgba = [channel(0), channel(1), channel(2), channel(3)]
     const positionCount = view.getUint32(offset + 16, true)
     const indexCount = view.getUint32(offset + 20, true)
     offset += 24

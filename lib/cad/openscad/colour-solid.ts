@@ -17,7 +17,8 @@ export function treeColours(csg: string): Rgba[] {
   for (const line of csg.split('\n')) {
     const channels = COLOR_NODE.exec(line)?.[1]?.split(',').map(Number)
     if (channels?.length !== 4 || !channels.every(Number.isFinite)) continue
-    const rounded = channels.map((channel) => Math.round(channel * 255) / 255) as unknown as Rgba
+    const [r, g, b, a] = channels.map((channel) => Math.round(channel * 255) / 255)
+    const rounded: Rgba = [r!, g!, b!, a!]
     colours.set(rounded.join(' '), rounded)
   }
   return [...colours.values()]
