@@ -72,3 +72,6 @@ export const ZErrorBody = z.object({
   }),
 })
 export type ErrorBody = z.infer<typeof ZErrorBody>
+
+/** A modelKey or renderingKey (lib/sessions/session-keys.ts): purpose, id, expiry and signature, some 100 characters. */
+export const ZSessionKey = z.string().max(200)

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { ZIntegerParam } from '@/lib/api/schemas'
-import { ZSessionKey } from '@/lib/sessions/schemas'
+import { ZIntegerParam, ZSessionKey } from '@/lib/api/schemas'
 
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp'] as const
 export type ImageType = (typeof IMAGE_TYPES)[number]

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ZSessionKey } from '@/lib/sessions/schemas'
+import { ZSessionKey } from '@/lib/api/schemas'
 import { ZFilePath } from '@/lib/storage/file-path'
 
 export const ZRendererParams = z.object({ sessionId: z.uuid(), rendererId: z.uuid() })

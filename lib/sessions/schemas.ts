@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ZSessionKey } from '@/lib/api/schemas'
 import { MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import { ZSetParameters, ZVector } from '@/lib/configurators/schemas'
 import { ZBoundingBox, ZPrintReport } from '@/lib/manufacturing/schemas'
@@ -111,9 +112,6 @@ export const ZLog = z.object({
 })
 
 const MODEL_TYPES = Object.keys(MESH_FORMATS) as MeshFormat[]
-
-/** A modelKey or renderingKey (lib/sessions/session-keys.ts): purpose, id, expiry and signature, some 100 characters. */
-export const ZSessionKey = z.string().max(200)
 
 export const ZModelQuery = z.object({
   type: z

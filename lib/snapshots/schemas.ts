@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { ZDateTime } from '@/lib/api/schemas'
-import { ZModelQuery, ZParameterSet, ZSessionKey } from '@/lib/sessions/schemas'
+import { ZDateTime, ZSessionKey } from '@/lib/api/schemas'
+import { ZModelQuery, ZParameterSet } from '@/lib/sessions/schemas'
 import { ZPrintReport } from '@/lib/manufacturing/schemas'
 
 export const ZSnapshotParams = z.object({ snapshotId: z.uuid() })
