@@ -15,27 +15,26 @@ interface ModelQuery {
   key?: string
 }
 
-/** The model of a session's current state as a download (GET .../model, .../finalizedmodel). */
-export async function sessionModelDownload(
-  sessionId: string,
+/**
+ * The model of a session's current state or of a snapshot as a download (GET .../model and
+ * .../finalizedmodel of either); a model that did not build names where its log is.
+ */
+export async function modelFileDownload(
+  of: 'session' | 'snapshot',
+  id: string,
   principal: Principal | null,
   query: ModelQuery,
   quality: Quality,
 ): Promise<Response> {
-  const logPath = apiPath('getLog', { params: { sessionId } })
-  const file = await sessionModelFile({ sessionId, principal, key: query.key, quality, type: query.type, logPath })
-  return modelDownload(file, query)
-}
-
-/** A snapshot's model as a download (GET /snapshots/{id}/model, .../finalizedmodel). */
-export async function snapshotModelDownload(
-  snapshotId: string,
-  principal: Principal | null,
-  query: ModelQuery,
-  quality: Quality,
-): Promise<Response> {
-  const logPath = apiPath('getSnapshot', { params: { snapshotId } })
-  const file = await snapshotModelFile({ snapshotId, principal, key: query.key, quality, type: query.type, logPath })
+  const options = { principal, key: query.key, quality, type: query.type }
+  const file =
+    of === 'session'
+      ? await sessionModelFile({ ...options, sessionId: id, logPath: apiPath('getLog', { params: { sessionId: id } }) })
+      : await snapshotModelFile({
+          ...options,
+          snapshotId: id,
+          logPath: apiPath('getSnapshot', { params: { snapshotId: id } }),
+        })
   return modelDownload(file, query)
 }
 

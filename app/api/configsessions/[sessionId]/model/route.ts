@@ -1,8 +1,8 @@
 import { route } from '@/lib/endpoints/route'
-import { sessionModelDownload } from '@/lib/endpoints/responses'
+import { modelFileDownload } from '@/lib/endpoints/responses'
 import * as operations from '@/lib/sessions/operations'
 
 // GET /configsessions/{id}/model - the current state at preview quality
 export const GET = route(operations.getModel, ({ params, principal, query }) =>
-  sessionModelDownload(params.sessionId, principal, query, 'preview'),
+  modelFileDownload('session', params.sessionId, principal, query, 'preview'),
 )
