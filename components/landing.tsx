@@ -13,7 +13,19 @@ const STEPS = [
   },
 ]
 
-export function Landing({ isSignedIn }: { isSignedIn: boolean }) {
+export interface PublicDemo {
+  key: string
+  configurator: { name: string; description: string }
+}
+
+interface LandingProps {
+  isSignedIn: boolean
+  demos: PublicDemo[]
+  /** The demo shop's address, when it runs and this page is read where it can be reached. */
+  demoShopUrl: string | null
+}
+
+export function Landing({ isSignedIn, demos, demoShopUrl }: LandingProps) {
   return (
     <main className="mx-auto flex min-h-screen max-w-5xl flex-col gap-16 px-6 py-16 sm:py-24">
       <header className="flex items-center justify-between">
@@ -39,6 +51,33 @@ export function Landing({ isSignedIn }: { isSignedIn: boolean }) {
           </Link>
         </nav>
       </section>
+      {demos.length > 0 && (
+        <section aria-labelledby="demos" className="flex flex-col gap-4">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id="demos" className="text-2xl font-semibold tracking-tight">
+              Try a demo, no sign-in needed
+            </h2>
+            {demoShopUrl && (
+              <a href={demoShopUrl} className="text-sm font-medium text-stone-700 underline underline-offset-4">
+                See one in the demo shop
+              </a>
+            )}
+          </div>
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            {demos.map((demo) => (
+              <li key={demo.key}>
+                <Link
+                  href={`/embed/${demo.key}`}
+                  className="flex h-full flex-col gap-2 rounded-lg border border-stone-200 bg-white p-5 shadow-sm hover:border-stone-400 focus-visible:outline-2"
+                >
+                  <span className="text-lg font-semibold">{demo.configurator.name}</span>
+                  <span className="text-sm text-stone-700">{demo.configurator.description}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <ol className="grid gap-4 sm:grid-cols-3">
         {STEPS.map((step, index) => (
           <li

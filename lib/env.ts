@@ -96,6 +96,11 @@ const ZEnv = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Demo configurators on first start; by default only on the embedded database. */
     SEED_DEMO: z.enum(['true', 'false']).optional(),
+    /** The seeded demos' customer pages open to visitors from the landing page; false hides them (404, tokens refused). */
+    PUBLIC_DEMOS: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
     /** Prepare a model in the background after each change (lib/sessions/preparation.ts). */
     PREPARE_MODELS: z
       .enum(['true', 'false'])

@@ -27,14 +27,20 @@ async function findApplicationByKey(key: string, secretKey?: string) {
   return application
 }
 
-/** A browser call's Origin must belong to the application's domain; localhost is always allowed for development. */
-function isAllowedOrigin(origin: string, domain: string): boolean {
+/**
+ * A browser call's Origin must belong to the application's domain, or be this server's own (its
+ * embed page, framed by the shop, calls from here); localhost is always allowed for development.
+ */
+function isAllowedOrigin(origin: string, domain: string, host: string | null): boolean {
+  if (host !== null && URL.parse(origin)?.host === host.toLowerCase()) return true
   return [...DEVELOPMENT_HOSTS, domain].some((allowed) => belongsToDomain(origin, allowed))
 }
 
 export interface IssueAnonymousTokenOptions {
   apiKey: string | null
   origin: string | null
+  /** The Host the request was sent to: an Origin on it is this server's own page. */
+  host: string | null
   /** The bearer token sent along, if it was valid: a renewal. */
   principal: Principal | null
   clientAddress: string
@@ -46,12 +52,20 @@ export interface IssueAnonymousTokenOptions {
  * the identity, so the customer keeps its sessions. Anything else (no token, an expired one,
  * another application's or another kind) starts a new identity rather than failing the embed.
  */
-export async function issueAnonymousToken({ apiKey, origin, principal, clientAddress }: IssueAnonymousTokenOptions) {
+export async function issueAnonymousToken({
+  apiKey,
+  origin,
+  host,
+  principal,
+  clientAddress,
+}: IssueAnonymousTokenOptions) {
   if (!apiKey) throw new AppError('unauthorized', 'X-API-KEY header is required')
   await limits.anonymousTokensByAddress.consume(clientAddress)
   const application = await findApplicationByKey(apiKey)
   await limits.anonymousTokensByKey.consume(application.id)
-  if (origin !== null && !isAllowedOrigin(origin, application.domain)) {
+  if (application.publicDemo && !env.PUBLIC_DEMOS)
+    throw new AppError('forbidden', 'The public demos are switched off on this server (PUBLIC_DEMOS=false)')
+  if (origin !== null && !isAllowedOrigin(origin, application.domain, host)) {
     throw new AppError('forbidden', `Origin ${origin} is not the application's domain`)
   }
   const isRenewal = principal?.kind === 'anonymous' && principal.application.id === application.id

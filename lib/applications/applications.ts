@@ -3,6 +3,7 @@ import { AppError } from '@/lib/api/errors'
 import type { ApplicationDto, RegisterApplicationInput } from '@/lib/applications/schemas'
 import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
 import { db } from '@/lib/db'
+import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
 import type { Application } from '@/lib/generated/prisma/client'
 import { forgetTokens } from '@/lib/auth/tokens'
@@ -39,12 +40,22 @@ export async function findOwnedApplication({ applicationId, userId }: OwnedAppli
   return application
 }
 
-/** The application an embed page is for, with the configurator it shows; null for an unknown key. */
+/** The application an embed page is for, with the configurator it shows; null for an unknown key (or a demo switched off). */
 export async function findEmbedApplication(key: string) {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) return null
   return db.application.findUnique({
-    where: { key },
+    where: { key, ...(!env.PUBLIC_DEMOS && { publicDemo: false }) },
     select: { domain: true, secureModel: true, configurator: { select: { id: true, name: true, description: true } } },
+  })
+}
+
+/** The demos a visitor may try signed out (landing page): each one's customer page through its application. */
+export async function listPublicDemos() {
+  if (!env.PUBLIC_DEMOS) return []
+  return db.application.findMany({
+    where: { publicDemo: true },
+    select: { key: true, configurator: { select: { name: true, description: true } } },
+    orderBy: { createdAt: 'asc' },
   })
 }
 

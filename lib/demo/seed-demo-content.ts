@@ -16,7 +16,7 @@ const ZDemos = z.array(
 
 /**
  * Gives a new installation the demo configurators of demo/ (owned by the first admin, each
- * with an application for localhost), once: deleting them later does not bring them back.
+ * with a public demo application for localhost), once: deleting them later does not bring them back.
  */
 export async function seedDemoContent(): Promise<string[]> {
   const { count } = await db.setting.createMany({
@@ -41,7 +41,7 @@ export async function seedDemoContent(): Promise<string[]> {
         declaredSize: source.byteLength,
       })
     }
-    await registerApplication({
+    const application = await registerApplication({
       configuratorId: configurator.id,
       userId: admin.id,
       input: {
@@ -52,6 +52,7 @@ export async function seedDemoContent(): Promise<string[]> {
         secureModel: false,
       },
     })
+    await db.application.update({ where: { id: application.id }, data: { publicDemo: true } })
     ids.push(configurator.id)
   }
   return ids

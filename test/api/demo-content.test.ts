@@ -16,6 +16,8 @@ describe('demo content', () => {
     const presetNames: string[] = []
     for (const id of ids) {
       const application = await db.application.findFirstOrThrow({ where: { configuratorId: id } })
+      // Each demo's customer page is offered to visitors on the landing page.
+      expect(application.publicDemo).toBe(true)
       const headers = { 'x-api-key': application.key, origin: 'http://localhost:3000' }
       const { accessToken } = await (await api('POST', '/auth/anonymous', { headers })).json()
       const call = (method: string, path: string, body?: unknown) =>

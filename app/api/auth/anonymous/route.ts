@@ -8,6 +8,7 @@ export const POST = route(operations.issueAnonymousToken, ({ request, principal 
   issueAnonymousToken({
     apiKey: request.headers.get('x-api-key'),
     origin: request.headers.get('origin'),
+    host: request.headers.get('host'),
     principal,
     clientAddress: readClientAddress(request),
   }),
