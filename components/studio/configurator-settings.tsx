@@ -208,8 +208,9 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
               overrides such as {'{"$fn": 96}'}), <code>limits.buildSeconds</code>, <code>renderers</code> and{' '}
               <code>manufacturing</code>: each part&apos;s <code>label</code> and <code>material</code> (
               {'{"name": "PETG", "density": 1.27, "pricePerCm3": 0.09}'}) by part number in <code>parts</code>,{' '}
-              <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code> (0.8) and{' '}
-              <code>buildVolumeMm</code> ([256, 256, 256]).
+              <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code> (0.8),{' '}
+              <code>buildVolumeMm</code> ([256, 256, 256]) and <code>allowOversize</code> (false: a model that fits it
+              in no orientation has no price and cannot be ordered).
             </>
           }
           error={extraSettings.error ?? serverErrors.extraSettings}

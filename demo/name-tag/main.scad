@@ -20,7 +20,16 @@ margin = 4; // [2:1:10]
 
 $fn = 32;
 
-text_width = len(name) * text_size * 0.72;
+// Each letter's width in letter sizes, on the wide side of the three typefaces' own, so that the
+// plate is long enough for the text whatever its letters (OpenSCAD cannot measure text before 2025).
+function advance(c) =
+  font == "DejaVu Sans Mono" ? 0.84 :
+  len(search(c, "WMmw@%")) > 0 ? 1.44 :
+  len(search(c, " iIjlrft.,;:'!|()[]-")) > 0 ? 0.62 :
+  ord(c) >= 97 && ord(c) <= 122 || ord(c) >= 48 && ord(c) <= 57 ? 0.93 : 1.13;
+function sum(values, i = 0) = i < len(values) ? values[i] + sum(values, i + 1) : 0;
+
+text_width = text_size * sum([for (c = name) advance(c)]);
 plate_length = text_width + 2 * margin + (with_hole ? text_size : 0);
 plate_height = text_size + 2 * margin;
 

@@ -47,8 +47,9 @@ export function printReport(
   })
   const whole = { ...figures(measures.whole, 0), weight: parts.reduce((sum, part) => sum + part.weight, 0) }
   const { minX, maxX, minY, maxY, minZ, maxZ } = measures.whole.boundingBox
-  const size = [maxX - minX, maxY - minY, maxZ - minZ]
-  const fitsBuildVolume = size.every((length, axis) => length <= buildVolumeMm[axis]!)
+  const size: [number, number, number] = [maxX - minX, maxY - minY, maxZ - minZ]
+  const fitsBuildVolume = fitsInSomeOrientation(size, buildVolumeMm)
+  const forSale = fitsBuildVolume || settings?.allowOversize === true
   const problems: Problem[] = [
     ...parts
       .filter((part) => !part.closed)
@@ -66,7 +67,7 @@ export function printReport(
           {
             rule: 'buildVolume' as const,
             part: null,
-            message: `The model measures ${size.map(millimetres).join(' × ')} mm, more than the ${buildVolumeMm.join(' × ')} mm build volume`,
+            message: `The model measures ${size.map(millimetres).join(' × ')} mm: it does not fit the ${buildVolumeMm.join(' × ')} mm build volume, however it is turned`,
             region: measures.whole.boundingBox,
           },
         ]),
@@ -75,13 +76,27 @@ export function printReport(
     quality,
     estimate,
     ...whole,
-    price: priceOf(parts, settings),
+    price: forSale ? priceOf(parts, settings) : null,
     minimumWallMm,
     buildVolumeMm,
     fitsBuildVolume,
+    forSale,
     problems,
     parts,
   }
+}
+
+/** Whether the box fits the volume laid on any of its sides and turned a quarter on the bed: the six orders of its lengths. */
+function fitsInSomeOrientation([x, y, z]: [number, number, number], volume: [number, number, number]): boolean {
+  const orders = [
+    [x, y, z],
+    [y, x, z],
+    [x, z, y],
+    [z, x, y],
+    [y, z, x],
+    [z, y, x],
+  ]
+  return orders.some((lengths) => lengths.every((length, axis) => length <= volume[axis]!))
 }
 
 function figures({ volume, area, boundingBox, closed, bodies, wall }: SolidMeasure, density: number): Figures {

@@ -11,7 +11,10 @@ const ZMaterial = z.object({
   pricePerCm3: z.number().nonnegative().max(1e6).optional().describe('in the currency, per cm³ of the part'),
 })
 
-/** Defaults: PLA at 1.24 g/cm³ with no price, 0.8 mm walls, a 256 mm cube to print in (lib/manufacturing/print-report.ts). */
+/**
+ * Defaults: PLA at 1.24 g/cm³ with no price, 0.8 mm walls, a 256 mm cube to print in, nothing
+ * larger for sale (lib/manufacturing/print-report.ts).
+ */
 export const ZManufacturing = z
   .looseObject({
     minimumWallMm: z.number().positive().max(100).optional().describe('walls thinner than this are flagged'),
@@ -19,6 +22,12 @@ export const ZManufacturing = z
       .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
       .optional()
       .describe('x, y, z of the printer the model must fit'),
+    allowOversize: z
+      .boolean()
+      .optional()
+      .describe(
+        'offer models larger than the build volume for sale too (a shop with a larger printer); false by default',
+      ),
     currency: z
       .string()
       .refine((code) => ISO_CURRENCIES.has(code), 'must be an ISO 4217 currency code such as EUR')
@@ -79,7 +88,14 @@ export const ZPrintReport = z
       .nullable(),
     minimumWallMm: z.number(),
     buildVolumeMm: ZPoint,
-    fitsBuildVolume: z.boolean(),
+    fitsBuildVolume: z.boolean().describe('fits the build volume in one of the six orientations a slicer tries'),
+    // Reports frozen in snapshots before this field were of models on sale.
+    forSale: z
+      .boolean()
+      .default(true)
+      .describe(
+        'offered for sale: it fits the build volume, or the designer allows oversize; else no price and no snapshot (409)',
+      ),
     problems: z.array(
       z.object({
         rule: z.enum(['closed', 'minimumWall', 'buildVolume']),

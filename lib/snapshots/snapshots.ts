@@ -102,7 +102,7 @@ async function sceneOf(session: LoadedSession): Promise<Pick<Frozen, 'scene' | '
 
 /**
  * Freezes the session's stored state; 409 pointing at its log (`logPath`) when its model does not
- * build. Builds the final quality's parts for the price, so taking one can take a build's time.
+ * build, 409 naming why when it is not for sale (larger than the printer). Builds the final quality's parts for the price, so taking one can take a build's time.
  */
 export async function takeSnapshot(session: LoadedSession, logPath: string): Promise<SnapshotDto> {
   const { source, values, build } = await buildStoredModel(session, 'preview')
@@ -116,6 +116,13 @@ export async function takeSnapshot(session: LoadedSession, logPath: string): Pro
     hostFontBlobs(),
     sceneOf(session),
   ])
+  if (!print.forSale) {
+    const reason = print.problems.find((problem) => problem.rule === 'buildVolume')?.message
+    throw new AppError(
+      'conflict',
+      `These values make a model that is not for sale: ${reason}. The configurator's manufacturing settings may allowOversize`,
+    )
+  }
   const frozen: Frozen = {
     format: 1,
     title: session.configurator.name,

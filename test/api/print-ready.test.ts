@@ -192,7 +192,9 @@ describe('printability and price report', () => {
     expect(thin.at[1]).toBeGreaterThanOrEqual(30)
     expect(thin.region.minY).toBeGreaterThanOrEqual(30)
     expect(thin.region.maxX).toBeLessThanOrEqual(20)
-    expect(large.message).toMatch(/300 × 50 × 5 mm, more than the 250 × 210 × 220 mm build volume/)
+    expect(large.message).toMatch(
+      /300 × 50 × 5 mm: it does not fit the 250 × 210 × 220 mm build volume, however it is turned/,
+    )
     expect(print.thinnestWall.thickness).toBeCloseTo(0.4, 3)
 
     // Shorter and without the thin plate's minimum: the model is fine again.
@@ -282,6 +284,70 @@ const WARNED = [
   },
 ]
 
+describe('what cannot be made is not sold', () => {
+  const NAME_TAG = fs.readFileSync('demo/name-tag/main.scad')
+  const { extraSettings } = DEMOS.find((demo) => demo.slug === 'name-tag')!
+
+  it('turns a model to fit the printer; one that fits no way has no price and no snapshot, unless the designer allows oversize', async () => {
+    const source = 'length = 240; // [10:400]\ncube([20, length, 5]);'
+    const volume = { currency: 'EUR', basePrice: 1, buildVolumeMm: [250, 210, 220] }
+    const owner = await openSession(source, settingsOf(volume))
+    const sessionPath = `/configsessions/${owner.session.id}`
+    const objectInfo = async () =>
+      (await (await api('GET', `${sessionPath}/objectinfo`, { token: owner.token })).json()).print
+    // 240 mm is deeper than the bed's 210, but fits along its 250 mm width.
+    expect(await objectInfo()).toMatchObject({ fitsBuildVolume: true, forSale: true, price: { currency: 'EUR' } })
+
+    const set = await api('PUT', `${sessionPath}/parameters`, { token: owner.token, body: { length: { value: 300 } } })
+    expect(set.status).toBe(200)
+    expect(await objectInfo()).toMatchObject({ fitsBuildVolume: false, forSale: false, price: null })
+    await expectError(
+      await api('POST', `${sessionPath}/snapshots`, { token: owner.token }),
+      409,
+      'conflict',
+      /not for sale: The model measures 20 × 300 × 5 mm: it does not fit the 250 × 210 × 220 mm build volume/,
+    )
+    // The interface's model downloads still answer: a shop may own a larger printer.
+    expect((await api('GET', `${sessionPath}/model?type=stl`, { token: owner.token })).status).toBe(200)
+    expect((await api('GET', `${sessionPath}/finalizedmodel?type=stl`, { token: owner.token })).status).toBe(200)
+
+    const allowed = await api('PUT', `/configurators/${owner.configuratorId}`, {
+      token: owner.token,
+      body: settingsOf({ ...volume, allowOversize: true }),
+    })
+    expect(allowed.status).toBe(200)
+    const again = await openSession(source, settingsOf({ ...volume, allowOversize: true }))
+    const againPath = `/configsessions/${again.session.id}`
+    await api('PUT', `${againPath}/parameters`, { token: again.token, body: { length: { value: 300 } } })
+    const print = (await (await api('GET', `${againPath}/objectinfo`, { token: again.token })).json()).print
+    expect(print).toMatchObject({ fitsBuildVolume: false, forSale: true, price: { currency: 'EUR' } })
+    expect(print.problems.map((problem: { rule: string }) => problem.rule)).toContain('buildVolume')
+    expect((await api('POST', `${againPath}/snapshots`, { token: again.token })).status).toBe(201)
+  })
+
+  it('keeps the name tag’s letters on its plate, and does not sell twenty W’s at letter size 20', async () => {
+    const owner = await openSession(NAME_TAG, { extraSettings })
+    const sessionPath = `/configsessions/${owner.session.id}`
+    for (const [name, font] of [
+      ['WWWWWWWWWWWWWWWWWWWW', 'DejaVu Serif'],
+      ['MMMM@@%%mmww', 'DejaVu Sans'],
+      ['iiiilllrrrffftt', 'DejaVu Sans Mono'],
+      ['ÄÖÜ Straße ÆŒ', 'DejaVu Serif'],
+    ]) {
+      const body = { name: { value: name }, font: { value: font }, text_size: { value: 5 }, with_hole: { value: true } }
+      expect((await api('PUT', `${sessionPath}/parameters`, { token: owner.token, body })).status).toBe(200)
+      const { print } = await (await api('GET', `${sessionPath}/objectinfo`, { token: owner.token })).json()
+      const [plate, letters] = print.parts
+      expect(letters.boundingBox.maxX, `${name} in ${font}`).toBeLessThan(plate.boundingBox.maxX)
+      expect(letters.boundingBox.minX).toBeGreaterThan(plate.boundingBox.minX)
+    }
+    const body = { name: { value: 'W'.repeat(20) }, text_size: { value: 20 } }
+    expect((await api('PUT', `${sessionPath}/parameters`, { token: owner.token, body })).status).toBe(200)
+    const { print } = await (await api('GET', `${sessionPath}/objectinfo`, { token: owner.token })).json()
+    expect(print).toMatchObject({ forSale: false, price: null })
+  })
+})
+
 describe('print warnings PrusaSlicer confirms', () => {
   it.each(WARNED)('$slug', async ({ source, fields, names }) => {
     const owner = await openSession(source, fields)
@@ -295,8 +361,11 @@ describe('print warnings PrusaSlicer confirms', () => {
       rules.has('closed'),
       `closed warnings: ${JSON.stringify(print.problems)}; PrusaSlicer: manifold = ${info!.manifold}`,
     ).toBe(info!.manifold === 'no')
+    // Said not to fit however it is turned: then not as placed either.
     const size = [info!.size_x, info!.size_y, info!.size_z].map(Number)
-    expect(rules.has('buildVolume')).toBe(size.some((length, axis) => length > print.buildVolumeMm[axis] + 0.001))
+    const exceedsAsPlaced = size.some((length, axis) => length > print.buildVolumeMm[axis] + 0.001)
+    expect(rules.has('buildVolume') && !exceedsAsPlaced).toBe(false)
+    expect(print.forSale).toBe(!rules.has('buildVolume'))
     // No part of faces alone: every closed part holds a volume.
     for (const part of print.parts) if (part.closed) expect(part.volume).toBeGreaterThan(0)
     if (names) expect(print.parts.map((part: { name: string }) => part.name)).toEqual(names)
