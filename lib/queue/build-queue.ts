@@ -34,7 +34,7 @@ export interface JobOwner {
   background?: boolean
   /** A prefetch candidate ahead of the customer (background too): one at a time in its own queue, its time not counted. */
   prefetch?: boolean
-  /** Print figures (background too): one at a time in its own queue. */
+  /** Print figures: one at a time in their own queue, the final quality's (background) in another. */
   print?: boolean
 }
 
@@ -68,8 +68,11 @@ export function taskOf(owner: Pick<JobOwner, 'background'>): string {
 }
 
 /** The one-at-a-time key (queue) of work beside a session's own builds, which never holds their turn. */
-export function laneOf(owner: Pick<JobOwner, 'prefetch' | 'print'>): 'prefetch' | 'print' | null {
-  return owner.prefetch ? 'prefetch' : owner.print ? 'print' : null
+export function laneOf(owner: Pick<JobOwner, 'prefetch' | 'print' | 'background'>): string | null {
+  if (owner.prefetch) return 'prefetch'
+  // The preview's figures, which the customer waits for, never wait behind the final quality's.
+  if (owner.print) return owner.background ? 'final-print' : 'print'
+  return null
 }
 
 /** One at a time per anonymous customer (so per session too), else per session; candidates and print figures in lanes of their own (lib/queue/build-turns.ts). */

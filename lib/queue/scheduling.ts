@@ -24,9 +24,10 @@ export interface BuildOwner {
    */
   prefetch?: boolean
   /**
-   * Print figures of the session's model (objectinfo's `print`: closed parts, the final quality):
-   * background work with its own one-at-a-time key too, so the customer's next build never waits
-   * behind it. Its time is counted.
+   * Print figures of the session's model (objectinfo's `print`: closed parts): with its own
+   * one-at-a-time key, so the customer's next build never waits behind it. The preview's are
+   * waited for, as the model is; the final quality's, built once the customer pauses, are
+   * background work too. Its time is counted.
    */
   print?: boolean
 }
@@ -45,7 +46,7 @@ export function schedulingOf(owner: BuildOwner, signal?: AbortSignal): Schedulin
   if (lane) {
     const key = `${lane}:${customer ?? sessionKey}`
     return {
-      fairness: { turn: key, exclusive: [key], shared: sharedKeys(owner), background: true },
+      fairness: { turn: key, exclusive: [key], shared: sharedKeys(owner), background: isBackgroundWork(owner) },
       signal,
       dropUnlessIdle: owner.prefetch,
     }
@@ -70,9 +71,9 @@ export function mayStop(owner: BuildOwner): boolean {
   return !owner.prefetch || Boolean(env.DATABASE_URL)
 }
 
-/** Whether the owner's CAD runs are work nobody waits for (a test drive, a candidate, print figures). */
+/** Whether the owner's CAD runs are work nobody waits for (a test drive, a candidate, the final quality's print figures). */
 export function isBackgroundWork(owner: BuildOwner): boolean {
-  return Boolean(owner.background || laneOf(owner))
+  return Boolean(owner.background || owner.prefetch)
 }
 
 function sharedKeys(owner: BuildOwner): string[] {

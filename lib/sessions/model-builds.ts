@@ -183,13 +183,13 @@ export async function printReportOf(source: BuildSource, values: Values): Promis
   const finalKey = buildJob(source, values, 'final').key
   const final = finalKey === previewKey ? null : await findBuild(partsKey(finalKey))
   if (final) return reportOf(source, final, 'final')
-  // Behind every model a customer waits to see, never holding up the customer's next one.
-  const printing = { ...source, session: { ...source.session, print: true } }
+  // Never holding up the customer's next model; the final quality behind every model a customer waits to see.
+  const printing = (background: boolean) => ({ ...source, session: { ...source.session, print: true, background } })
   if (finalKey !== previewKey)
-    inBackground(source.session.id, finalKey, () => buildPrintModel(printing, values, 'final'))
+    inBackground(source.session.id, finalKey, () => buildPrintModel(printing(true), values, 'final'))
   return reportOf(
     source,
-    await buildPrintModel(printing, values, 'preview'),
+    await buildPrintModel(printing(false), values, 'preview'),
     finalKey === previewKey ? 'final' : 'preview',
   )
 }
