@@ -12,7 +12,7 @@ export default async function StudioLayout({ children }: { children: ReactNode }
   return (
     <div className="flex min-h-screen flex-col">
       <StudioHeader email={user.email} />
-      <main id="content" className="mx-auto w-full max-w-6xl flex-1 px-6 py-8">
+      <main id="content" className="mx-auto w-full max-w-screen-2xl flex-1 px-6 py-8">
         {children}
       </main>
     </div>

@@ -7,17 +7,24 @@ import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
 import { fieldErrors } from '@/lib/client/field-errors'
-import { callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
+import { callApi, callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
+import { starterFiles } from '@/lib/configurators/starter-model'
 import { formText } from '@/lib/client/form-text'
 
 export function CreateConfiguratorForm() {
   const router = useRouter()
   const queryClient = useQueryClient()
   const create = useMutation({
-    mutationFn: (input: OperationBody<'createConfigurator'>) => callApiJson('createConfigurator', { json: input }),
-    onSuccess: async ({ UUID }) => {
+    // A new model starts with code that builds (lib/configurators/starter-model.ts), opened in its editor.
+    mutationFn: async (input: OperationBody<'createConfigurator'>) => {
+      const { UUID } = await callApiJson('createConfigurator', { json: input })
+      for (const { path, text } of starterFiles(input.mainFile))
+        await callApi('uploadConfiguratorFile', { params: { configuratorId: UUID, path: path.split('/') }, body: text })
+      return UUID
+    },
+    onSuccess: async (configuratorId) => {
       await queryClient.invalidateQueries({ queryKey: operationKey('listConfigurators') })
-      router.push(`/studio/configurators/${UUID}/files`)
+      router.push(`/studio/configurators/${configuratorId}/editor`)
     },
   })
   const errors = fieldErrors(create.error)

@@ -1,6 +1,6 @@
 'use client'
 
-import { Button } from '@/components/ui/button'
+import { Button, FOCUS_RING } from '@/components/ui/button'
 import { ConfirmButton } from '@/components/ui/confirm-button'
 import { isTextFile } from '@/components/studio/text-file'
 import type { OperationResult } from '@/lib/endpoints/client'
@@ -84,11 +84,21 @@ function FolderList({ folder, ...actions }: { folder: Folder } & ItemActions) {
           aria-current={file.path === openPath ? 'true' : undefined}
           className="flex flex-wrap items-center gap-3 rounded-md px-2 py-1 hover:bg-stone-50 aria-[current=true]:bg-stone-100"
         >
-          <span className="font-mono text-sm text-stone-900">{name}</span>
+          {isTextFile(file.contentType) ? (
+            <button
+              type="button"
+              onClick={() => onView(file)}
+              className={`rounded-sm font-mono text-sm text-stone-900 hover:underline ${FOCUS_RING}`}
+            >
+              {name}
+            </button>
+          ) : (
+            <span className="font-mono text-sm text-stone-900">{name}</span>
+          )}
           <span className="text-xs text-stone-600">
             {formatSize(file.size)} · {file.updatedAt}
           </span>
-          <span className="ml-auto flex items-center gap-2">
+          <span className="ml-auto flex flex-wrap items-center gap-2">
             {isTextFile(file.contentType) && (
               <Button variant="ghost" aria-label={`${viewLabel} ${file.path}`} onClick={() => onView(file)}>
                 {viewLabel}

@@ -41,6 +41,7 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
   const configurator = useApiQuery('getConfigurator', { params: { configuratorId } })
   const files = useApiQuery('listConfiguratorFiles', { params: { configuratorId } })
   const releases = useApiQuery('listReleases', { params: { configuratorId } })
+  const customersGet = releases.data?.find((release) => release.current)
   const [chosenPath, setChosenPath] = useState<string | null>(null)
   const path = chosenPath ?? (configurator.data ? ROOT + configurator.data.mainFile : null)
   const [sourceVersion, setSourceVersion] = useState(0)
@@ -74,12 +75,17 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
       setTreeError(error)
     }
   }
+  /** Opens the file; the one open already is loaded again only when it could not be (it was missing). */
+  const open = (openedPath: string) => {
+    setChosenPath(openedPath)
+    if (openedPath === path && file.loadError) file.reopen()
+  }
   const fileParams = (filePath: string) => ({ configuratorId, path: filePath.split('/') })
   const createFile = (newPath: string) =>
     changeTree(async () => {
       if (files.data?.some((existing) => existing.path === newPath)) throw new Error(`${newPath} exists already`)
       await callApi('uploadConfiguratorFile', { params: fileParams(newPath), body: '' })
-      setChosenPath(newPath)
+      open(newPath)
     })
   const renameFile = (from: ConfiguratorFile, to: string) =>
     changeTree(async () => {
@@ -105,7 +111,7 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
     })
 
   return (
-    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 xl:grid-cols-[16rem_minmax(0,1fr)_minmax(0,1fr)]">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4 xl:grid-cols-[12rem_minmax(0,5fr)_minmax(0,3fr)]">
       <Card aria-labelledby="draft-files" className="flex flex-col gap-3 self-start">
         <h2 id="draft-files" className="text-base font-semibold">
           Draft files
@@ -119,6 +125,15 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
             to keep customers on it while you edit.
           </p>
         )}
+        {customersGet !== undefined && (
+          <p className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-950">
+            Customers get release {customersGet.number}; your saves stay in the draft until you{' '}
+            <Link href={`/studio/configurators/${configuratorId}/releases`} className={`underline ${FOCUS_RING}`}>
+              publish
+            </Link>{' '}
+            the next.
+          </p>
+        )}
         <ErrorMessage error={files.error ?? treeError} />
         {files.data &&
           TREES.map(({ root, emptyHint }) => (
@@ -130,7 +145,7 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
                 emptyHint={emptyHint}
                 viewLabel="Edit"
                 openPath={path}
-                onView={(opened) => setChosenPath(opened.path)}
+                onView={(opened) => open(opened.path)}
                 onDelete={(deleted) => void deleteFile(deleted)}
                 onRename={(renamed) => {
                   const to = window.prompt(`Rename ${renamed.path} to`, renamed.path)

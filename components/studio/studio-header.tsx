@@ -11,7 +11,7 @@ export function StudioHeader({ email }: { email: string }) {
       >
         Skip to content
       </a>
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-6 py-3">
+      <div className="mx-auto flex max-w-screen-2xl items-center justify-between gap-4 px-6 py-3">
         <Link href="/studio" className={`flex items-baseline gap-2 rounded-md ${FOCUS_RING}`}>
           <span className="text-lg font-semibold tracking-tight">Paraform</span>
           <span className="text-sm text-stone-600">Studio</span>

@@ -34,6 +34,8 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
   const [text, setText] = useState('')
   const [saveState, setSaveState] = useState<SaveState>({ state: 'saved' })
   const [loadError, setLoadError] = useState<unknown>(null)
+  /** Counts asks to load the file again at the same path (a file made where one was missing). */
+  const [openings, setOpenings] = useState(0)
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const latest = useRef({ path, text, loaded, onSaved, saveState })
   latest.current = { path, text, loaded, onSaved, saveState }
@@ -120,7 +122,7 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
     return () => {
       isCurrent = false
     }
-  }, [configuratorId, path, save])
+  }, [configuratorId, path, save, openings])
 
   // Closing the page saves a pending edit too.
   const saveRef = useRef(save)
@@ -132,5 +134,7 @@ export function useDraftFile(configuratorId: string, path: string | null, onSave
     [],
   )
 
-  return { loaded, text, saveState, loadError, edit, saveNow: () => void save(), takeTheirs, keepMine }
+  const reopen = useCallback(() => setOpenings((count) => count + 1), [])
+
+  return { loaded, text, saveState, loadError, edit, saveNow: () => void save(), takeTheirs, keepMine, reopen }
 }

@@ -3,6 +3,7 @@ import { AppError, ValidationError, zodFields } from '@/lib/api/errors'
 import { parseUntrustedJson } from '@/lib/api/untrusted-json'
 import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 import { writeConfiguratorFile } from '@/lib/configurators/configurator-files'
+import { presetPath } from '@/lib/configurators/starter-model'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import { type ConfiguratorContent, draftOf, findContentFile } from '@/lib/releases/release-content'
 import type { ParameterSet } from '@/lib/sessions/schemas'
@@ -23,11 +24,6 @@ const ZPresetFile = z.object({
     .default({}),
 })
 type PresetFile = z.infer<typeof ZPresetFile>
-
-/** `configurator/box.json` for the main file `box.scad`, beside it in the same folder. */
-function presetPath(mainFile: string): string {
-  return `configurator/${mainFile.replace(/\.scad$/i, '')}.json`
-}
 
 async function readPresetFile(configurator: ConfiguratorContent): Promise<PresetFile> {
   const path = presetPath(configurator.mainFile)

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { starterFiles } from '@/lib/configurators/starter-model'
+import { call, callJson } from '@/test/support/api-client'
+import { openSession } from '@/test/support/fixtures'
+
+describe('the starter model a new configurator gets in the studio', () => {
+  it('builds on the real engine, with labelled controls in groups and a preset that applies', async () => {
+    const files = Object.fromEntries(starterFiles('main.scad').map(({ path, text }) => [path, text]))
+    expect(Object.keys(files)).toEqual(['configurator/main.scad', 'configurator/main.json'])
+    const { 'configurator/main.scad': source, ...rest } = files
+    const { session, token } = await openSession(source!, {}, rest)
+    const params = { sessionId: session.id }
+
+    const parameters = await callJson('getParameters', { params, token })
+    expect(Object.keys(parameters)).toEqual(['width', 'depth', 'height', 'wall', 'rounded'])
+    expect(new Set(Object.values(parameters).map((parameter) => parameter.group))).toEqual(new Set(['Size', 'Style']))
+    expect(parameters.width).toMatchObject({ type: 'float', caption: 'Outside width (mm)', min: 20, max: 200 })
+    expect((await callJson('getLog', { params, token })).error).toBe('')
+    expect((await callJson('getObjectInfo', { params, token })).boundingBox).toBeDefined()
+
+    expect((await callJson('listPresets', { params, token })).map((preset) => preset.name)).toEqual(['Small tray'])
+    const applied = await call('applyPreset', { params: { ...params, name: 'Small tray' }, token })
+    expect(applied.status).toBe(200)
+    expect((await callJson('getParameters', { params, token })).width?.value).toBe(40)
+    expect((await callJson('getLog', { params, token })).error).toBe('')
+  })
+
+  it('is only for OpenSCAD: another main file starts empty', () => {
+    expect(starterFiles('model.js')).toEqual([])
+  })
+})
