@@ -109,7 +109,7 @@ export function Configurator({
   }, [])
   const isBuilding = configSession.isUpdating || (modelVersion > 0 && viewerStatus.state === 'loading')
   const buildingSince = useSince(isBuilding)
-  const { canUndo, undo } = useUndo(parameters, configSession.setValues)
+  const { canUndo, undo, beginGesture } = useUndo(parameters, configSession.setValues)
   // The values of the versions since the one drawn, so that the customer can go back to the model on screen.
   const [versionValues, setVersionValues] = useState(new Map<number, Values>())
   useEffect(() => {
@@ -155,7 +155,11 @@ export function Configurator({
   const objectInfoMissing = details.objectInfoError instanceof ApiError && details.objectInfoError.status === 409
   const notBuilt = objectInfoMissing || (viewerStatus.state === 'error' && viewerStatus.notBuilt)
   // Once the log is read: the designer's own words (a failed assert's message) or the engine's, never its raw lines.
-  const failure = notBuilt && details.log ? (failureReason(details.log) ?? 'The model did not build.') : null
+  const notForSale =
+    details.objectInfo?.print.forSale === false
+      ? `${details.objectInfo.print.problems.find((problem) => problem.rule === 'buildVolume')?.message ?? 'it is larger than the printer'}.`
+      : null
+  const failure = notBuilt && details.log ? (failureReason(details.log) ?? 'The model did not build.') : notForSale
   const { layout, refusal } = useEmbedLayout(embedDomain)
   useEmbedBridge(embedDomain, {
     session,
@@ -166,7 +170,10 @@ export function Configurator({
     objectInfo: details.objectInfo,
     failure,
     refusal,
-    setValues: configSession.setValues,
+    setValues: (values) => {
+      beginGesture()
+      configSession.setValues(values)
+    },
   })
 
   const fatalError = credentialsError ?? configSession.sessionError
@@ -265,11 +272,12 @@ export function Configurator({
                     Undo
                   </Button>
                 </div>
-                {session && !notBuilt && (
+                {session && !notBuilt && !notForSale && (
                   <ModelDownloads
                     session={session}
                     credentials={credentials}
                     canDownloadFinal={canDownloadFinal}
+                    isDesignerPreview={preview?.draft === true}
                     isBusy={configSession.isUpdating}
                     fileStem={fileStem(productName)}
                   />

@@ -13,12 +13,21 @@ interface ModelDownloadsProps {
   credentials: ApiCredentials | undefined
   /** False when the application keeps the finalized model for the shop's back end (secureModel). */
   canDownloadFinal: boolean
+  /** The designer's preview in the studio, not a shop's customer page. */
+  isDesignerPreview: boolean
   /** While values are on their way the files would not match what is shown. */
   isBusy: boolean
   fileStem: string
 }
 
-export function ModelDownloads({ session, credentials, canDownloadFinal, isBusy, fileStem }: ModelDownloadsProps) {
+export function ModelDownloads({
+  session,
+  credentials,
+  canDownloadFinal,
+  isDesignerPreview,
+  isBusy,
+  fileStem,
+}: ModelDownloadsProps) {
   const [saveError, setSaveError] = useState<unknown>(null)
   const [isSaving, setIsSaving] = useState(false)
   const quality = canDownloadFinal ? 'final' : 'preview'
@@ -61,7 +70,9 @@ export function ModelDownloads({ session, credentials, canDownloadFinal, isBusy,
       </div>
       {!canDownloadFinal && (
         <p className="text-xs text-stone-600">
-          These are preview-quality files: this shop makes the production-quality model itself after you order.
+          {isDesignerPreview
+            ? 'Preview-quality files of the draft. A shop downloads the production-quality model with its server token.'
+            : 'These are preview-quality files: this shop makes the production-quality model itself after you order.'}
         </p>
       )}
       <ErrorMessage error={saveError} />

@@ -3,7 +3,7 @@
 import { AdaptiveDpr, OrbitControls } from '@react-three/drei'
 import { addAfterEffect, Canvas, useThree } from '@react-three/fiber'
 import { memo, useEffect, useRef, useState, type RefObject } from 'react'
-import { TOUCH, Vector3, type PerspectiveCamera, type Scene } from 'three'
+import { TOUCH, Vector3, type PerspectiveCamera, type Scene, type Sphere } from 'three'
 import type { OrbitControls as OrbitControlsImpl } from 'three-stdlib'
 import { addHeadlight } from '@/lib/render/add-headlight'
 import { buildScene } from '@/lib/render/build-scene'
@@ -45,11 +45,20 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
   const wrapper = useRef<HTMLDivElement>(null)
   const [isSoftware] = useState(isSoftwareRenderer)
   const [homeRequests, setHomeRequests] = useState(0)
+  const [isFullScreen, setIsFullScreen] = useState(false)
   useEffect(() => {
     if (wrapper.current) wrapper.current.dataset.state = 'loading'
+    // Esc and the back gesture leave full screen too: the label follows the document.
+    const follow = () => setIsFullScreen(document.fullscreenElement === wrapper.current)
+    document.addEventListener('fullscreenchange', follow)
+    return () => document.removeEventListener('fullscreenchange', follow)
   }, [])
   return (
-    <div ref={wrapper} data-testid="model-viewer" className={`relative h-full w-full touch-pan-y ${className}`}>
+    <div
+      ref={wrapper}
+      data-testid="model-viewer"
+      className={`relative h-full w-full touch-pan-y [&:fullscreen]:bg-stone-100 ${className}`}
+    >
       <Canvas
         frameloop="demand"
         dpr={isSoftware ? 1 : [1, 1.5]}
@@ -66,11 +75,9 @@ export const ModelViewer = memo(function ModelViewer({ className = '', ...props 
         <ViewButton label="Reset view" onClick={() => setHomeRequests((count) => count + 1)} />
         {/* A page that frames the viewer without allowing full screen refuses it: nothing to tell the customer. */}
         <ViewButton
-          label="Full screen"
+          label={isFullScreen ? 'Exit full screen' : 'Full screen'}
           onClick={() =>
-            void (document.fullscreenElement ? document.exitFullscreen() : wrapper.current?.requestFullscreen())?.catch(
-              () => {},
-            )
+            void (isFullScreen ? document.exitFullscreen() : wrapper.current?.requestFullscreen())?.catch(() => {})
           }
         />
       </div>
@@ -96,9 +103,8 @@ const ONE_FINGER_SCROLLS = { TWO: TOUCH.DOLLY_ROTATE }
 interface Shown {
   scene: Scene
   camera: PerspectiveCamera
-  center: Vector3
-  /** Where the camera frames the whole model from the default direction. */
-  home: { position: Vector3; up: Vector3 }
+  /** The model's bounding sphere, which the view is fitted to. */
+  bounds: Sphere
 }
 
 function ModelScene({
@@ -171,13 +177,7 @@ function ModelScene({
           root.remove(previous.scene)
           disposeScene(previous.scene)
         }
-        const home = createCamera({}, built.bounds, Math.max(width, 1) / Math.max(height, 1))
-        const next = {
-          scene: built.scene,
-          camera,
-          center: built.bounds.center.clone(),
-          home: { position: home.position.clone(), up: home.up.clone() },
-        }
+        const next = { scene: built.scene, camera, bounds: built.bounds.clone() }
         shownRef.current = next
         set({ camera })
         setShown(next)
@@ -223,12 +223,17 @@ function ModelScene({
 /**
  * Orbiting draws at a lower resolution (AdaptiveDpr) while the customer drags. Only then: a new
  * model moves the camera too, and lowering the resolution for that would resize the canvas
- * twice and draw it three times.
+ * twice and draw it three times. The view is fitted to the canvas on Reset view (from the
+ * default direction) and, until the customer turns or zooms it, whenever the canvas changes
+ * size (full screen, a phone turned), so the whole product stays in view.
  */
 function Controls({ shown, homeRequests }: { shown: Shown; homeRequests: number }) {
   const regress = useThree((state) => state.performance.regress)
   const invalidate = useThree((state) => state.invalidate)
+  const size = useThree((state) => state.size)
   const orbiting = useRef(false)
+  const moved = useRef(false)
+  const handledHomeRequests = useRef(homeRequests)
   const controls = useRef<OrbitControlsImpl>(null)
   // One finger on the product scrolls the page, as everywhere else on it; two rotate and pinch zoom.
   // The controls forbid every touch gesture when they attach: vertical panning is given back.
@@ -236,23 +241,33 @@ function Controls({ shown, homeRequests }: { shown: Shown; homeRequests: number 
     if (controls.current) controls.current.domElement!.style.touchAction = 'pan-y'
   }, [])
   useEffect(() => {
-    if (homeRequests === 0) return
-    shown.camera.position.copy(shown.home.position)
-    shown.camera.up.copy(shown.home.up)
-    shown.camera.lookAt(shown.center)
-    controls.current?.target.copy(shown.center)
+    const isReset = homeRequests !== handledHomeRequests.current
+    handledHomeRequests.current = homeRequests
+    if (isReset) moved.current = false
+    else if (moved.current) return
+    const { camera, bounds } = shown
+    const direction = { view: camera.getWorldDirection(new Vector3()).toArray(), top: camera.up.toArray() }
+    const fitted = createCamera(isReset ? {} : direction, bounds, size.width / Math.max(size.height, 1))
+    camera.position.copy(fitted.position)
+    camera.up.copy(fitted.up)
+    camera.quaternion.copy(fitted.quaternion)
+    camera.near = fitted.near
+    camera.far = fitted.far
+    camera.aspect = fitted.aspect
+    camera.updateProjectionMatrix()
+    controls.current?.target.copy(bounds.center)
     controls.current?.update()
     invalidate()
-  }, [homeRequests, shown, invalidate])
+  }, [homeRequests, shown, size, invalidate])
   return (
     <OrbitControls
       ref={controls}
       touches={ONE_FINGER_SCROLLS}
       makeDefault
       camera={shown.camera}
-      target={shown.center}
+      target={shown.bounds.center}
       enableDamping={false}
-      onStart={() => (orbiting.current = true)}
+      onStart={() => (orbiting.current = moved.current = true)}
       onEnd={() => (orbiting.current = false)}
       onChange={() => orbiting.current && regress()}
     />
