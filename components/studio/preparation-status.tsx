@@ -3,6 +3,15 @@
 import { Spinner } from '@/components/ui/spinner'
 import { useApiQuery } from '@/components/use-api-query'
 
+/** What the preparation built: of `builds` (the defaults, then each preset) `failed` did not build. */
+export function describeBuilds(builds: number, failed: number): string {
+  const which = builds === 1 ? 'the defaults' : 'the defaults and each preset'
+  if (failed === 0) return `${builds} ${builds === 1 ? 'model' : 'models'} (${which}) built.`
+  if (failed === builds)
+    return builds === 1 ? 'the defaults did not build:' : `none of ${builds} models (${which}) built:`
+  return `${builds - failed} of ${builds} models (${which}) built, ${failed} did not:`
+}
+
 /** Where the background preparation of the model stands after the last change: customers' first models come from it. */
 export function PreparationStatus({ configuratorId }: { configuratorId: string }) {
   const preparation = useApiQuery(
@@ -26,9 +35,7 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
           <Spinner label="Preparing the model for customers: reading its parameters, building its defaults and presets…" />
         )}
         {state.state === 'ready' &&
-          `Prepared for customers${seconds}: ${state.builds} ${state.builds === 1 ? 'model' : 'models'} (the defaults${state.builds > 1 ? ' and each preset' : ''}) built${
-            state.failedBuilds > 0 ? `, ${state.failedBuilds} did not build:` : '.'
-          }`}
+          `Prepared for customers${seconds}: ${describeBuilds(state.builds, state.failedBuilds)}`}
         {state.state === 'failed' && `The preparation failed${seconds}: ${state.message}`}
       </p>
       {state.failures.length > 0 && (

@@ -11,6 +11,7 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Select, TextArea } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
 import { useApiQuery } from '@/components/use-api-query'
+import { ApiError } from '@/lib/client/api-client'
 import { callApiJson, operationKey, type OperationResult } from '@/lib/endpoints/client'
 
 type Release = OperationResult<'listReleases'>[number]
@@ -22,6 +23,7 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
   const queryClient = useQueryClient()
   const params = { configuratorId }
   const releases = useApiQuery('listReleases', { params })
+  const current = releases.data?.find((release) => release.current)?.number ?? null
   const refresh = () => queryClient.invalidateQueries({ queryKey: operationKey('listReleases', { params }) })
   const rollBack = useMutation({
     mutationFn: (number: number) =>
@@ -36,7 +38,7 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
             Publish the draft
           </h2>
           <PreparationStatus configuratorId={configuratorId} />
-          <PublishForm configuratorId={configuratorId} onPublished={refresh} />
+          <PublishForm configuratorId={configuratorId} current={current} onPublished={refresh} />
           <Link href={`/configure/${configuratorId}?draft=1`} className={buttonClasses('ghost', 'self-start')}>
             Open the draft as a customer would
           </Link>
@@ -79,7 +81,8 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
                     disabled={rollBack.isPending}
                     onClick={() => rollBack.mutate(release.number)}
                   >
-                    Roll back to release {release.number}
+                    {current !== null && release.number > current ? 'Go forward' : 'Roll back'} to release{' '}
+                    {release.number}
                   </Button>
                 )}
               </div>
@@ -109,7 +112,14 @@ function describeDefaults(defaults: DefaultsModel | null): string {
   return `${size} mm, ${(defaults.volume / 1000).toFixed(2)} cm³`
 }
 
-function PublishForm({ configuratorId, onPublished }: { configuratorId: string; onPublished: () => void }) {
+interface PublishFormProps {
+  configuratorId: string
+  /** The release customers get now, null before the first. */
+  current: number | null
+  onPublished: () => void
+}
+
+function PublishForm({ configuratorId, current, onPublished }: PublishFormProps) {
   const preparation = useApiQuery('getPreparation', { params: { configuratorId } })
   const [note, setNote] = useState('')
   const [override, setOverride] = useState(false)
@@ -154,8 +164,8 @@ function PublishForm({ configuratorId, onPublished }: { configuratorId: string; 
           onChange={(event) => setOverride(event.target.checked)}
         />
       )}
-      <ErrorMessage error={publish.error} />
-      {publish.data && (
+      <ErrorMessage error={publish.error && inDesignersWords(publish.error, preparation.data)} />
+      {publish.data?.number === current && (
         <p role="status" className="text-sm text-emerald-900">
           Published release {publish.data.number}: new sessions get it now.
         </p>
@@ -165,6 +175,30 @@ function PublishForm({ configuratorId, onPublished }: { configuratorId: string; 
       </Button>
     </form>
   )
+}
+
+/** The API's refusals to publish, said as the designer acts on them here (the API keeps its own words). */
+function inDesignersWords(error: Error, preparation: OperationResult<'getPreparation'> | undefined): Error {
+  if (!(error instanceof ApiError)) return error
+  if (error.status === 409 && /being prepared/.test(error.message))
+    return new Error(
+      'Not published: the draft is still being prepared (its defaults, presets and test drive). Publish again once it is done.',
+    )
+  if (error.status === 422 && error.fields.some(({ path }) => path[0] === 'override')) {
+    const samples = preparation?.testDrive.samples.filter((sample) => sample.outcome !== 'built').length ?? 0
+    const failed = [
+      ...(preparation?.failures.map(({ build }) => build) ?? []),
+      ...(samples > 0 ? [`${samples} test drive ${samples === 1 ? 'sample' : 'samples'}`] : []),
+    ]
+    const names =
+      failed.length > 0
+        ? failed.slice(0, -1).join(', ') + (failed.length > 1 ? ' and ' : '') + failed.at(-1)
+        : 'some models'
+    return new Error(
+      `Not published: ${names} did not build. Tick “Publish although some models do not build” to publish it anyway.`,
+    )
+  }
+  return error
 }
 
 function CompareReleases({ configuratorId, releases }: { configuratorId: string; releases: Release[] }) {

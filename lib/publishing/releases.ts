@@ -73,7 +73,7 @@ async function finishedPreparation(configuratorId: string, version: string): Pro
   if (preparation?.draft !== version || isAbandoned) startPreparation(configuratorId)
   throw new AppError(
     'conflict',
-    'The draft is being prepared (its defaults, presets and test drive are built): publish it once GET .../preparation is ready',
+    'The draft is being prepared (its defaults, presets and test drive are built): publish it once GET .../preparation is ready and its testDrive is done',
   )
 }
 
