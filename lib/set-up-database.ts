@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import path from 'node:path'
 import { AppError } from '@/lib/api/errors'
 import { loadSigningKey } from '@/lib/auth/tokens'
 import { db, embeddedDatabaseDir, getDatabase } from '@/lib/db'
@@ -12,6 +11,7 @@ import { applyMigrations } from '@/lib/migrations'
 import { migrateQueue } from '@/lib/queue/build-queue'
 import { storage } from '@/lib/storage/object-storage'
 import { claimStoragePlace } from '@/lib/storage/storage-place'
+import { adminPasswordFile } from '@/lib/users/admin-password'
 import { createUser } from '@/lib/users/users'
 
 function describeDatabase(): string {
@@ -70,7 +70,7 @@ async function bootstrapAdmin(): Promise<void> {
   }
   if (env.ADMIN_PASSWORD) return
   // Never in the log (it may be kept and shipped): in a file only its owner can read.
-  const file = path.join(env.DATA_DIR, 'admin-password.txt')
+  const file = adminPasswordFile()
   fs.writeFileSync(file, `${password}\n`, { mode: 0o600 })
   logger.warn(`created admin ${email}; its generated password is in ${file}: sign in, change it, and delete the file`)
 }

@@ -5,6 +5,8 @@ import { SignInForm } from '@/components/auth/sign-in-form'
 import { Card } from '@/components/ui/card'
 import { getPageUser } from '@/app/page-user'
 import { safeNextPath } from '@/lib/auth/sign-in-path'
+import { env } from '@/lib/env'
+import { pendingAdminPasswordFile } from '@/lib/users/admin-password'
 
 export const metadata: Metadata = { title: 'Sign in' }
 
@@ -15,6 +17,7 @@ export default async function SignInPage({
 }) {
   const next = safeNextPath((await searchParams).next)
   if (await getPageUser()) redirect(next)
+  const passwordFile = pendingAdminPasswordFile()
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-16">
       <div className="flex w-full max-w-sm flex-col gap-6">
@@ -28,6 +31,12 @@ export default async function SignInPage({
         <Card>
           <SignInForm next={next} />
         </Card>
+        {passwordFile && (
+          <p className="text-center text-sm text-stone-600">
+            First start? The admin ({env.ADMIN_EMAIL ?? 'admin@localhost'}) signs in with the password written to{' '}
+            <code className="break-all font-mono text-stone-800">{passwordFile}</code> on the server.
+          </p>
+        )}
       </div>
     </main>
   )

@@ -89,24 +89,20 @@ export function ConfiguratorList() {
                 </p>
               </div>
               <div className="flex flex-wrap items-center gap-2">
-                <Link
-                  href={`/studio/configurators/${configurator.UUID}/files`}
-                  className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}
-                >
-                  Files
-                </Link>
-                <Link
-                  href={`/studio/configurators/${configurator.UUID}/applications`}
-                  className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}
-                >
-                  Applications
-                </Link>
-                <Link
-                  href={`/configure/${configurator.UUID}`}
-                  className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}
-                >
-                  Customer page
-                </Link>
+                {[
+                  { label: 'Editor', href: `/studio/configurators/${configurator.UUID}/editor` },
+                  { label: 'Files', href: `/studio/configurators/${configurator.UUID}/files` },
+                  { label: 'Applications', href: `/studio/configurators/${configurator.UUID}/applications` },
+                  { label: 'Customer page', href: `/configure/${configurator.UUID}` },
+                ].map(({ label, href }) => (
+                  <Link
+                    key={label}
+                    href={href}
+                    className={`rounded-sm text-sm text-stone-700 underline-offset-2 hover:underline ${FOCUS_RING}`}
+                  >
+                    {label}
+                  </Link>
+                ))}
                 <BuildState configuratorId={configurator.UUID} />
                 <span className="ml-auto">
                   <ConfirmButton
