@@ -25,7 +25,7 @@ async function configureHeight(page: Page) {
   await slider.focus()
   for (let step = 0; step < 10; step++) await slider.press('ArrowRight')
   const released = Date.now()
-  await expect(page.getByRole('status').filter({ hasText: 'Building...' })).toBeVisible()
+  // No "Building..." asked for here: a model prefetched while the keys were pressed may come too soon to see it.
   expect((await updated).status()).toBe(200)
   const answeredAfter = Date.now() - released
   await waitForModelDrawn(viewer, first)

@@ -2,8 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { ADMIN } from '../test/support/start-server'
-import { countModelPixels, expectAccessible, logIn, waitForModelDrawn } from './fixtures'
+import { countModelPixels, expectAccessible, logIn, signIn, waitForModelDrawn } from './fixtures'
 
 const DEMO = path.join(import.meta.dirname, '../demo')
 const NAME_TAG = fs.readFileSync(path.join(DEMO, 'name-tag/main.scad'), 'utf8')
@@ -45,12 +44,6 @@ async function copyNameTag(request: APIRequestContext) {
     ).toBe(201),
   ).toPass({ timeout: 120_000 })
   return { configuratorId, applicationKey: key }
-}
-
-async function signIn(page: Page) {
-  await page.getByLabel('Email').fill(ADMIN.email)
-  await page.getByLabel('Password').fill(ADMIN.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
 }
 
 /** The customer page of the shop, its model drawn. */

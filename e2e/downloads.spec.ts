@@ -17,6 +17,8 @@ test('a checkbox and a select change the model; the 3MF and the saved session do
   await page.goto(`/embed/${applicationKey}`)
   const viewer = page.getByTestId('model-viewer')
   const first = await waitForModelDrawn(viewer)
+  // The figures come a moment after the model is drawn.
+  await expect(page.getByTestId('fact-width')).toHaveText(/^\d+\.\d mm$/)
   const widthWithLid = await page.getByTestId('fact-width').textContent()
 
   await page.getByRole('checkbox', { name: 'With lid' }).uncheck()

@@ -12,6 +12,13 @@ export async function logIn(
   return ((await response.json()) as { accessToken: string }).accessToken
 }
 
+/** Signs in on the sign-in form the page shows (the admin by default). */
+export async function signIn(page: Page, { email, password }: { email: string; password: string } = ADMIN) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
 /** axe-core finds nothing on the page as it is now (contexts should prefer reduced motion, so no colour is caught mid-transition). */
 export async function expectAccessible(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze()

@@ -57,12 +57,12 @@ test(
     await recordMessages(page)
     const price = page.getByLabel('Price')
     const text = page.getByLabel('Text on the tag')
-    await expect(price).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
+    await expect(price).toHaveText(/^€\d+\.\d\d$/, { timeout: 60_000 })
     const before = await price.textContent()
 
-    // Set from the shop's own input: a change with the new text and its final price follows.
+    // Set from the shop's own input as the customer types, without leaving the field: a change with
+    // the new text and its final price follows.
     await text.fill('Ada Lovelace')
-    await text.press('Enter')
     await expect
       .poll(
         async () =>
@@ -89,13 +89,13 @@ test(
     await page.getByRole('button', { name: 'Add to cart' }).click()
     const customer = (await snapshotRequest).headers()
     const item = page.locator('#cart li')
-    await expect(item).toHaveText(`“Ada Lovelace” · ${orderedPrice} EUR`)
+    await expect(item).toHaveText(`“Ada Lovelace” · €${orderedPrice}`)
+    await expect(page.locator('#cart-status')).toHaveText('Added “Ada Lovelace” to the cart.')
     const snapshotId = (await item.getAttribute('data-snapshot'))!
     expect((await messages(page)).filter((m) => m.requestId === 'x')).toEqual([])
 
     // The customer goes on configuring after ordering.
     await text.fill('Grace')
-    await text.press('Enter')
     await expect
       .poll(async () => (await messages(page)).some((m) => m.type === 'change' && m.values?.name === 'Grace'), {
         timeout: 30_000,
@@ -174,9 +174,8 @@ test(
     await expect(page.frameLocator('iframe').getByRole('textbox', { name: 'Name', exact: true })).toBeHidden()
     await recordMessages(page)
     const text = page.getByLabel('Text on the tag')
-    await expect(page.getByLabel('Price')).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
+    await expect(page.getByLabel('Price')).toHaveText(/^€\d+\.\d\d$/, { timeout: 60_000 })
     await text.fill('Grace')
-    await text.press('Enter')
     await expect
       .poll(async () => (await messages(page)).some((m) => m.type === 'change' && m.values?.name === 'Grace'), {
         timeout: 30_000,
@@ -221,7 +220,7 @@ test(
     await expect(page).toHaveURL(/\?name=Grace&text_size=16&font=DejaVu\+Serif&with_hole=true$/)
     await expect(text).toHaveValue('Grace', { timeout: 60_000 })
     await expect(page.getByLabel('Letter size')).toHaveValue('16')
-    await expect(page.getByLabel('Price')).toHaveText(/^\d+\.\d\d EUR$/, { timeout: 60_000 })
+    await expect(page.getByLabel('Price')).toHaveText(/^€\d+\.\d\d$/, { timeout: 60_000 })
     await recordMessages(page)
 
     // The protocol itself, as a shop without embed.js speaks it: the change names the request it completes.
