@@ -25,6 +25,7 @@ const { benchAttack } = await import('./attack')
 const { benchRender } = await import('./render')
 const { benchCustomer } = await import('./customer')
 const { benchFirstOpen } = await import('./first-open')
+const { benchFirstModel } = await import('./first-model')
 const { benchGrowth } = await import('./growth')
 const { benchReleases } = await import('./releases')
 
@@ -51,6 +52,7 @@ const sections: [string, () => Promise<unknown>][] = [
   ['render', () => benchRender()],
   ['customer', () => benchCustomer()],
   ['first-open', () => benchFirstOpen(accessToken)],
+  ['first-model', () => benchFirstModel()],
   ['growth', () => benchGrowth(accessToken)],
   ['releases', () => benchReleases(ids.get('name-tag')!, accessToken)],
   ['queue', () => benchQueue()],

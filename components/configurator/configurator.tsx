@@ -23,7 +23,8 @@ import { modelUrl, useRendererScene } from '@/components/configurator/use-render
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
 import { Spinner } from '@/components/ui/spinner'
-import { Viewer } from '@/components/viewer/viewer'
+import { preloadViewer, Viewer } from '@/components/viewer/viewer'
+import { prefetchModel } from '@/components/viewer/model-download'
 import type { ViewerStatus } from '@/components/viewer/model-viewer'
 import { failureReason } from '@/lib/cad/openscad/failure-reason'
 import { ApiError } from '@/lib/client/api-client'
@@ -87,6 +88,12 @@ export function Configurator({
   const configSession = useConfigSession(configuratorId, credentials, sharedQuery, preview)
   const { session, parameters, draft, modelVersion } = configSession
   const scene = useRendererScene(session, credentials)
+  // The viewer's code and the first model's download start together, not one after the other.
+  useEffect(preloadViewer, [])
+  const glbUrl = session && modelUrl(session, 'glb')
+  useEffect(() => {
+    if (glbUrl && modelVersion === 1) prefetchModel(glbUrl, 1)
+  }, [glbUrl, modelVersion])
   const settings = sceneOverride ?? scene.settings
   const isModelShown = scene.rendererId === null || scene.error !== null || shownVersion >= modelVersion
   const details = useModelDetails(

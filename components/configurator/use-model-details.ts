@@ -17,7 +17,8 @@ const SETTLE_MS = 250
 /**
  * Object info and log of the session's model `modelVersion`, asked for once `isWanted` (the
  * viewer has drawn that model and no newer values are on their way) for SETTLE_MS: asked for
- * together with the model's download, they slowed it by half a second on a busy server.
+ * together with the model's download, they slowed it by half a second on a busy server. The
+ * first model's are asked for at once.
  */
 export function useModelDetails(
   sessionId: string | null,
@@ -32,7 +33,10 @@ export function useModelDetails(
     const timer = setTimeout(() => setSettledVersion(modelVersion), SETTLE_MS)
     return () => clearTimeout(timer)
   }, [isWanted, modelVersion])
-  const enabled = sessionId !== null && modelVersion > 0 && isWanted && settledVersion === modelVersion
+  // The first model's at once, beside its download: no model of the customer's is on its way yet,
+  // and a shop's first price waited for the draw and the pause (bench/first-model.ts).
+  const enabled =
+    sessionId !== null && (modelVersion === 1 || (modelVersion > 1 && isWanted && settledVersion === modelVersion))
   const input = { params: { sessionId: sessionId ?? '' } }
   const objectInfo = useApiQuery(
     'getObjectInfo',

@@ -10,10 +10,11 @@ import { buildScene } from '@/lib/render/build-scene'
 import { createCamera } from '@/lib/render/camera'
 import { checkShaders } from '@/lib/render/check-shaders'
 import { disposeScene } from '@/lib/render/dispose-scene'
-import { createSceneLoaders, errorMessage, type RendererFiles } from '@/lib/render/load-scene-files'
+import { createSceneLoaders, type RendererFiles } from '@/lib/render/load-scene-files'
 import { listParts, type ModelPart } from '@/lib/render/list-parts'
 import { parseGlb } from '@/lib/render/parse-glb'
 import { isSoftwareRenderer } from '@/components/viewer/is-software-renderer'
+import { downloadModel } from '@/components/viewer/model-download'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 
 /** `modelVersion`: the version the status is about. */
@@ -149,10 +150,13 @@ function ModelScene({
         const cached = glbRef.current
         let bytes = cached?.url === modelUrl && cached.version === modelVersion ? cached.bytes : null
         if (!bytes) {
-          const response = await fetch(modelUrl, { signal: controller.signal, cache: 'no-store' })
-          if (response.status === 409) return notBuilt(await errorMessage(response))
-          if (!response.ok) throw new Error(await errorMessage(response))
-          bytes = await response.arrayBuffer()
+          const download = await downloadModel(modelUrl, modelVersion, controller.signal)
+          if (controller.signal.aborted) return
+          if ('status' in download) {
+            if (download.status === 409) return notBuilt(download.message)
+            throw new Error(download.message)
+          }
+          bytes = download.bytes
           glbRef.current = { url: modelUrl, version: modelVersion, bytes }
         }
         const model = await parseGlb(bytes)

@@ -12,3 +12,8 @@ export const Viewer = dynamic(() => import('@/components/viewer/model-viewer').t
     </div>
   ),
 })
+
+/** Starts loading the viewer's code (three.js and the scene) now, beside the requests that come before the first model. */
+export function preloadViewer(): void {
+  void import('@/components/viewer/model-viewer')
+}
