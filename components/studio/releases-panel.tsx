@@ -38,7 +38,7 @@ export function ReleasesPanel({ configuratorId }: { configuratorId: string }) {
             Publish the draft
           </h2>
           <PreparationStatus configuratorId={configuratorId} />
-          <PublishForm configuratorId={configuratorId} current={current} onPublished={refresh} />
+          <PublishForm configuratorId={configuratorId} releases={releases.data} onPublished={refresh} />
           <Link href={`/configure/${configuratorId}?draft=1`} className={buttonClasses('ghost', 'self-start')}>
             Open the draft as a customer would
           </Link>
@@ -114,12 +114,11 @@ function describeDefaults(defaults: DefaultsModel | null): string {
 
 interface PublishFormProps {
   configuratorId: string
-  /** The release customers get now, null before the first. */
-  current: number | null
+  releases: Release[] | undefined
   onPublished: () => void
 }
 
-function PublishForm({ configuratorId, current, onPublished }: PublishFormProps) {
+function PublishForm({ configuratorId, releases, onPublished }: PublishFormProps) {
   const preparation = useApiQuery('getPreparation', { params: { configuratorId } })
   const [note, setNote] = useState('')
   const [override, setOverride] = useState(false)
@@ -165,7 +164,7 @@ function PublishForm({ configuratorId, current, onPublished }: PublishFormProps)
         />
       )}
       <ErrorMessage error={publish.error && inDesignersWords(publish.error, preparation.data)} />
-      {publish.data?.number === current && (
+      {publish.data && isStillCurrent(publish.data.number, releases) && (
         <p role="status" className="text-sm text-emerald-900">
           Published release {publish.data.number}: new sessions get it now.
         </p>
@@ -175,6 +174,11 @@ function PublishForm({ configuratorId, current, onPublished }: PublishFormProps)
       </Button>
     </form>
   )
+}
+
+/** Whether customers still get the release: true until the list shows another one current (a rollback). */
+function isStillCurrent(number: number, releases: Release[] | undefined): boolean {
+  return releases?.find((release) => release.number === number)?.current ?? true
 }
 
 /** The API's refusals to publish, said as the designer acts on them here (the API keeps its own words). */

@@ -22,6 +22,8 @@ export interface DemoShopOptions {
 
 interface Order {
   snapshotId: string
+  /** The webhook message that brought it. */
+  webhookId: string
   text: string
   price: { amount: string; currency: string } | null
   file: string
@@ -54,11 +56,10 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
     return ((await response.json()) as { accessToken: string }).accessToken
   }
 
-  async function fulfil(snapshot: {
-    id: string
-    parameters: Record<string, { value: unknown }>
-    print: { price: Order['price'] }
-  }): Promise<void> {
+  async function fulfil(
+    snapshot: { id: string; parameters: Record<string, { value: unknown }>; print: { price: Order['price'] } },
+    webhookId: string,
+  ): Promise<void> {
     const response = await fetch(`${options.paraformUrl}/api/snapshots/${snapshot.id}/finalizedmodel?type=3mf`, {
       headers: { authorization: `Bearer ${await serverToken()}`, 'x-api-key': options.applicationKey },
     })
@@ -69,6 +70,7 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
     const name = snapshot.parameters.name?.value
     orders.push({
       snapshotId: snapshot.id,
+      webhookId,
       text: typeof name === 'string' ? name : '',
       price: snapshot.print.price,
       file,
@@ -91,7 +93,7 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
     if (options.failFirstDelivery && !received.some((earlier) => earlier.webhookId === webhookId)) return 500
     // Deliveries are at least once: a repeated id is acknowledged, not fulfilled twice.
     const isRepeat = received.some((earlier) => earlier.webhookId === webhookId && earlier.status === 204)
-    if (event.type === 'snapshot.created' && !isRepeat) await fulfil(event.data.snapshot)
+    if (event.type === 'snapshot.created' && !isRepeat) await fulfil(event.data.snapshot, webhookId)
     return 204
   }
 
