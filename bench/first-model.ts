@@ -114,7 +114,8 @@ export async function benchFirstModel(): Promise<void> {
       const slowest = Math.max(...visits.map((phases) => phases.model))
       worst.push(slowest)
       console.log(
-        `| ${name} | ${median('document')} | ${median('scripts')} | ${median('session')} | ${median('asked')} | ${median('model')} (slowest ${ms(slowest)}) | ${median('drawn')} |`,
+        `| ${name} | ${(['document', 'scripts', 'session', 'asked'] as const).map(median).join(' | ')} | ` +
+          `${median('model')} (slowest ${ms(slowest)}) | ${median('drawn')} |`,
       )
     }
     const prices: number[] = []

@@ -118,7 +118,7 @@ async function dragWithPause(page: Page, slider: Locator, from: number, pause: n
 }
 
 test(
-  'a drag with a pause on the way is one step of undo, back to the value before it',
+  'a drag with a pause on the way, a key held down and a preset are one step of undo each',
   { tag: '@phone' },
   async ({ page, request }) => {
     const { applicationKey } = await findDemo(request, 'Name tag')
@@ -135,10 +135,30 @@ test(
     const dropped = Number(await size.inputValue())
     expect(dropped).toBeGreaterThan(14)
 
-    await page.getByRole('button', { name: 'Undo' }).click()
+    const undo = page.getByRole('button', { name: 'Undo' })
+    await undo.click()
     await expect(size).toHaveValue('10')
     await expect(page.getByTestId('fact-depth')).not.toHaveText(/≈/)
-    await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled()
+    await expect(undo).toBeDisabled()
+
+    // A key held down: its repeats are one gesture, built on the way as the value passes.
+    await slider.focus()
+    for (let press = 0; press < 3; press++) await page.keyboard.down('ArrowRight')
+    await waitForModelDrawn(viewer, Number(await viewer.getAttribute('data-model-version')))
+    for (let press = 0; press < 3; press++) await page.keyboard.down('ArrowRight')
+    await page.keyboard.up('ArrowRight')
+    await expect(size).toHaveValue('13')
+    await expect(page.getByText('Building...')).toBeHidden({ timeout: 30_000 })
+    await undo.click()
+    await expect(size).toHaveValue('10')
+
+    // A preset is one step too.
+    await page.getByLabel('Preset').selectOption('Desk sign')
+    await expect(size).toHaveValue('16')
+    await expect(page.getByText('Building...')).toBeHidden({ timeout: 30_000 })
+    await undo.click()
+    await expect(size).toHaveValue('10')
+    await expect(undo).toBeDisabled()
   },
 )
 
@@ -230,7 +250,7 @@ test(
     await page.goto(`/embed/${applicationKey}?name=${'W'.repeat(20)}&text_size=20`)
     await waitForModelDrawn(page.getByTestId('model-viewer'))
     await expect(page.getByTestId('build-failure')).toContainText(
-      /These values cannot be made: The model measures [\d.]+ × [\d.]+ × [\d.]+ mm: it does not fit the 250 × 210 × 220 mm build volume, however it is turned\./,
+      /These values cannot be made: The model measures .+ mm: it does not fit the 250 × 210 × 220 mm build volume/,
       { timeout: 30_000 },
     )
     await expect(page.getByTestId('fact-price')).toHaveCount(0)

@@ -117,6 +117,11 @@ export function Configurator({
   const isBuilding = configSession.isUpdating || (modelVersion > 0 && viewerStatus.state === 'loading')
   const buildingSince = useSince(isBuilding)
   const { canUndo, undo, beginGesture } = useUndo(parameters, configSession.setValues)
+  /** Values set at once (a preset, a message from the shop's page): one step of undo, however they were asked for. */
+  const setValuesAsStep = (values: Values) => {
+    beginGesture()
+    configSession.setValues(values)
+  }
   // The values of the versions since the one drawn, so that the customer can go back to the model on screen.
   const [versionValues, setVersionValues] = useState(new Map<number, Values>())
   useEffect(() => {
@@ -177,10 +182,7 @@ export function Configurator({
     objectInfo: details.objectInfo,
     failure,
     refusal,
-    setValues: (values) => {
-      beginGesture()
-      configSession.setValues(values)
-    },
+    setValues: setValuesAsStep,
   })
 
   const fatalError = credentialsError ?? configSession.sessionError
@@ -258,7 +260,7 @@ export function Configurator({
                   credentials={credentials}
                   parameters={parameters}
                   values={draft}
-                  onApply={configSession.setValues}
+                  onApply={setValuesAsStep}
                   canSave={canSavePresets}
                 />
               )}

@@ -67,7 +67,9 @@ export function printReport(
           {
             rule: 'buildVolume' as const,
             part: null,
-            message: `The model measures ${size.map(millimetres).join(' × ')} mm: it does not fit the ${buildVolumeMm.join(' × ')} mm build volume, however it is turned`,
+            message:
+              `The model measures ${size.map(millimetres).join(' × ')} mm: ` +
+              `it does not fit the ${buildVolumeMm.join(' × ')} mm build volume, however it is turned`,
             region: measures.whole.boundingBox,
           },
         ]),

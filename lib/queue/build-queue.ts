@@ -75,7 +75,10 @@ export function laneOf(owner: Pick<JobOwner, 'prefetch' | 'print' | 'background'
   return null
 }
 
-/** One at a time per anonymous customer (so per session too), else per session; candidates and print figures in lanes of their own (lib/queue/build-turns.ts). */
+/**
+ * One at a time per anonymous customer (so per session too), else per session; candidates and
+ * print figures in lanes of their own (lib/queue/build-turns.ts).
+ */
 export function turnOf(owner: JobOwner): string {
   const turn = owner.customerId ? `customer:${owner.customerId}` : `session:${owner.sessionId}`
   const lane = laneOf(owner)

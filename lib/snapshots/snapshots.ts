@@ -102,7 +102,8 @@ async function sceneOf(session: LoadedSession): Promise<Pick<Frozen, 'scene' | '
 
 /**
  * Freezes the session's stored state; 409 pointing at its log (`logPath`) when its model does not
- * build, 409 naming why when it is not for sale (larger than the printer). Builds the final quality's parts for the price, so taking one can take a build's time.
+ * build, 409 naming why when it is not for sale (larger than the printer). Builds the final
+ * quality's parts for the price, so taking one can take a build's time.
  */
 export async function takeSnapshot(session: LoadedSession, logPath: string): Promise<SnapshotDto> {
   const { source, values, build } = await buildStoredModel(session, 'preview')
