@@ -357,6 +357,8 @@ test('an admin installs a library from a zip in the studio; a designer sees it l
   await expect(page.getByRole('list', { name: 'Fonts' })).toContainText('Liberation Sans')
   await expectAccessible(page)
   await page.getByRole('button', { name: 'Sign out' }).click()
+  // Signed out once the sign-in page shows: a page opened before then still carried the admin's cookie.
+  await expect(page).toHaveURL(/\/signin$/)
 
   await page.goto('/studio/libraries')
   await signIn(page, designer)
