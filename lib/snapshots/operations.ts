@@ -14,7 +14,8 @@ export const createSnapshot = defineOperation({
     'values, parameter definitions, files, ' +
     'libraries and fonts (by content hash), engine, quality settings, ' +
     "scene and the final quality's price; 409 (naming the log) when its " +
-    "model does not build. The application's webhook gets `snapshot.created`",
+    'model does not build, 409 naming why when it is not for sale (larger than the build volume in every ' +
+    "orientation, without manufacturing.allowOversize). The application's webhook gets `snapshot.created`",
   tag,
   auth: 'session',
   params: ZSessionParams,
