@@ -7,7 +7,8 @@ import { belongsToDomain } from '@/lib/applications/application-domain'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 
-const DEVELOPMENT_HOSTS = ['localhost', '127.0.0.1', '[::1]']
+/** This machine's own names: a browser call from them is always allowed, for development. */
+export const DEVELOPMENT_HOSTS = ['localhost', '127.0.0.1', '[::1]']
 
 function isSame(a: string, b: string): boolean {
   const left = Buffer.from(a)
