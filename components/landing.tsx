@@ -1,10 +1,11 @@
 import Link from 'next/link'
 import { buttonClasses } from '@/components/ui/button'
+import { CAD_TYPES, cadSystem } from '@/lib/cad/engines'
 
 const STEPS = [
   {
     title: 'Model',
-    text: 'Upload an OpenSCAD model. Its Customizer annotations become sliders, dropdowns and switches.',
+    text: `Upload a ${CAD_TYPES.map((type) => cadSystem(type).name).join(' or ')} model. Its parameters become sliders, dropdowns and switches.`,
   },
   { title: 'Style', text: 'Add a scene, materials and shaders so the product looks the way it will be made.' },
   {

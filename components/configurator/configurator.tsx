@@ -26,7 +26,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { preloadViewer, Viewer } from '@/components/viewer/viewer'
 import { prefetchModel } from '@/components/viewer/model-download'
 import type { ViewerStatus } from '@/components/viewer/model-viewer'
-import { failureReason } from '@/lib/cad/openscad/failure-reason'
+import { cadSystem } from '@/lib/cad/engines'
 import { ApiError } from '@/lib/client/api-client'
 import { callApiJson } from '@/lib/endpoints/client'
 import type { ModelPart } from '@/lib/render/list-parts'
@@ -49,6 +49,8 @@ export interface ConfiguratorProps {
   canDownloadFinal: boolean
   /** Names the downloaded files. */
   productName: string
+  /** The configurator's CAD system, which reads its log. */
+  cadType: string
   header?: ReactNode
   /** Shown instead of the session's own scene settings (the studio's scene editor previews its draft). */
   sceneOverride?: SceneSettings
@@ -71,6 +73,7 @@ export function Configurator({
   initialQuery,
   canDownloadFinal,
   productName,
+  cadType,
   header,
   sceneOverride,
   sidePanel,
@@ -171,7 +174,8 @@ export function Configurator({
     details.objectInfo?.print.forSale === false
       ? `${details.objectInfo.print.problems.find((problem) => problem.rule === 'buildVolume')?.message ?? 'it is larger than the printer'}.`
       : null
-  const failure = notBuilt && details.log ? (failureReason(details.log) ?? 'The model did not build.') : notForSale
+  const failure =
+    notBuilt && details.log ? (cadSystem(cadType).failureReason(details.log) ?? 'The model did not build.') : notForSale
   const { layout, refusal } = useEmbedLayout(embedDomain)
   useEmbedBridge(embedDomain, {
     session,

@@ -100,10 +100,7 @@ export function Presets({
           }}
         >
           <div className="flex-1">
-            <Field
-              label="Save these values as preset"
-              hint="Kept in the model's parameter set file, which OpenSCAD opens too."
-            >
+            <Field label="Save these values as preset" hint="Kept in the model's preset file, beside its main file.">
               {(control) => (
                 <Input
                   {...control}

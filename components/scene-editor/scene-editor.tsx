@@ -19,7 +19,15 @@ const SHADER = /\.(vert|frag|glsl|vs|fs)$/i
 const IMAGE = /\.(png|jpe?g|webp|gif)$/i
 
 /** The studio's scene editor: materials per part, previewed live on the configurator's model. */
-export function SceneEditor({ configuratorId, productName }: { configuratorId: string; productName: string }) {
+export function SceneEditor({
+  configuratorId,
+  productName,
+  cadType,
+}: {
+  configuratorId: string
+  productName: string
+  cadType: string
+}) {
   const [draft, setDraft] = useState<SceneSettings | null>(null)
   const [preview, setPreview] = useState<SceneSettings | undefined>(undefined)
   useEffect(() => {
@@ -34,6 +42,7 @@ export function SceneEditor({ configuratorId, productName }: { configuratorId: s
       initialQuery=""
       canDownloadFinal
       productName={productName}
+      cadType={cadType}
       sceneOverride={preview}
       // The scene is saved into the draft: it previews on the draft's files (its shaders and textures).
       preview={{ draft: true }}
@@ -96,7 +105,7 @@ function SceneEditorPanel({ configuratorId, context, draft, onChange }: SceneEdi
       <div>
         <h2 className="text-lg font-semibold tracking-tight">Scene</h2>
         <p className="text-sm text-stone-600">
-          A material paints one part of the model (a colour in OpenSCAD, numbered in order of appearance) with the
+          A material paints one part of the model (a colour of the model, numbered in order of appearance) with the
           shaders of the renderer directory. Changes show in the viewer at once; save to make them what customers see.
         </p>
       </div>

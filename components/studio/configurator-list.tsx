@@ -47,7 +47,8 @@ export function ConfiguratorList() {
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">Configurators</h1>
         <p className="text-stone-600">
-          Each configurator is one parametric product: its OpenSCAD model, renderer assets and the shops that embed it.
+          Each configurator is one parametric product: its parametric model, renderer assets and the shops that embed
+          it.
         </p>
       </div>
       <Card aria-labelledby="create-heading">

@@ -8,6 +8,7 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input, Select, TextArea } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
 import { useApiQuery } from '@/components/use-api-query'
+import { cadSystem } from '@/lib/cad/engines'
 import type { Capabilities } from '@/lib/capabilities/schemas'
 import type { ConfiguratorDto } from '@/lib/configurators/schemas'
 import { fieldErrors } from '@/lib/client/field-errors'
@@ -106,6 +107,7 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
   })
   const [extraSettingsText, setExtraSettingsText] = useState(() => JSON.stringify(configurator.extraSettings, null, 2))
   const extraSettings = parseJsonObject(extraSettingsText)
+  const system = cadSystem(fields.cadType)
   const cadEngines = withCurrent(capabilities.cad, configurator.cadType, configurator.cadVersion)
   const renderers = withCurrent(capabilities.renderers, configurator.rendererType, configurator.rendererVersion)
 
@@ -145,7 +147,7 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
         </Field>
         <Field
           label="Main file"
-          hint="Path inside the configurator folder, e.g. main.scad"
+          hint={`Path inside the configurator folder, e.g. ${system.mainFile}`}
           error={serverErrors.mainFile}
         >
           {(control) => (
@@ -205,12 +207,12 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
           hint={
             <>
               A JSON object. The server reads <code>quality.preview</code> and <code>quality.final</code> (variable
-              overrides such as {'{"$fn": 96}'}), <code>limits.buildSeconds</code>, <code>renderers</code> and{' '}
-              <code>manufacturing</code>: each part&apos;s <code>label</code> and <code>material</code> (
-              {'{"name": "PETG", "density": 1.27, "pricePerCm3": 0.09}'}) by part number in <code>parts</code>,{' '}
-              <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code> (0.8),{' '}
-              <code>buildVolumeMm</code> ([256, 256, 256]) and <code>allowOversize</code> (false: a model that fits it
-              in no orientation has no price and cannot be ordered).
+              overrides such as {JSON.stringify(system.qualityExample)}), <code>limits.buildSeconds</code>,{' '}
+              <code>renderers</code> and <code>manufacturing</code>: each part&apos;s <code>label</code> and{' '}
+              <code>material</code> ({'{"name": "PETG", "density": 1.27, "pricePerCm3": 0.09}'}) by part number in{' '}
+              <code>parts</code>, <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code>{' '}
+              (0.8), <code>buildVolumeMm</code> ([256, 256, 256]) and <code>allowOversize</code> (false: a model that
+              fits it in no orientation has no price and cannot be ordered).
             </>
           }
           error={extraSettings.error ?? serverErrors.extraSettings}

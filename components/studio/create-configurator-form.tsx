@@ -8,17 +8,17 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
 import { fieldErrors } from '@/lib/client/field-errors'
 import { callApi, callApiJson, operationKey, type OperationBody } from '@/lib/endpoints/client'
-import { starterFiles } from '@/lib/configurators/starter-model'
+import { cadSystem, DEFAULT_CAD_TYPE } from '@/lib/cad/engines'
 import { formText } from '@/lib/client/form-text'
 
 export function CreateConfiguratorForm() {
   const router = useRouter()
   const queryClient = useQueryClient()
   const create = useMutation({
-    // A new model starts with code that builds (lib/configurators/starter-model.ts), opened in its editor.
+    // A new model starts with code that builds (its CAD system's starter files), opened in its editor.
     mutationFn: async (input: OperationBody<'createConfigurator'>) => {
       const { UUID } = await callApiJson('createConfigurator', { json: input })
-      for (const { path, text } of starterFiles(input.mainFile))
+      for (const { path, text } of cadSystem(input.cadType ?? DEFAULT_CAD_TYPE).starterFiles(input.mainFile))
         await callApi('uploadConfiguratorFile', { params: { configuratorId: UUID, path: path.split('/') }, body: text })
       return UUID
     },
@@ -41,7 +41,9 @@ export function CreateConfiguratorForm() {
         {(control) => <Input {...control} name="name" required maxLength={200} placeholder="Lidded box" />}
       </Field>
       <Field label="Main file" hint="The model's entry point in the configurator folder" error={errors.mainFile}>
-        {(control) => <Input {...control} name="mainFile" required defaultValue="main.scad" />}
+        {(control) => (
+          <Input {...control} name="mainFile" required defaultValue={cadSystem(DEFAULT_CAD_TYPE).mainFile} />
+        )}
       </Field>
       <Button type="submit" className="sm:mt-6" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create configurator'}

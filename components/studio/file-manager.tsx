@@ -19,7 +19,7 @@ const TREES = [
   {
     root: 'configurator',
     title: 'Model',
-    emptyHint: 'No model files yet. Upload the main .scad file and anything it includes.',
+    emptyHint: 'No model files yet. Upload the main file and anything it includes.',
   },
   {
     root: 'renderer',

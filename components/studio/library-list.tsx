@@ -10,6 +10,7 @@ import { ErrorMessage } from '@/components/ui/error-message'
 import { Field, Input } from '@/components/ui/field'
 import { Spinner } from '@/components/ui/spinner'
 import { useApiQuery } from '@/components/use-api-query'
+import { LIBRARY_USES } from '@/lib/cad/engines'
 import { callApi, callApiJson, operationKey } from '@/lib/endpoints/client'
 
 const SIZE = new Intl.NumberFormat('en', { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 })
@@ -41,7 +42,7 @@ export function LibraryList({ canManage }: { canManage: boolean }) {
         <h1 className="text-2xl font-semibold tracking-tight">Libraries and fonts</h1>
         <p className="text-stone-600">
           Installed once for every configurator: a model includes one by its name, as{' '}
-          <span className="font-mono">include &lt;BOSL2/std.scad&gt;</span>.
+          <span className="font-mono">{LIBRARY_USES}</span>.
         </p>
       </div>
       {canManage && (

@@ -6,7 +6,7 @@ import Link from 'next/link'
 import { type FormEvent, useCallback, useMemo, useState } from 'react'
 import { Configurator } from '@/components/configurator/configurator'
 import type { SessionLog } from '@/components/configurator/use-config-session'
-import { diagnosticsOf } from '@/components/studio/code-editor/log-diagnostics'
+import { cadSystem } from '@/lib/cad/engines'
 import { FileTree, type ConfiguratorFile } from '@/components/studio/file-tree'
 import { useDraftFile, type SaveState } from '@/components/studio/use-draft-file'
 import { Button, FOCUS_RING } from '@/components/ui/button'
@@ -36,7 +36,13 @@ const TREES = [
  * The designer's loop: the draft's files in a code editor, saved after a pause in typing, and the
  * draft built beside them as customers will get it, with the log's problems on their lines.
  */
-export function ModelEditor({ configuratorId, productName }: { configuratorId: string; productName: string }) {
+interface ModelEditorProps {
+  configuratorId: string
+  productName: string
+  cadType: string
+}
+
+export function ModelEditor({ configuratorId, productName, cadType }: ModelEditorProps) {
   const queryClient = useQueryClient()
   const configurator = useApiQuery('getConfigurator', { params: { configuratorId } })
   const files = useApiQuery('listConfiguratorFiles', { params: { configuratorId } })
@@ -60,9 +66,10 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
     void refreshFiles()
   }, [refreshFiles])
   const file = useDraftFile(configuratorId, path, draftChanged)
+  const system = cadSystem(cadType)
   const diagnostics = useMemo(
-    () => (log && path ? diagnosticsOf(`${log.error}\n${log.message}`, path) : []),
-    [log, path],
+    () => (log && path ? system.diagnostics(`${log.error}\n${log.message}`, path) : []),
+    [log, path, system],
   )
 
   /** Runs a change of the tree, then shows the draft it made; its error stays beside the tree. */
@@ -154,7 +161,7 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
               />
             </section>
           ))}
-        <NewFileForm onCreate={(newPath) => void createFile(newPath)} />
+        <NewFileForm onCreate={(newPath) => void createFile(newPath)} extension={system.sourceExtensions[0]!} />
       </Card>
       <section aria-label="Editor" className="flex min-h-[36rem] min-w-0 flex-col gap-2">
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -187,6 +194,7 @@ export function ModelEditor({ configuratorId, productName }: { configuratorId: s
           initialQuery=""
           canDownloadFinal={false}
           productName={productName}
+          cadType={cadType}
           preview={{ draft: true, sourceVersion: String(sourceVersion) }}
           onLog={setLog}
           header={
@@ -254,7 +262,7 @@ function SaveStatus({
   )
 }
 
-function NewFileForm({ onCreate }: { onCreate: (path: string) => void }) {
+function NewFileForm({ onCreate, extension }: { onCreate: (path: string) => void; extension: string }) {
   const [name, setName] = useState('')
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -267,7 +275,7 @@ function NewFileForm({ onCreate }: { onCreate: (path: string) => void }) {
     <form onSubmit={submit} className="flex gap-2" aria-label="New file">
       <Input
         aria-label="New file name"
-        placeholder="parts/lid.scad"
+        placeholder={`parts/lid${extension}`}
         value={name}
         onChange={(event) => setName(event.target.value)}
       />

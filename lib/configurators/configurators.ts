@@ -1,5 +1,6 @@
 import { AppError, ValidationError } from '@/lib/api/errors'
 import { cadVersions, defaultCadVersion } from '@/lib/cad/engine-versions'
+import { DEFAULT_CAD_TYPE } from '@/lib/cad/engines'
 import {
   ZExtraSettings,
   type ConfiguratorDto,
@@ -29,7 +30,7 @@ function checkCadVersion(cadType: string, cadVersion: string | undefined): void 
 }
 
 export async function createConfigurator({ userId, input }: { userId: string; input: CreateConfiguratorInput }) {
-  const cadType = input.cadType ?? 'openscad'
+  const cadType = input.cadType ?? DEFAULT_CAD_TYPE
   checkCadVersion(cadType, input.cadVersion)
   return db.configurator.create({
     data: {

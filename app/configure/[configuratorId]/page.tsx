@@ -29,6 +29,7 @@ export default async function ConfigurePage({ params, searchParams }: ConfigureP
         initialQuery={initialQuery}
         canDownloadFinal
         productName={configurator.name}
+        cadType={configurator.cadType}
         preview={isDraft ? { draft: true } : undefined}
         header={
           <div className="flex flex-col gap-1">

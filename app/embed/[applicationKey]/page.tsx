@@ -28,6 +28,7 @@ export default async function EmbedPage({ params, searchParams }: EmbedPageProps
         initialQuery={toQueryString(await searchParams)}
         canDownloadFinal={!application.secureModel}
         productName={configurator.name}
+        cadType={configurator.cadType}
         embedDomain={application.domain}
         header={<h1 className="text-lg font-semibold tracking-tight">{configurator.name}</h1>}
       />

@@ -7,8 +7,8 @@ import { Compartment, EditorState, Prec, type Extension } from '@codemirror/stat
 import { keymap } from '@codemirror/view'
 import { basicSetup, EditorView } from 'codemirror'
 import { useEffect, useRef } from 'react'
-import type { LogDiagnostic } from '@/components/studio/code-editor/log-diagnostics'
-import { highlightStyle, languageFor } from '@/components/studio/code-editor/openscad-language'
+import type { LogDiagnostic } from '@/lib/cad/cad-system'
+import { highlightStyle, languageFor } from '@/components/studio/code-editor/languages'
 
 export interface CodeEditorProps {
   path: string

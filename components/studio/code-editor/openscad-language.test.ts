@@ -2,13 +2,8 @@ import { ensureSyntaxTree, StringStream, type StreamParser } from '@codemirror/l
 import { EditorState } from '@codemirror/state'
 import { highlightTree } from '@lezer/highlight'
 import { describe, expect, it, vi } from 'vitest'
-import {
-  highlightStyle,
-  jsonParser,
-  languageFor,
-  openscad,
-  openscadParser,
-} from '@/components/studio/code-editor/openscad-language'
+import { highlightStyle, languageFor } from '@/components/studio/code-editor/languages'
+import { jsonParser, openscad, openscadParser } from '@/components/studio/code-editor/openscad-language'
 
 /** Each token of `source` with its style, across lines as the editor feeds them. */
 function tokensOf<State>(parser: StreamParser<State>, source: string): [string, string][] {
@@ -129,10 +124,23 @@ describe('the JSON grammar', () => {
 })
 
 describe('languageFor', () => {
-  it('answers OpenSCAD for .scad, JSON for .json and nothing for other files', () => {
+  it('answers OpenSCAD for .scad, JavaScript for .js, JSON for .json and nothing for other files', () => {
     expect(languageFor('configurator/lib/Parts.SCAD')).toEqual([openscad])
     expect(languageFor('configurator/presets.json')).toHaveLength(1)
     expect(languageFor('configurator/presets.json')).not.toEqual([openscad])
     expect(languageFor('configurator/readme.md')).toEqual([])
+  })
+
+  it('highlights JavaScript as the JavaScript grammar reads it', () => {
+    const state = EditorState.create({
+      doc: 'const defaultParams = { width: 40 } // mm',
+      extensions: languageFor('configurator/main.js'),
+    })
+    const tree = ensureSyntaxTree(state, state.doc.length, 5000)!
+    const classes = new Map<string, string>()
+    highlightTree(tree, highlightStyle, (from, to, style) => classes.set(state.sliceDoc(from, to), style))
+    const styles = ['const', '40', '// mm'].map((token) => classes.get(token))
+    expect(styles.every(Boolean)).toBe(true)
+    expect(new Set(styles).size).toBe(3)
   })
 })

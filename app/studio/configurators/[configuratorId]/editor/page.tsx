@@ -9,5 +9,5 @@ export default async function ConfiguratorEditorPage({ params }: { params: Promi
   const { configuratorId } = await params
   const user = await requirePageUser()
   const configurator = await findPageConfigurator({ configuratorId, userId: user.id })
-  return <ModelEditor configuratorId={configurator.id} productName={configurator.name} />
+  return <ModelEditor configuratorId={configurator.id} productName={configurator.name} cadType={configurator.cadType} />
 }

@@ -19,10 +19,11 @@ export default async function ConfiguratorParametersPage({ params }: { params: P
         canDownloadFinal
         canSavePresets
         productName={configurator.name}
+        cadType={configurator.cadType}
         header={
           <p className="text-sm text-stone-600">
-            These controls come from the model's Customizer annotations, grouped as in the model. This is exactly what
-            customers see; values set here change only this preview.
+            These controls come from the model's parameters, grouped as in the model. This is exactly what customers
+            see; values set here change only this preview.
           </p>
         }
       />

@@ -12,7 +12,7 @@ export default async function ConfiguratorScenePage({ params }: { params: Promis
   const configurator = await findPageConfigurator({ configuratorId, userId: user.id })
   return (
     <div className="flex h-[75vh] min-h-[36rem] flex-col overflow-hidden rounded-lg border border-stone-200 bg-white">
-      <SceneEditor configuratorId={configurator.id} productName={configurator.name} />
+      <SceneEditor configuratorId={configurator.id} productName={configurator.name} cadType={configurator.cadType} />
     </div>
   )
 }

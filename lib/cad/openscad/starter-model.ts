@@ -45,11 +45,9 @@ const STARTER_PRESETS = {
 
 /**
  * What a new OpenSCAD configurator made in the studio starts with, so its editor opens on code
- * that builds: the main file with annotated, grouped parameters, and a preset beside it. Other
- * engines start empty.
+ * that builds: the main file with annotated, grouped parameters, and a preset beside it.
  */
 export function starterFiles(mainFile: string): { path: string; text: string }[] {
-  if (!/\.scad$/i.test(mainFile)) return []
   return [
     { path: `configurator/${mainFile}`, text: STARTER_SCAD },
     { path: presetPath(mainFile), text: `${JSON.stringify(STARTER_PRESETS, null, 2)}\n` },
