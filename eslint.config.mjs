@@ -28,6 +28,13 @@ export default tseslint.config(
     },
   },
   {
+    // replicad models (docs/replicad.md): the engine reads their top-level defaultParams, parameters and main.
+    files: ['demo/*/*.js'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^(defaultParams|parameters|main)$' }],
+    },
+  },
+  {
     // Tests read JSON answers they assert on at once: an `any` there fails an assertion, not a customer.
     files: ['**/*.test.ts', 'e2e/**', 'test/**', 'bench/**'],
     rules: {

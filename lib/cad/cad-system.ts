@@ -44,6 +44,8 @@ export interface CadSystem {
   usesLibrary(source: string, library: string): boolean
   /** Its versions as `GET /api/capabilities` lists them, for the API's documentation. */
   versionsNote: string
+  /** The engine variables each quality sets unless the configurator's settings set them. */
+  defaultQuality: Record<'preview' | 'final', Record<string, ParameterValue>>
   /** Quality overrides as an example for the designer: the variables its engine sets per quality. */
   qualityExample: Record<string, ParameterValue>
   /** Why a build failed, in words a customer can read; null when the log names no error. */

@@ -1,11 +1,15 @@
 import type { CadEngine, EngineVersion, EngineVersions } from '@/lib/cad/engine'
 import { type CadType, CAD_TYPES, isCadType } from '@/lib/cad/engines'
 import { openscadVersionsOnServer } from '@/lib/cad/openscad/versions'
+import { replicadVersionsOnServer } from '@/lib/cad/replicad/versions'
 
 // The engine versions this server builds with, by CAD system. A configurator's `cadVersion`
 // picks one; a new system joins here with one line, beside its line in lib/cad/engines.ts.
 
-const ON_SERVER: Record<CadType, EngineVersions> = { openscad: openscadVersionsOnServer }
+const ON_SERVER: Record<CadType, EngineVersions> = {
+  openscad: openscadVersionsOnServer,
+  replicad: replicadVersionsOnServer,
+}
 
 export function cadVersions(cadType: string): EngineVersion[] {
   return isCadType(cadType) ? ON_SERVER[cadType].versions() : []

@@ -1,11 +1,12 @@
 import type { CadSystem } from '@/lib/cad/cad-system'
 import { openscadSystem } from '@/lib/cad/openscad/cad-system'
+import { replicadSystem } from '@/lib/cad/replicad/cad-system'
 
 /**
  * The CAD systems a configurator may name, the first the default; which versions of each this
  * server builds with is lib/cad/engine-versions.ts's (server only).
  */
-const CAD_SYSTEMS = { openscad: openscadSystem } satisfies Record<string, CadSystem>
+const CAD_SYSTEMS = { openscad: openscadSystem, replicad: replicadSystem } satisfies Record<string, CadSystem>
 
 export type CadType = keyof typeof CAD_SYSTEMS
 

@@ -15,13 +15,17 @@ type Problem = PrintReport['problems'][number]
 /** How the parts of a model are named: by their colours and the designer's labels, the uncoloured one by the product's name. */
 export interface PartNaming {
   colors: Rgba[]
+  /** The names the model gives its parts, where its CAD system names them. */
+  names: (string | undefined)[]
   settings: Manufacturing | undefined
   title: string
 }
 
 /** Names of the parts as the shop sees them: the designer's labels, else the colours', and the product's name for geometry the designer did not colour. */
-export function partNames({ colors, settings, title }: PartNaming): string[] {
-  return colors.map((color, k) => settings?.parts?.[k]?.label ?? (isUncoloured(color) ? title : colorName(color)))
+export function partNames({ colors, names, settings, title }: PartNaming): string[] {
+  return colors.map(
+    (color, k) => settings?.parts?.[k]?.label ?? names[k] ?? (isUncoloured(color) ? title : colorName(color)),
+  )
 }
 
 /** The printability and price report of a model's closed parts (`colors` and `measures.parts` in part order). */

@@ -4,6 +4,7 @@ import { getBuild, readParameters } from '@/lib/queue/scheduled-builds'
 import { type CadJob, isTimedOut } from '@/lib/builds/cad-job'
 import type { BuildOwner } from '@/lib/queue/scheduling'
 import type { EngineLog, ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
+import { cadSystem } from '@/lib/cad/engines'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { inBackground } from '@/lib/background'
 import type { Configurator } from '@/lib/generated/prisma/client'
@@ -77,14 +78,20 @@ export async function readBuildSource(session: LoadedSession): Promise<BuildSour
   return { session, inputs, ...(await customerParameters(inputs, session)), title: session.configurator.name }
 }
 
+/** The engine variables a quality sets: its CAD system's defaults, then the configurator's settings. */
+function qualityOverrides(inputs: ModelInputs, quality: Quality): Record<string, ParameterValue> {
+  return { ...cadSystem(inputs.cadType).defaultQuality[quality], ...inputs.settings.quality?.[quality] }
+}
+
 /** The parameters customers set: the model's, less those the quality settings set (`$fn`), which are the configurator's. */
 async function customerParameters(
   inputs: ModelInputs,
   owner: BuildOwner,
 ): Promise<Pick<BuildSource, 'definitions' | 'stoppedRead'>> {
   const { definitions, log } = await readModelParameters(inputs, owner)
-  const { preview, final } = inputs.settings.quality ?? {}
-  const overridden = new Set([...Object.keys(preview ?? {}), ...Object.keys(final ?? {})])
+  const overridden = new Set(
+    (['preview', 'final'] as const).flatMap((quality) => Object.keys(qualityOverrides(inputs, quality))),
+  )
   return {
     definitions: definitions.filter((definition) => !overridden.has(definition.key)),
     ...(isTimedOut(log) && { stoppedRead: log }),
@@ -122,7 +129,7 @@ export function buildModel(source: BuildSource, values: Values, quality: Quality
 }
 
 function buildJob({ inputs, definitions }: BuildSource, values: Values, quality: Quality): CadJob {
-  const overrides = inputs.settings.quality?.[quality] ?? {}
+  const overrides = qualityOverrides(inputs, quality)
   // File parameters hold a session file id; the model sees the file under its name.
   const engineValues = Object.fromEntries(
     definitions
@@ -134,8 +141,8 @@ function buildJob({ inputs, definitions }: BuildSource, values: Values, quality:
   )
   // The limits belong to the key: a build stopped by a short limit may succeed under a longer one.
   // `format` changes when what a build answers does (2: a run that logged an ERROR line built nothing;
-  // faces OpenSCAD colours for a cut are the uncoloured part's).
-  const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits, format: 2 })
+  // faces OpenSCAD colours for a cut are the uncoloured part's; 3: parts carry names).
+  const key = hashOf({ source: inputs.sourceHash, values: engineValues, overrides, limits: inputs.limits, format: 3 })
   return cadJob(inputs, 'build', key, engineValues, overrides, quality)
 }
 
@@ -220,6 +227,7 @@ export async function write3mfOf(source: BuildSource, values: Values, quality: Q
 function partNaming(source: BuildSource, mesh: Mesh): PartNaming {
   return {
     colors: mesh.parts.map((part) => part.color),
+    names: mesh.parts.map((part) => part.name),
     settings: source.inputs.settings.manufacturing,
     title: source.title,
   }

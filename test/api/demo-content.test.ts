@@ -65,6 +65,6 @@ describe('demo content', () => {
       expect(model.status).toBe(200)
     }
     expect([...kinds].sort()).toEqual(['bool', 'choice of number', 'choice of string', 'file', 'float', 'string'])
-    expect(presetNames).toEqual(['Keyring', 'Desk sign'])
+    expect(presetNames).toEqual(['Keyring', 'Desk sign', 'Shelf, M5', 'Small, M3'])
   }, 120_000)
 })

@@ -49,7 +49,7 @@ export async function expectError(response: Response, status: number, code: stri
   return body.error
 }
 
-/** A configurator of its own owner with `configurator/main.scad` = source, and an open session on it. */
+/** A configurator of its own owner with its main file (`configurator/main.scad` unless `fields` name another) = source, and an open session on it. */
 export async function openSession(
   source: string | Uint8Array,
   fields: Partial<OperationBody<'createConfigurator'>> = {},
@@ -57,7 +57,10 @@ export async function openSession(
 ) {
   const owner = await signUp()
   const configuratorId = await createConfigurator(owner.token, fields)
-  for (const [path, body] of Object.entries({ 'configurator/main.scad': source, ...extraFiles })) {
+  for (const [path, body] of Object.entries({
+    [`configurator/${fields.mainFile ?? 'main.scad'}`]: source,
+    ...extraFiles,
+  })) {
     expect(
       (
         await call('uploadConfiguratorFile', {

@@ -2,11 +2,14 @@
 export type Rgba = readonly [number, number, number, number]
 
 /**
- * One part of a model: the triangles of one distinct OpenSCAD `color()`, numbered in order of
- * first appearance (part 0 is painted by material "0" of the scene settings).
+ * One part of a model: the triangles of one distinct OpenSCAD `color()`, or one part a replicad
+ * model names, numbered in order of first appearance (part 0 is painted by material "0" of the
+ * scene settings).
  */
 export interface MeshPart {
   color: Rgba
+  /** The name the model gives the part, where its CAD system names parts. */
+  name?: string
   /** x, y, z per vertex, in millimetres. */
   positions: Float32Array
   /** Three vertex indices per triangle, counter-clockwise seen from outside. */

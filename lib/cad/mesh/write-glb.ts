@@ -33,8 +33,9 @@ export function writeGlb(mesh: Mesh): Uint8Array {
     return accessors.length - 1
   }
 
-  mesh.parts.forEach(({ color, positions, indices }, n) => {
-    const node: Record<string, unknown> = { name: `part-${n}`, extras: { partIndex: n } }
+  mesh.parts.forEach(({ color, positions, indices, ...part }, n) => {
+    const name = part.name ?? `part-${n}`
+    const node: Record<string, unknown> = { name, extras: { partIndex: n } }
     nodes.push(node)
     const { vertices, normals } = flatten(positions, indices)
     if (vertices.length === 0) return
@@ -46,16 +47,16 @@ export function writeGlb(mesh: Mesh): Uint8Array {
     })
     const attributes = { POSITION: addAccessor(vertices, { min, max }), NORMAL: addAccessor(normals, {}) }
     materials.push({
-      name: `part-${n}`,
+      name,
       pbrMetallicRoughness: {
-        // glTF wants linear factors; this is the sRGB value as OpenSCAD gives it, which reads close enough here.
+        // glTF wants linear factors; this is the sRGB value as the model gives it, which reads close enough here.
         baseColorFactor: [...color],
         metallicFactor: 0,
         roughnessFactor: 0.8,
       },
       ...(color[3] < 1 && { alphaMode: 'BLEND' }),
     })
-    meshes.push({ name: `part-${n}`, primitives: [{ attributes, material: materials.length - 1, mode: TRIANGLES }] })
+    meshes.push({ name, primitives: [{ attributes, material: materials.length - 1, mode: TRIANGLES }] })
     node.mesh = meshes.length - 1
   })
 

