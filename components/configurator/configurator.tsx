@@ -293,6 +293,7 @@ export function Configurator({
                     isDesignerPreview={preview?.draft === true}
                     isBusy={configSession.isUpdating}
                     fileStem={fileStem(productName)}
+                    types={['stl', '3mf', ...Object.keys(cadSystem(cadType).exportTypes)]}
                   />
                 )}
                 <ShareLink query={shareQuery} shareUrl={layout.shareUrl} />

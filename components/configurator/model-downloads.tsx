@@ -18,6 +18,8 @@ interface ModelDownloadsProps {
   /** While values are on their way the files would not match what is shown. */
   isBusy: boolean
   fileStem: string
+  /** What the model is downloaded as: STL and 3MF for printing, then what its CAD system writes (STEP). */
+  types: string[]
 }
 
 export function ModelDownloads({
@@ -27,6 +29,7 @@ export function ModelDownloads({
   isDesignerPreview,
   isBusy,
   fileStem,
+  types,
 }: ModelDownloadsProps) {
   const [saveError, setSaveError] = useState<unknown>(null)
   const [isSaving, setIsSaving] = useState(false)
@@ -48,7 +51,7 @@ export function ModelDownloads({
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap gap-2">
-        {(['stl', '3mf'] as const).map((type) =>
+        {types.map((type) =>
           isBusy ? (
             <Button key={type} variant="secondary" disabled>
               Download {type.toUpperCase()}

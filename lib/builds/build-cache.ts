@@ -40,8 +40,15 @@ export interface CachedBuild {
   /** Where this answer came from: `built` means the engine ran for it. */
   source: 'memory' | 'stored' | 'built'
   mesh: Mesh | null
+  /** Of an export (CadJob kind `export`): the file its engine wrote. */
+  file?: Uint8Array
   log: EngineLog
   objectInfo: ObjectInfo | null
+}
+
+/** An export's key: what is stored for it is the file itself, not a mesh. */
+export function exportKey(type: string, buildKey: string): string {
+  return `export:${type}:${buildKey}`
 }
 
 const MEMORY_ENTRIES = 32
@@ -83,6 +90,11 @@ export async function loadBuild(key: string): Promise<CachedBuild | null> {
   ])
   if (!entry || (entry.ok && !bytes)) return null
   let mesh: Mesh | null = null
+  const log = { message: entry.logMessage, error: entry.logError }
+  if (key.startsWith(exportKey('', ''))) {
+    touch(key, entry.lastUsedAt)
+    return { key, source: 'stored', mesh, ...(entry.ok && { file: new Uint8Array(bytes!) }), log, objectInfo: null }
+  }
   if (entry.ok) {
     try {
       mesh = deserializeMesh(bytes!)
@@ -92,7 +104,6 @@ export async function loadBuild(key: string): Promise<CachedBuild | null> {
   }
   // A build stored a moment ago (by a worker, for this request) needs no touch.
   touch(key, entry.lastUsedAt)
-  const log = { message: entry.logMessage, error: entry.logError }
   const objectInfo = parseColumn(ZObjectInfo, entry.data, { table: 'CacheEntry', id: key, column: 'data' })
   return { key, source: 'stored', mesh, log, objectInfo }
 }
@@ -112,31 +123,32 @@ let flushesOnShutdown = false
  * The engine's build of `key`, answered at once and stored in the background (a cache may always
  * be lost: a build whose write failed is built again when asked for).
  */
-export function storeBuild(key: string, mesh: Mesh | null, log: EngineLog, print?: PrintMeasures | null): CachedBuild {
+export function storeBuild(
+  key: string,
+  mesh: Mesh | null,
+  log: EngineLog,
+  print?: PrintMeasures | null,
+  file?: Uint8Array | null,
+): CachedBuild {
   if (!flushesOnShutdown) {
     // A clean stop finishes the writes of builds already answered.
     flushesOnShutdown = true
     onShutdown(() => buildStored())
   }
   const objectInfo = mesh ? { ...measureMesh(mesh), ...(print && { print }) } : null
-  const written = writeBuild(key, mesh, log, objectInfo)
+  const written = writeBuild(key, mesh ? serializeMesh(mesh) : (file ?? null), log, objectInfo)
   writing.set(key, written)
   void written
     .catch((error: unknown) => logger.error({ err: error, cacheKey: key }, 'could not store a build'))
     .finally(() => writing.get(key) === written && writing.delete(key))
-  return { key, source: 'built', mesh, log, objectInfo }
+  return { key, source: 'built', mesh, ...(file && { file }), log, objectInfo }
 }
 
-async function writeBuild(
-  key: string,
-  mesh: Mesh | null,
-  log: EngineLog,
-  objectInfo: ObjectInfo | null,
-): Promise<void> {
-  const bytes = mesh ? serializeMesh(mesh) : null
+/** `bytes`: the serialized mesh, or an export's file; null when the build failed. */
+async function writeBuild(key: string, bytes: Uint8Array | null, log: EngineLog, objectInfo: ObjectInfo | null) {
   if (bytes) await storage.put(meshKey(key), bytes)
   const data = {
-    ok: mesh !== null,
+    ok: bytes !== null,
     data: toJsonInput(ZObjectInfo, objectInfo),
     logMessage: log.message,
     logError: log.error,

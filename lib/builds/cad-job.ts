@@ -16,7 +16,7 @@ import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
  * Its result goes to the cache under `key`.
  */
 export interface CadJob {
-  kind: 'build' | 'parameters' | 'parts'
+  kind: 'build' | 'parameters' | 'parts' | 'export'
   /** The cache key: a hash of everything below. */
   key: string
   cadType: string
@@ -36,6 +36,8 @@ export interface CadJob {
   overrides: Record<string, ParameterValue>
   /** Of a `parts` job: the key of the build whose parts it closes, cached before the job starts. */
   buildKey?: string
+  /** Of an `export` job: the file type its engine writes (its CAD system's exportTypes). */
+  exportType?: string
   /** Of a build: the quality whose overrides it has, for its metrics and log line (the overrides are in the key). */
   quality?: 'preview' | 'final'
 }
@@ -170,7 +172,27 @@ export async function runPartsJob(
   return storeBuild(job.key, mesh, log, print)
 }
 
-const RUN = { build: runBuildJob, parts: runPartsJob }
+/** The model written by its engine as a file of `exportType` (STEP). */
+export async function runExportJob(
+  job: CadJob,
+  scheduling: Scheduling,
+  source = readSource(job),
+  askedAt = Date.now(),
+): Promise<CachedBuild> {
+  const engine = getEngine(job.cadType, job.cadVersion)
+  if (!engine.exportModel) throw new Error(`the ${job.cadType} engine writes no ${job.exportType}`)
+  const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits }
+  const { file, log } = await measured(
+    job,
+    scheduling,
+    askedAt,
+    (measuring) => engine.exportModel!({ ...input, type: job.exportType!, scheduling: measuring }),
+    (written) => written.file !== null,
+  )
+  return storeBuild(job.key, null, log, null, file)
+}
+
+export const RUN = { build: runBuildJob, parts: runPartsJob, export: runExportJob }
 
 /**
  * Runs the job and resolves once its result is stored: for a build worker, whose asker reads the

@@ -74,6 +74,17 @@ export interface PartsInput extends BuildInput {
   union: Mesh
 }
 
+/** A model written as a file its engine writes itself (STEP): `type` is one of its CAD system's exportTypes. */
+export interface ExportInput extends BuildInput {
+  type: string
+}
+
+export interface ExportOutput {
+  /** Null when the model did not build or could not be written; `log.error` says why. */
+  file: Uint8Array | null
+  log: EngineLog
+}
+
 export interface BuildOutput {
   /** Null when the model did not build; `log.error` says why. */
   mesh: Mesh | null
@@ -100,6 +111,8 @@ export interface CadEngine {
    * `log.error` says why; null `mesh` when the run itself failed (time or memory limit).
    */
   closeParts(input: PartsInput): Promise<PartsOutput>
+  /** The model as a file of one of its CAD system's exportTypes; only engines whose system has some. */
+  exportModel?(input: ExportInput): Promise<ExportOutput>
 }
 
 export interface EngineVersion {

@@ -36,6 +36,11 @@ export function cadSystem(cadType: string): CadSystem {
   return CAD_SYSTEMS[cadType]
 }
 
+/** Every system's export types (STEP, …), with the names of the systems that write each, for the API's documentation. */
+export const EXPORT_TYPES: Record<string, string[]> = {}
+for (const { name, exportTypes } of Object.values(CAD_SYSTEMS) as CadSystem[])
+  for (const type of Object.keys(exportTypes)) (EXPORT_TYPES[type] ??= []).push(name)
+
 /** Each system's source file extensions with its media type. */
 export const SOURCE_MEDIA_TYPES: Record<string, string> = Object.fromEntries(
   Object.values(CAD_SYSTEMS).flatMap(({ sourceExtensions, mediaType }) =>

@@ -1,5 +1,6 @@
 import { cadVersions, defaultCadVersion } from '@/lib/cad/engine-versions'
-import { CAD_TYPES } from '@/lib/cad/engines'
+import { CAD_TYPES, cadSystem } from '@/lib/cad/engines'
+import { MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
 import type { Capabilities } from '@/lib/capabilities/schemas'
 import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 
@@ -9,6 +10,7 @@ export function getCapabilities(): Capabilities {
       type,
       versions: cadVersions(type).map(({ version }) => version),
       default: defaultCadVersion(type),
+      modelTypes: [...Object.keys(MESH_FORMATS), ...Object.keys(cadSystem(type).exportTypes)],
     })),
     renderers: RENDERER_TYPES.map((type) => ({ type, versions: [...RENDERER_VERSIONS] })),
   }

@@ -7,6 +7,11 @@ export const ZCapabilities = z.object({
       type: z.string(),
       versions: z.array(z.string()).describe(CAD_VERSIONS_NOTE),
       default: z.string().describe('the version new configurators get: the fastest present'),
+      modelTypes: z
+        .array(z.string())
+        .describe(
+          'the `type`s a model of this system is downloaded as (GET .../model, .../finalizedmodel), STEP among them for B-rep systems',
+        ),
     }),
   ),
   renderers: z.array(z.object({ type: z.string(), versions: z.array(z.string()) })),

@@ -1,5 +1,4 @@
 import { attachment } from '@/lib/api/content-disposition'
-import type { MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import type { Principal } from '@/lib/auth/authenticate'
 import { apiPath } from '@/lib/endpoints/client'
 import type { RenderedImage } from '@/lib/render/server/image-renderer'
@@ -10,7 +9,8 @@ import { snapshotModelFile } from '@/lib/snapshots/snapshots'
 // The HTTP answers of what the domain hands back as data: a model file, a rendered image.
 
 interface ModelQuery {
-  type: MeshFormat
+  /** A mesh format, or an export type of the model's CAD system. */
+  type: string
   filename?: string
   key?: string
 }

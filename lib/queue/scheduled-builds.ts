@@ -1,5 +1,5 @@
 import { type CachedBuild, findBuild, getCachedBuild } from '@/lib/builds/build-cache'
-import { type CadJob, runBuildJob, runParametersJob, runPartsJob } from '@/lib/builds/cad-job'
+import { type CadJob, RUN, runParametersJob } from '@/lib/builds/cad-job'
 import { loadParameters, type ReadParameters } from '@/lib/builds/parameter-cache'
 import { type BuildOwner, isBackgroundWork, mayStop, runOwnedJob } from '@/lib/queue/scheduling'
 import { isDropped } from '@/lib/cad/worker-pool'
@@ -29,7 +29,7 @@ export async function readParameters(owner: BuildOwner, job: CadJob): Promise<Re
 }
 
 /**
- * The model a `build` or `parts` job makes: from the cache when any session built the same inputs
+ * The model a `build`, `parts` or `export` job makes: from the cache when any session built the same inputs
  * before, otherwise built once, here or on the build queue. Aborting stops waiting for the build,
  * and stops the build when nobody else waits for it.
  */
@@ -37,7 +37,7 @@ export function getBuild(owner: BuildOwner, job: CadJob, signal?: AbortSignal): 
   const run = {
     job,
     ranSource: 'built' as const,
-    run: job.kind === 'parts' ? runPartsJob : runBuildJob,
+    run: RUN[job.kind as keyof typeof RUN],
     load: findBuild,
   }
   const build = () =>

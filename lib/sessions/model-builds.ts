@@ -1,5 +1,6 @@
-import { AppError } from '@/lib/api/errors'
-import { type CachedBuild, findBuild } from '@/lib/builds/build-cache'
+import { AppError, ValidationError } from '@/lib/api/errors'
+import { type CachedBuild, exportKey, findBuild } from '@/lib/builds/build-cache'
+import { MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
 import { getBuild, readParameters } from '@/lib/queue/scheduled-builds'
 import { type CadJob, isTimedOut } from '@/lib/builds/cad-job'
 import type { BuildOwner } from '@/lib/queue/scheduling'
@@ -216,6 +217,38 @@ export function builtOrConflict(build: CachedBuild, logPath: string) {
   if (!build.mesh || !build.objectInfo)
     throw new AppError('conflict', `The model did not build; GET ${logPath} says why`)
   return { mesh: build.mesh, objectInfo: build.objectInfo }
+}
+
+/**
+ * A built model as a file its engine writes (STEP): 422 naming `type` when its CAD system writes
+ * no such file, 409 when the model did not build or could not be written so.
+ */
+export async function exportedModel(
+  source: BuildSource,
+  values: Values,
+  quality: Quality,
+  { build, type, logPath }: { build: CachedBuild; type: string; logPath: string },
+): Promise<{ bytes: Uint8Array; contentType: string }> {
+  const system = cadSystem(source.inputs.cadType)
+  const contentType = Object.hasOwn(system.exportTypes, type) ? system.exportTypes[type] : undefined
+  if (!contentType) {
+    const types = [...Object.keys(MESH_FORMATS), ...Object.keys(system.exportTypes)]
+    throw new ValidationError([{ path: ['type'], message: `${system.name} models are one of ${types.join(', ')}` }])
+  }
+  builtOrConflict(build, logPath)
+  const job: CadJob = {
+    ...buildJob(source, values, quality),
+    kind: 'export',
+    key: exportKey(type, build.key),
+    exportType: type,
+  }
+  const exported = await getBuild(source.session, job)
+  if (!exported.file)
+    throw new AppError(
+      'conflict',
+      `The model could not be written as ${type}: ${exported.log.error.split('\n').at(-1) ?? 'no reason given'}`,
+    )
+  return { bytes: exported.file, contentType }
 }
 
 /** The 3MF of a built model: its parts closed, named by the designer's labels. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ZSessionKey } from '@/lib/api/schemas'
-import { MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import { MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
+import { EXPORT_TYPES } from '@/lib/cad/engines'
 import { ZSetParameters, ZVector } from '@/lib/configurators/schemas'
 import { ZBoundingBox, ZPrintReport } from '@/lib/manufacturing/schemas'
 
@@ -111,16 +112,17 @@ export const ZLog = z.object({
   timestamp: z.number().int().describe('milliseconds since the epoch'),
 })
 
-const MODEL_TYPES = Object.keys(MESH_FORMATS) as MeshFormat[]
+const MODEL_TYPES = [...Object.keys(MESH_FORMATS), ...Object.keys(EXPORT_TYPES)]
+const EXPORTS_NOTE = Object.entries(EXPORT_TYPES)
+  .map(([type, systems]) => `${type} of ${systems.join(' and ')} models`)
+  .join(', ')
 
 export const ZModelQuery = z.object({
   type: z
     .string()
     .default('stl')
-    .refine((type) => (MODEL_TYPES as readonly string[]).includes(type), {
-      message: `must be one of ${MODEL_TYPES.join(', ')}`,
-    })
-    .transform((type) => type as MeshFormat),
+    .refine((type) => MODEL_TYPES.includes(type), { message: `must be one of ${MODEL_TYPES.join(', ')}` })
+    .describe(`stl (binary), 3mf, glb or off of every model; ${EXPORTS_NOTE}`),
   filename: z.string().min(1).max(255).optional(),
   key: ZSessionKey.optional().describe('the modelKey; replaces the Authorization and X-API-KEY headers'),
 })

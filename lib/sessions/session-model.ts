@@ -2,7 +2,7 @@ import { AppError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { CachedBuild } from '@/lib/builds/build-cache'
 import type { EngineLog, Values } from '@/lib/cad/engine'
-import { exportMesh, MESH_FORMATS, type MeshFormat } from '@/lib/cad/mesh/export-mesh'
+import { exportMesh, isMeshFormat, MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
 import { db } from '@/lib/db'
 import type { RenderSession } from '@/lib/generated/prisma/client'
 import {
@@ -10,6 +10,7 @@ import {
   buildValues,
   builtOrConflict,
   type BuildSource,
+  exportedModel,
   printReportOf,
   type Quality,
   readBuildSource,
@@ -101,7 +102,7 @@ export async function storeValues(
 }
 
 /** The model of the session's stored state as a file of `type`; 409 naming `logPath` when it did not build. */
-export async function storedModelFile(session: LoadedSession, quality: Quality, type: MeshFormat, logPath: string) {
+export async function storedModelFile(session: LoadedSession, quality: Quality, type: string, logPath: string) {
   const { source, values, build } = await buildStoredModel(session, quality)
   return modelFileOf({ source, values, quality, build, type, logPath })
 }
@@ -112,12 +113,14 @@ export interface ModelFileOptions {
   quality: Quality
   /** The build of these values at this quality. */
   build: CachedBuild
-  type: MeshFormat
+  /** A mesh format, or one of the CAD system's export types (ZModelQuery). */
+  type: string
   logPath: string
 }
 
 /** A built model as a file of `type`; 409 when it did not build. */
 export async function modelFileOf({ source, values, quality, build, type, logPath }: ModelFileOptions) {
+  if (!isMeshFormat(type)) return { build, ...(await exportedModel(source, values, quality, { build, type, logPath })) }
   const { mesh } = builtOrConflict(build, logPath)
   if (type !== '3mf') return { build, ...exportMesh(mesh, type) }
   return { build, bytes: await write3mfOf(source, values, quality), contentType: MESH_FORMATS['3mf'].contentType }
@@ -132,7 +135,7 @@ export interface SessionModelOptions {
   /** The session's modelKey, when it is used instead of a token. */
   key?: string
   quality: Quality
-  type: MeshFormat
+  type: string
   /** Where the session's log is, named when the model did not build. */
   logPath: string
 }

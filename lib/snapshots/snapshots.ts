@@ -9,7 +9,6 @@ import { ZExtraSettings } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { formatDateTime } from '@/lib/format-date'
 import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
-import type { MeshFormat } from '@/lib/cad/mesh/export-mesh'
 import type { Snapshot } from '@/lib/generated/prisma/client'
 import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { installedFiles } from '@/lib/builds/library-files'
@@ -282,12 +281,7 @@ export async function snapshotModelFile({ snapshotId, principal, key, quality, t
 }
 
 /** The snapshot's model as a file of `type`, built from its frozen inputs (or cached); 409 naming `logPath` when it did not build. */
-async function modelFile(
-  snapshot: Snapshot,
-  quality: SessionModelOptions['quality'],
-  type: MeshFormat,
-  logPath: string,
-) {
+async function modelFile(snapshot: Snapshot, quality: SessionModelOptions['quality'], type: string, logPath: string) {
   const { source, values } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
   return modelFileOf({ source, values, quality, build, type, logPath })

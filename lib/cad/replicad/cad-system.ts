@@ -21,6 +21,7 @@ export const replicadSystem = {
     final: { $tolerance: 0.01, $angularTolerance: 5 },
   },
   qualityExample: { $tolerance: 0.05, $angularTolerance: 10 },
+  exportTypes: { step: 'model/step' },
   failureReason,
   diagnostics: diagnosticsOf,
 } satisfies CadSystem

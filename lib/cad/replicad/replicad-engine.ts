@@ -1,5 +1,13 @@
 import path from 'node:path'
-import type { BuildInput, CadEngine, EngineLog, ModelSource, ParametersInput, PartsInput } from '@/lib/cad/engine'
+import type {
+  BuildInput,
+  CadEngine,
+  EngineLog,
+  ExportInput,
+  ModelSource,
+  ParametersInput,
+  PartsInput,
+} from '@/lib/cad/engine'
 import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
 import { processSingleton } from '@/lib/process-singleton'
@@ -54,6 +62,22 @@ function definitionsOf(result: ReplicadJobResult, { code, file }: { code: string
   }
 }
 
+/** A build or export of the model at the input's values, its mesh tolerances from the quality's overrides. */
+function runModel(kind: 'build' | 'step', input: BuildInput): Promise<ReplicadJobResult> {
+  const { [TOLERANCE]: tolerance, [ANGULAR_TOLERANCE]: angularTolerance, ...modelValues } = input.overrides
+  return run(
+    {
+      kind,
+      ...mainSource(input),
+      values: { ...input.values, ...modelValues },
+      tolerance: Number(tolerance ?? 0.1),
+      angularTolerance: Number(angularTolerance ?? 15),
+      memoryLimitBytes: input.memoryLimitBytes,
+    },
+    { timeLimitMs: input.timeLimitMs, ...input.scheduling },
+  )
+}
+
 /** replicad as a CadEngine: OpenCascade's B-rep kernel, each model's code in a sandbox (docs/replicad-sandbox.md). */
 export const replicadEngine: CadEngine = {
   async readParameters(input: ParametersInput) {
@@ -71,21 +95,21 @@ export const replicadEngine: CadEngine = {
   /** A model whose parameter definitions contradict themselves does not build either: its log says why, as the read's does. */
   async build(input: BuildInput) {
     const source = mainSource(input)
-    const { [TOLERANCE]: tolerance, [ANGULAR_TOLERANCE]: angularTolerance, ...modelValues } = input.overrides
-    const result = await run(
-      {
-        kind: 'build',
-        ...source,
-        values: { ...input.values, ...modelValues },
-        tolerance: Number(tolerance ?? 0.1),
-        angularTolerance: Number(angularTolerance ?? 15),
-        memoryLimitBytes: input.memoryLimitBytes,
-      },
-      { timeLimitMs: input.timeLimitMs, ...input.scheduling },
-    )
+    const result = await runModel('build', input)
     if (!result.mesh) return { mesh: null, log: result.log }
     const { parameters, log } = definitionsOf(result, source)
     return { mesh: parameters ? result.mesh : null, log }
+  },
+
+  /** STEP (AP242, millimetres): a solid per part, named and coloured as the model gives them. */
+  async exportModel(input: ExportInput) {
+    if (input.type !== 'step')
+      return {
+        file: null,
+        log: { message: '', error: `ERROR: a replicad model is written as step, not ${input.type}` },
+      }
+    const { step, log } = await runModel('step', input)
+    return { file: step === undefined ? null : new TextEncoder().encode(step), log }
   },
 
   async closeParts({ union, timeLimitMs, scheduling }: PartsInput) {

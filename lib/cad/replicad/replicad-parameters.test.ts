@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { lineNaming, ParameterProblem, readReplicadParameters } from './replicad-parameters'
 
 describe('readReplicadParameters', () => {
+  it('reads no parameters of a model without defaultParams', () => {
+    expect(readReplicadParameters(undefined, undefined)).toEqual([])
+  })
+
   it('makes each value of defaultParams a parameter of its type, without a range when it has no definition', () => {
     expect(readReplicadParameters({ width: 40, label: 'Hi', round: true, size: [1, 2, 3] }, null)).toEqual([
       { key: 'width', caption: '', group: '', kind: 'number', default: 40, min: null, max: null, step: null },

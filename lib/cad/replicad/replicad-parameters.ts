@@ -76,13 +76,13 @@ function toDefinition(
 }
 
 /**
- * The definitions of a model's `defaultParams` and `parameters` as its module gave them (null
- * when absent), in the order of `defaultParams`. Throws a ParameterProblem for what contradicts
+ * The definitions of a model's `defaultParams` and `parameters` as its module gave them (null or
+ * undefined when absent), in the order of `defaultParams`. Throws a ParameterProblem for what contradicts
  * itself: a value of no parameter type, a definition of no value or given twice, a default
  * outside its range or options, a step of 0.
  */
 export function readReplicadParameters(defaultParams: unknown, parameters: unknown): ParameterDefinition[] {
-  if (defaultParams !== null && (typeof defaultParams !== 'object' || Array.isArray(defaultParams)))
+  if (defaultParams != null && (typeof defaultParams !== 'object' || Array.isArray(defaultParams)))
     throw new ParameterProblem('defaultParams must be an object of parameter names to their defaults')
   const values = Object.entries((defaultParams ?? {}) as Record<string, unknown>)
   const list = z
