@@ -293,7 +293,11 @@ export function Configurator({
                     isDesignerPreview={preview?.draft === true}
                     isBusy={configSession.isUpdating}
                     fileStem={fileStem(productName)}
-                    types={['stl', '3mf', ...Object.keys(cadSystem(cadType).exportTypes)]}
+                    types={
+                      figures?.print.process === 'cut'
+                        ? ['svg', 'dxf']
+                        : ['stl', '3mf', ...Object.keys(cadSystem(cadType).exportTypes)]
+                    }
                   />
                 )}
                 <ShareLink query={shareQuery} shareUrl={layout.shareUrl} />

@@ -11,7 +11,7 @@ export function formatWeight(grams: number): string {
 }
 
 /**
- * Outer dimensions (mm) and volume (cm³) of the built model, then its weight, price and what keeps
+ * Outer dimensions (mm) and volume (cm³) of the built model (the area of a 2D one), then its weight, price and what keeps
  * it from printing well. `isStale`: the figures are an earlier model's, while the current values'
  * are built or on their way (`isNotBuilt`: cannot be made): dimmed and marked ≈, in the same place,
  * so nothing moves.
@@ -34,12 +34,17 @@ export function ModelFacts({
   const stale = isStale && info !== null ? '≈ ' : ''
   // Weight and price are the final quality's; the preview's until that is built.
   const about = print?.estimate || stale ? '≈ ' : ''
+  // A 2D model is cut from sheet: its area, not its height, volume or weight.
   const rows = [
     ['Width (X)', box && `${stale}${MM.format(box.maxX - box.minX)} mm`],
     ['Depth (Y)', box && `${stale}${MM.format(box.maxY - box.minY)} mm`],
-    ['Height (Z)', box && `${stale}${MM.format(box.maxZ - box.minZ)} mm`],
-    ['Volume', info && `${stale}${MM.format(info.volume / 1000)} cm³`],
-    ['Weight', print && `${about}${formatWeight(print.weight)}`],
+    ...(print?.process === 'cut'
+      ? [['Area', info && `${stale}${MM.format((info.area ?? 0) / 100)} cm²`] as const]
+      : ([
+          ['Height (Z)', box && `${stale}${MM.format(box.maxZ - box.minZ)} mm`],
+          ['Volume', info && `${stale}${MM.format(info.volume / 1000)} cm³`],
+          ['Weight', print && `${about}${formatWeight(print.weight)}`],
+        ] as const)),
     ...(print?.price && showPrice ? [['Price', `${about}${formatPrice(print.price)}`] as const] : []),
   ] as const
   return (
@@ -69,7 +74,7 @@ export function ModelFacts({
       </dl>
       {/* Room for both lines from the start, so that the controls below never move when they change. */}
       <div className="flex min-h-[calc(3lh+0.25rem)] flex-col gap-1 text-xs text-stone-600">
-        {print && <p>{measured(print.bodies)}</p>}
+        {print && <p>{print.process === 'cut' ? cut(print.bodies) : measured(print.bodies)}</p>}
         {stale ? (
           <p>
             {isNotBuilt
@@ -95,6 +100,10 @@ export function ModelFacts({
 }
 
 /** What width, depth and height measure: a model printed as several pieces lies side by side on the bed. */
+function cut(pieces: number): string {
+  return `A flat design for a laser cutter or plotter (SVG, DXF)${pieces > 1 ? `, cut as ${pieces} pieces` : ''}: width and depth measure the sheet it takes.`
+}
+
 function measured(bodies: number): string {
   return bodies > 1
     ? `Width, depth and height measure its ${bodies} pieces together, as they lie on the print bed.`

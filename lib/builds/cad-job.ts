@@ -4,6 +4,7 @@ import { getEngine } from '@/lib/cad/engine-versions'
 import { type ReadParameters, storeParameters } from '@/lib/builds/parameter-cache'
 import { isDropped, type Scheduling } from '@/lib/cad/worker-pool'
 import { hostFonts } from '@/lib/cad/fonts/host-fonts'
+import { isFlat, measureFlatParts } from '@/lib/cad/mesh/flat-outline'
 import { type LibraryRef, readLibraryFiles } from '@/lib/builds/library-files'
 import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
@@ -160,6 +161,8 @@ export async function runPartsJob(
 ): Promise<CachedBuild> {
   const union = (await findBuild(job.buildKey!))?.mesh
   if (!union) throw new Error(`the build ${job.buildKey} to close the parts of is not in the cache`)
+  // A 2D model's parts are its outline's pieces, for cutting: nothing to close, whatever its engine.
+  if (isFlat(union)) return storeBuild(job.key, union, { message: '', error: '' }, measureFlatParts(union))
   const engine = getEngine(job.cadType, job.cadVersion)
   const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits, union }
   const { mesh, log, print } = await measured(

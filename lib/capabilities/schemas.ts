@@ -10,7 +10,7 @@ export const ZCapabilities = z.object({
       modelTypes: z
         .array(z.string())
         .describe(
-          'the `type`s a model of this system is downloaded as (GET .../model, .../finalizedmodel), STEP among them for B-rep systems',
+          'the `type`s a model of this system is downloaded as (GET .../model, .../finalizedmodel): a 3D model as a mesh (STEP too for a B-rep system), a 2D model as svg or dxf',
         ),
     }),
   ),

@@ -9,8 +9,8 @@ import { snapshotModelFile } from '@/lib/snapshots/snapshots'
 // The HTTP answers of what the domain hands back as data: a model file, a rendered image.
 
 interface ModelQuery {
-  /** A mesh format, or an export type of the model's CAD system. */
-  type: string
+  /** A mesh or drawing format, or an export type of the model's CAD system; the model's default when absent. */
+  type?: string
   filename?: string
   key?: string
 }
@@ -39,12 +39,12 @@ export async function modelFileDownload(
 }
 
 /** A model file as a private download, saying where its build came from. */
-function modelDownload({ build, bytes, contentType }: ModelFile, query: ModelQuery): Response {
+function modelDownload({ build, type, bytes, contentType }: ModelFile, query: ModelQuery): Response {
   return new Response(bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       'content-type': contentType,
       'content-length': String(bytes.byteLength),
-      'content-disposition': attachment(query.filename ?? `model.${query.type}`),
+      'content-disposition': attachment(query.filename ?? `model.${type}`),
       'cache-control': 'private, no-store',
       'x-build-cache': build.source,
     },

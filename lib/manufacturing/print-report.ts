@@ -52,34 +52,39 @@ export function printReport(
   const whole = { ...figures(measures.whole, 0), weight: parts.reduce((sum, part) => sum + part.weight, 0) }
   const { minX, maxX, minY, maxY, minZ, maxZ } = measures.whole.boundingBox
   const size: [number, number, number] = [maxX - minX, maxY - minY, maxZ - minZ]
-  const fitsBuildVolume = fitsInSomeOrientation(size, buildVolumeMm)
+  // A 2D model is cut, not printed: no printer's volume or walls apply to it.
+  const isCut = minZ === 0 && maxZ === 0 && measures.whole.volume === 0
+  const fitsBuildVolume = isCut || fitsInSomeOrientation(size, buildVolumeMm)
   const forSale = fitsBuildVolume || settings?.allowOversize === true
-  const problems: Problem[] = [
-    ...parts
-      .filter((part) => !part.closed)
-      .map((part): Problem => ({
-        rule: 'closed',
-        part: part.index,
-        message: `${part.name} is not a closed solid: a slicer would have to repair it`,
-      })),
-    ...[measures.whole, ...measures.parts].flatMap((measure, k) =>
-      thinWalls(measure, minimumWallMm, k === 0 ? null : k - 1, k === 0 ? 'The model' : names[k - 1]!),
-    ),
-    ...(fitsBuildVolume
-      ? []
-      : [
-          {
-            rule: 'buildVolume' as const,
-            part: null,
-            message:
-              `The model measures ${size.map(millimetres).join(' × ')} mm: ` +
-              `it does not fit the ${buildVolumeMm.join(' × ')} mm build volume, however it is turned`,
-            region: measures.whole.boundingBox,
-          },
-        ]),
-  ]
+  const problems: Problem[] = isCut
+    ? []
+    : [
+        ...parts
+          .filter((part) => !part.closed)
+          .map((part): Problem => ({
+            rule: 'closed',
+            part: part.index,
+            message: `${part.name} is not a closed solid: a slicer would have to repair it`,
+          })),
+        ...[measures.whole, ...measures.parts].flatMap((measure, k) =>
+          thinWalls(measure, minimumWallMm, k === 0 ? null : k - 1, k === 0 ? 'The model' : names[k - 1]!),
+        ),
+        ...(fitsBuildVolume
+          ? []
+          : [
+              {
+                rule: 'buildVolume' as const,
+                part: null,
+                message:
+                  `The model measures ${size.map(millimetres).join(' × ')} mm: ` +
+                  `it does not fit the ${buildVolumeMm.join(' × ')} mm build volume, however it is turned`,
+                region: measures.whole.boundingBox,
+              },
+            ]),
+      ]
   return {
     quality,
+    process: isCut ? 'cut' : 'print',
     estimate,
     ...whole,
     price: forSale ? priceOf(parts, settings) : null,

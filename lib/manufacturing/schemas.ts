@@ -81,6 +81,13 @@ const printFigures = {
 export const ZPrintReport = z
   .object({
     quality: z.enum(['preview', 'final']).describe('which build the figures describe'),
+    // Reports frozen in snapshots before this field were of 3D models.
+    process: z
+      .enum(['print', 'cut'])
+      .default('print')
+      .describe(
+        'print: a 3D model for a printer; cut: a 2D model (SVG, DXF) for a laser or plotter, which has no volume',
+      ),
     estimate: z.boolean().describe('the preview figures, while the final quality is built in the background'),
     ...printFigures,
     price: z

@@ -1,6 +1,5 @@
-import { AppError, ValidationError } from '@/lib/api/errors'
+import { AppError } from '@/lib/api/errors'
 import { type CachedBuild, exportKey, findBuild } from '@/lib/builds/build-cache'
-import { MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
 import { getBuild, readParameters } from '@/lib/queue/scheduled-builds'
 import { type CadJob, isTimedOut } from '@/lib/builds/cad-job'
 import type { BuildOwner } from '@/lib/queue/scheduling'
@@ -219,23 +218,14 @@ export function builtOrConflict(build: CachedBuild, logPath: string) {
   return { mesh: build.mesh, objectInfo: build.objectInfo }
 }
 
-/**
- * A built model as a file its engine writes (STEP): 422 naming `type` when its CAD system writes
- * no such file, 409 when the model did not build or could not be written so.
- */
+/** A built model as a file of one of its CAD system's export types (STEP); 409 when it could not be written so. */
 export async function exportedModel(
   source: BuildSource,
   values: Values,
   quality: Quality,
-  { build, type, logPath }: { build: CachedBuild; type: string; logPath: string },
+  { build, type }: { build: CachedBuild; type: string },
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
-  const system = cadSystem(source.inputs.cadType)
-  const contentType = Object.hasOwn(system.exportTypes, type) ? system.exportTypes[type] : undefined
-  if (!contentType) {
-    const types = [...Object.keys(MESH_FORMATS), ...Object.keys(system.exportTypes)]
-    throw new ValidationError([{ path: ['type'], message: `${system.name} models are one of ${types.join(', ')}` }])
-  }
-  builtOrConflict(build, logPath)
+  const contentType = cadSystem(source.inputs.cadType).exportTypes[type]!
   const job: CadJob = {
     ...buildJob(source, values, quality),
     kind: 'export',

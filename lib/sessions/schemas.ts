@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ZSessionKey } from '@/lib/api/schemas'
-import { MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
+import { DRAWING_FORMATS, MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
 import { EXPORT_TYPES } from '@/lib/cad/engines'
 import { ZSetParameters, ZVector } from '@/lib/configurators/schemas'
 import { ZBoundingBox, ZPrintReport } from '@/lib/manufacturing/schemas'
@@ -102,7 +102,8 @@ export const ZPresetParams = ZSessionParams.extend({ name: ZPresetName })
 
 export const ZObjectInfo = z.object({
   boundingBox: ZBoundingBox,
-  volume: z.number().describe('mm³'),
+  volume: z.number().describe('mm³; 0 for a 2D model'),
+  area: z.number().optional().describe('mm², of a 2D model only (its bounding box runs from Z 0 to 0)'),
   print: ZPrintReport,
 })
 
@@ -112,7 +113,7 @@ export const ZLog = z.object({
   timestamp: z.number().int().describe('milliseconds since the epoch'),
 })
 
-const MODEL_TYPES = [...Object.keys(MESH_FORMATS), ...Object.keys(EXPORT_TYPES)]
+const MODEL_TYPES = [...Object.keys(MESH_FORMATS), ...Object.keys(DRAWING_FORMATS), ...Object.keys(EXPORT_TYPES)]
 const EXPORTS_NOTE = Object.entries(EXPORT_TYPES)
   .map(([type, systems]) => `${type} of ${systems.join(' and ')} models`)
   .join(', ')
@@ -120,9 +121,11 @@ const EXPORTS_NOTE = Object.entries(EXPORT_TYPES)
 export const ZModelQuery = z.object({
   type: z
     .string()
-    .default('stl')
     .refine((type) => MODEL_TYPES.includes(type), { message: `must be one of ${MODEL_TYPES.join(', ')}` })
-    .describe(`stl (binary), 3mf, glb or off of every model; ${EXPORTS_NOTE}`),
+    .optional()
+    .describe(
+      `stl (binary, the default), 3mf, glb or off of a 3D model, ${EXPORTS_NOTE}; svg (the default) or dxf of a 2D model, in millimetres, or its glb; another type is 422`,
+    ),
   filename: z.string().min(1).max(255).optional(),
   key: ZSessionKey.optional().describe('the modelKey; replaces the Authorization and X-API-KEY headers'),
 })

@@ -1,8 +1,17 @@
-import { AppError } from '@/lib/api/errors'
+import { AppError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { CachedBuild } from '@/lib/builds/build-cache'
 import type { EngineLog, Values } from '@/lib/cad/engine'
-import { exportMesh, isMeshFormat, MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
+import {
+  DRAWING_FORMATS,
+  exportDrawing,
+  exportMesh,
+  isDrawingFormat,
+  isMeshFormat,
+  MESH_FORMATS,
+} from '@/lib/cad/mesh/export-mesh'
+import { cadSystem } from '@/lib/cad/engines'
+import { flatArea, isFlat } from '@/lib/cad/mesh/flat-outline'
 import { db } from '@/lib/db'
 import type { RenderSession } from '@/lib/generated/prisma/client'
 import {
@@ -31,8 +40,14 @@ import { findSessionByKeyOrPrincipal, type LoadedSession } from '@/lib/sessions/
  */
 export async function getObjectInfo(session: LoadedSession, logPath: string) {
   const { source, values, build } = await buildStoredModel(session, 'preview')
-  const { boundingBox, volume } = builtOrConflict(build, logPath).objectInfo
-  return { boundingBox, volume, print: await printReportOf(source, values) }
+  const { mesh, objectInfo } = builtOrConflict(build, logPath)
+  const { boundingBox, volume } = objectInfo
+  return {
+    boundingBox,
+    volume,
+    ...(isFlat(mesh) && { area: flatArea(mesh) }),
+    print: await printReportOf(source, values),
+  }
 }
 
 export async function getParameters(session: LoadedSession): Promise<ParameterSet> {
@@ -102,7 +117,12 @@ export async function storeValues(
 }
 
 /** The model of the session's stored state as a file of `type`; 409 naming `logPath` when it did not build. */
-export async function storedModelFile(session: LoadedSession, quality: Quality, type: string, logPath: string) {
+export async function storedModelFile(
+  session: LoadedSession,
+  quality: Quality,
+  type: string | undefined,
+  logPath: string,
+) {
   const { source, values, build } = await buildStoredModel(session, quality)
   return modelFileOf({ source, values, quality, build, type, logPath })
 }
@@ -113,17 +133,34 @@ export interface ModelFileOptions {
   quality: Quality
   /** The build of these values at this quality. */
   build: CachedBuild
-  /** A mesh format, or one of the CAD system's export types (ZModelQuery). */
-  type: string
+  /** A mesh or drawing format, or one of the CAD system's export types (ZModelQuery); the model's default when undefined. */
+  type: string | undefined
   logPath: string
 }
 
-/** A built model as a file of `type`; 409 when it did not build. */
+/**
+ * A built model as a file of `type` (by default STL, SVG for a 2D model); 409 when it did not
+ * build, 422 naming `type` when the model cannot be one: a 2D model is SVG, DXF or GLB (the
+ * viewer's), a 3D model no SVG or DXF.
+ */
 export async function modelFileOf({ source, values, quality, build, type, logPath }: ModelFileOptions) {
-  if (!isMeshFormat(type)) return { build, ...(await exportedModel(source, values, quality, { build, type, logPath })) }
   const { mesh } = builtOrConflict(build, logPath)
-  if (type !== '3mf') return { build, ...exportMesh(mesh, type) }
-  return { build, bytes: await write3mfOf(source, values, quality), contentType: MESH_FORMATS['3mf'].contentType }
+  const flat = isFlat(mesh)
+  const system = cadSystem(source.inputs.cadType)
+  const types = flat
+    ? [...Object.keys(DRAWING_FORMATS), 'glb']
+    : [...Object.keys(MESH_FORMATS), ...Object.keys(system.exportTypes)]
+  const fileType = type ?? types[0]!
+  if (!types.includes(fileType))
+    throw new ValidationError([
+      { path: ['type'], message: `a ${flat ? '2D' : '3D'} ${system.name} model is one of ${types.join(', ')}` },
+    ])
+  if (isDrawingFormat(fileType)) return { build, type: fileType, ...exportDrawing(mesh, fileType) }
+  if (!isMeshFormat(fileType))
+    return { build, type: fileType, ...(await exportedModel(source, values, quality, { build, type: fileType })) }
+  if (fileType !== '3mf') return { build, type: fileType, ...exportMesh(mesh, fileType) }
+  const bytes = await write3mfOf(source, values, quality)
+  return { build, type: fileType, bytes, contentType: MESH_FORMATS['3mf'].contentType }
 }
 
 /** A built model as a file: its bytes, their type, and the build they came from. */
@@ -135,7 +172,7 @@ export interface SessionModelOptions {
   /** The session's modelKey, when it is used instead of a token. */
   key?: string
   quality: Quality
-  type: string
+  type: string | undefined
   /** Where the session's log is, named when the model did not build. */
   logPath: string
 }

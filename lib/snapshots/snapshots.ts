@@ -281,7 +281,12 @@ export async function snapshotModelFile({ snapshotId, principal, key, quality, t
 }
 
 /** The snapshot's model as a file of `type`, built from its frozen inputs (or cached); 409 naming `logPath` when it did not build. */
-async function modelFile(snapshot: Snapshot, quality: SessionModelOptions['quality'], type: string, logPath: string) {
+async function modelFile(
+  snapshot: Snapshot,
+  quality: SessionModelOptions['quality'],
+  type: string | undefined,
+  logPath: string,
+) {
   const { source, values } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
   return modelFileOf({ source, values, quality, build, type, logPath })

@@ -153,7 +153,7 @@ describe('STEP of a replicad model', () => {
       await call('getModel', { params, token, query: { type: 'step' } }),
       422,
       'unprocessable_entity',
-      /type: OpenSCAD models are one of stl, 3mf, glb, off/,
+      /type: a 3D OpenSCAD model is one of stl, 3mf, glb, off/,
     )
     expect(error.fields?.map((field) => field.path)).toEqual([['type']])
   })

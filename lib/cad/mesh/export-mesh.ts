@@ -1,8 +1,12 @@
+import { outlineOf } from '@/lib/cad/mesh/flat-outline'
+import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { writeGlb } from '@/lib/cad/mesh/write-glb'
 import { writeOff } from '@/lib/cad/mesh/write-off'
+import { writeDxf } from '@/lib/cad/mesh/write-dxf'
 import { writeStl } from '@/lib/cad/mesh/write-stl'
+import { writeSvg } from '@/lib/cad/mesh/write-svg'
 
 export const MESH_FORMATS = {
   stl: { contentType: 'model/stl', write: writeStl },
@@ -15,6 +19,26 @@ export type MeshFormat = keyof typeof MESH_FORMATS
 
 export function isMeshFormat(type: string): type is MeshFormat {
   return Object.hasOwn(MESH_FORMATS, type)
+}
+
+/** The files of a 2D model (a flat mesh, flat-outline.ts), its outline in millimetres, for cutting. */
+export const DRAWING_FORMATS = {
+  svg: {
+    contentType: 'image/svg+xml',
+    write: (mesh: Mesh) => writeSvg(outlineOf(mesh), measureMesh(mesh).boundingBox),
+  },
+  dxf: { contentType: 'image/vnd.dxf', write: (mesh: Mesh) => writeDxf(outlineOf(mesh)) },
+} as const
+
+export type DrawingFormat = keyof typeof DRAWING_FORMATS
+
+export function isDrawingFormat(type: string): type is DrawingFormat {
+  return Object.hasOwn(DRAWING_FORMATS, type)
+}
+
+export function exportDrawing(mesh: Mesh, format: DrawingFormat): { bytes: Uint8Array; contentType: string } {
+  const { contentType, write } = DRAWING_FORMATS[format]
+  return { bytes: write(mesh), contentType }
 }
 
 // Each mesh is encoded once per format: a cached model is asked for again and again, and its

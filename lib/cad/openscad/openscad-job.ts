@@ -45,7 +45,7 @@ export interface OpenscadJobResult {
   print?: PrintMeasures
 }
 
-export type RunFormat = 'param' | 'off' | 'binstl' | 'csg'
+export type RunFormat = 'param' | 'off' | 'binstl' | 'csg' | 'svg'
 
 export interface Run {
   exitCode: number

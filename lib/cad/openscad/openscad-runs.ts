@@ -3,8 +3,10 @@
 // measured. Relative imports: worker threads load it.
 import fs from 'node:fs'
 import type { EngineLog, ModelFile } from '../engine'
+import { flatPart } from '../mesh/flat-outline'
 import type { Mesh, Rgba } from '../mesh/mesh'
-import { parseOff } from '../mesh/parse-off'
+import { DEFAULT_COLOR, parseOff } from '../mesh/parse-off'
+import { contoursOfPathData } from '../mesh/path-data'
 import { parseBinaryStl } from '../mesh/parse-stl'
 import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
@@ -27,6 +29,23 @@ export function fontFiles(job: OpenscadJob): ModelFile[] {
 const textOf = (output: Uint8Array) => new TextDecoder().decode(output)
 
 const EMPTY = /^Current top level object is empty/m
+const NOT_3D = /top level object is not a 3D object/i
+
+/**
+ * A model whose top level is 2D, as OpenSCAD writes it for a cutter: its SVG's paths (Y down)
+ * read back into a flat mesh of the model's default colour (lib/cad/mesh/flat-outline.ts).
+ */
+async function runDrawing(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<OpenscadJobResult> {
+  const { output, ...result } = await runOpenscad(job, 'svg')
+  if (output === undefined) return result
+  const paths = [...textOf(output).matchAll(/\sd="([^"]*)"/g)].map(([, data]) => data!)
+  const contours = paths
+    .flatMap((data) => contoursOfPathData(data))
+    .map((contour) => contour.map(([x, y]): [number, number] => [x, -y]))
+  const [r, g, b, a] = DEFAULT_COLOR
+  const color: Rgba = [r / 255, g / 255, b / 255, a / 255]
+  return { ...result, mesh: { parts: [flatPart(contours, color)] } }
+}
 
 /**
  * The closed parts of `job.union` (lib/cad/mesh/solid-parts.ts): the model's CSG tree, then one
@@ -103,6 +122,8 @@ export async function runJob(job: OpenscadJob, runOpenscad: RunOpenscad): Promis
   const format = mayColour(job) ? 'off' : 'binstl'
   const { output, ...result } = await runOpenscad(job, format)
   try {
+    if (output === undefined && NOT_3D.test(`${result.log.message}\n${result.log.error}`))
+      return await runDrawing(job, runOpenscad)
     return { ...result, mesh: output && (format === 'off' ? parseOff(textOf(output)) : parseBinaryStl(output)) }
   } catch (error) {
     // An engine that crashed half-way or is not what it claims: a failed build, not a server fault.

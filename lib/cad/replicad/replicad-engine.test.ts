@@ -1,6 +1,8 @@
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { BuildInput } from '@/lib/cad/engine'
+import { flatArea, isFlat } from '@/lib/cad/mesh/flat-outline'
+import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import { measureSolid } from '@/lib/cad/mesh/printability'
 import { replicadEngine } from '@/lib/cad/replicad/replicad-engine'
 
@@ -102,5 +104,18 @@ describe('the replicad engine', () => {
     const nothing = await replicadEngine.build(input('function main() { return 42 }'))
     expect(nothing.mesh).toBeNull()
     expect(nothing.log.error).toMatch(/^ERROR: main returned a number/)
+  })
+})
+
+describe('a replicad drawing', () => {
+  it('is a flat mesh of its outline, where the drawing has it', async () => {
+    const code = `function main({ drawRectangle, drawCircle }) {
+      return drawRectangle(40, 20).translate(20, 30).cut(drawCircle(5).translate(10, 30))
+    }`
+    const { mesh, log } = await replicadEngine.build(input(code))
+    expect(log.error).toBe('')
+    expect(isFlat(mesh!)).toBe(true)
+    expect(measureMesh(mesh!).boundingBox).toEqual({ minX: 0, maxX: 40, minY: 20, maxY: 40, minZ: 0, maxZ: 0 })
+    expect(flatArea(mesh!) / (800 - Math.PI * 25)).toBeCloseTo(1, 3)
   })
 })

@@ -9,7 +9,9 @@ import type { Mesh, Rgba } from '../mesh/mesh'
 import { measurePrint } from '../mesh/printability'
 import { WORKER_READY } from '../worker-pool'
 import type { ReplicadJob, ReplicadJobResult } from './replicad-job'
-import { type BuildAnswer, type ReplicadSandbox, startSandbox } from './replicad-sandbox'
+import { type BuildAnswer, type Drawing2d, type ReplicadSandbox, startSandbox } from './replicad-sandbox'
+import { flatPart } from '../mesh/flat-outline'
+import { contoursOfPathData } from '../mesh/path-data'
 
 if (!parentPort) throw new Error('replicad-worker must run in a worker thread')
 const port = parentPort
@@ -47,7 +49,17 @@ function logOf(lines: string[]): EngineLog {
   }
 }
 
+/** A drawing's paths as replicad writes them for SVG (Y down) read back into a flat mesh (lib/cad/mesh/flat-outline.ts). */
+function flatMeshOf({ svgPaths }: Drawing2d): Mesh {
+  const contours = svgPaths
+    .flat()
+    .flatMap((data) => contoursOfPathData(data))
+    .map((contour) => contour.map(([x, y]): [number, number] => [x, -y]))
+  return { parts: [flatPart(contours, DEFAULT_COLOR)] }
+}
+
 function meshOf(answer: BuildAnswer): Mesh | undefined {
+  if (answer.ok && answer.drawing) return flatMeshOf(answer.drawing)
   if (!answer.ok || !answer.parts) return undefined
   return {
     parts: answer.parts.map(({ name, color, positions, indices }) => ({
