@@ -51,12 +51,26 @@ translate([0, 0, -5]) cube([10, 10, 5]);`,
       ['Crimson', null],
     ],
   },
+  'a replicad model of two named, coloured B-rep parts, the later one winning what they share': {
+    source: `function main({ makeBaseBox, makeCylinder }) {
+  return [
+    { shape: makeBaseBox(20, 20, 10), name: 'Base', color: 'white' },
+    { shape: makeCylinder(4, 15, [0, 0, 5]), name: 'Peg', color: 'crimson' },
+  ]
+}`,
+    fields: { cadType: 'replicad', mainFile: 'main.js' },
+    // Curved: the mesh's volume is below the true one by its chords.
+    parts: [
+      ['Base', null],
+      ['Peg', null],
+    ],
+  },
 } as const
 
 describe('3MF for manufacturing', () => {
-  for (const [name, { source, parts }] of Object.entries(MODELS)) {
+  for (const [name, { source, parts, ...model }] of Object.entries(MODELS)) {
     it(`${name}: one object of closed, named parts that PrusaSlicer and lib3mf take as they are`, async () => {
-      const owner = await openSession(source)
+      const owner = await openSession(source, 'fields' in model ? model.fields : {})
       const objectInfo = await (
         await api('GET', `/configsessions/${owner.session.id}/objectinfo`, { token: owner.token })
       ).json()
@@ -254,6 +268,8 @@ describe('printability and price report', () => {
 // is as many pieces as it counts shells. (Thin walls are ours alone to measure: --info does not tell them.)
 const DEMOS = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as {
   slug: string
+  mainFile: string
+  cadType?: 'openscad' | 'replicad'
   extraSettings: Record<string, unknown>
 }[]
 const CORPUS = ['customizer-kinds', 'vectors', 'presets/bracket'].map((name) => ({
@@ -261,10 +277,10 @@ const CORPUS = ['customizer-kinds', 'vectors', 'presets/bracket'].map((name) => 
   source: fs.readFileSync(`test/corpus/${name}.scad`),
 }))
 const WARNED = [
-  ...DEMOS.map(({ slug, extraSettings }) => ({
+  ...DEMOS.map(({ slug, mainFile, cadType, extraSettings }) => ({
     slug,
-    source: fs.readFileSync(`demo/${slug}/main.scad`),
-    fields: { extraSettings },
+    source: fs.readFileSync(`demo/${slug}/${mainFile}`),
+    fields: { extraSettings, mainFile, cadType },
     names: undefined,
   })),
   ...CORPUS.map((model) => ({ ...model, fields: {}, names: undefined })),
@@ -355,6 +371,8 @@ describe('print warnings PrusaSlicer confirms', () => {
     expect(objectInfo.status).toBe(200)
     const { print } = await objectInfo.json()
     const model = await api('GET', `/configsessions/${owner.session.id}/model?type=3mf`, { token: owner.token })
+    // A 2D demo is cut, not printed: it has no 3MF, and no printer's warnings.
+    if (print.process === 'cut') return void expect([model.status, print.problems]).toEqual([422, []])
     const [info] = await slicerInfo(new Uint8Array(await model.arrayBuffer()))
     const rules = new Set(print.problems.map((problem: { rule: string }) => problem.rule))
     expect(

@@ -130,6 +130,21 @@ describe('STEP of a replicad model', () => {
     }
   })
 
+  it('is served by a snapshot, which freezes the engine that built it', async () => {
+    const { session, token } = await openSession(BRACKET, REPLICAD)
+    const snapshot = await callJson('createSnapshot', { params: { sessionId: session.id }, token })
+    expect(snapshot.engine).toEqual({
+      cadType: 'replicad',
+      cadVersion: '1.1',
+      build: expect.stringMatching(/^replicad 1\.1\.\d+, replicad-opencascadejs 1\.1\.\d+$/) as string,
+    })
+    const params = { snapshotId: snapshot.id }
+    const step = await call('getSnapshotFinalizedModel', { params, token, query: { type: 'step' } })
+    expect(step.status).toBe(200)
+    const [solid] = await readStep(new Uint8Array(await step.arrayBuffer()))
+    expect(solid!.name).toBe('Bracket')
+  })
+
   it('holds one named solid per part', async () => {
     const code = `function main({ makeBaseBox, makeCylinder }) {
       return [

@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads'
 import type { EngineLog } from '../engine'
 import { env } from '../../env'
 import type { Mesh, Rgba } from '../mesh/mesh'
-import { measurePrint } from '../mesh/printability'
+import { measurePrint, weld } from '../mesh/printability'
 import { WORKER_READY } from '../worker-pool'
 import type { ReplicadJob, ReplicadJobResult } from './replicad-job'
 import { type BuildAnswer, type Drawing2d, type ReplicadSandbox, startSandbox } from './replicad-sandbox'
@@ -61,12 +61,12 @@ function flatMeshOf({ svgPaths }: Drawing2d): Mesh {
 function meshOf(answer: BuildAnswer): Mesh | undefined {
   if (answer.ok && answer.drawing) return flatMeshOf(answer.drawing)
   if (!answer.ok || !answer.parts) return undefined
+  // OpenCascade meshes each face on its own: the faces' shared edges are joined into one closed solid per part.
   return {
     parts: answer.parts.map(({ name, color, positions, indices }) => ({
       color: colorOf(color),
       name,
-      positions,
-      indices,
+      ...weld({ parts: [{ color: DEFAULT_COLOR, positions, indices }] }),
     })),
   }
 }
