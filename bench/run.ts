@@ -28,6 +28,7 @@ const { benchFirstOpen } = await import('./first-open')
 const { benchFirstModel } = await import('./first-model')
 const { benchGrowth } = await import('./growth')
 const { benchReleases } = await import('./releases')
+const { benchReplicad } = await import('./replicad')
 
 await prepareDatabase()
 const { accessToken } = (
@@ -56,6 +57,7 @@ const sections: [string, () => Promise<unknown>][] = [
   ['growth', () => benchGrowth(accessToken)],
   ['releases', () => benchReleases(ids.get('name-tag')!, accessToken)],
   ['queue', () => benchQueue()],
+  ['replicad', () => benchReplicad()],
 ]
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !sections.some(([section]) => section === name))

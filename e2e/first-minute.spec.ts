@@ -16,7 +16,7 @@ test(
   async ({ page }) => {
     await page.goto('/')
     const demos = page.getByRole('region', { name: 'Try a demo, no sign-in needed' })
-    await expect(demos.getByRole('listitem')).toHaveCount(4)
+    await expect(demos.getByRole('listitem')).toHaveCount(6)
     await expect(page.getByRole('link', { name: 'See one in the demo shop' })).toHaveAttribute(
       'href',
       `http://localhost:${SHOP_PORT}/`,

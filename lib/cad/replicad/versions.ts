@@ -1,16 +1,16 @@
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { EngineVersion, EngineVersions } from '@/lib/cad/engine'
 import { replicadEngine, replicadPool } from '@/lib/cad/replicad/replicad-engine'
 
-const require = createRequire(import.meta.url)
-
-/** An installed package's version, from the package.json above its entry point (replicad exports none). */
+/**
+ * An installed package's version, from its package.json (replicad exports none to require). Read
+ * from the app's node_modules, as the worker threads are found (worker-pool.ts): inside Next's
+ * bundle a module resolved by a name held in a variable cannot be found.
+ */
 function versionOf(name: string): string {
-  let folder = path.dirname(require.resolve(name))
-  while (!fs.existsSync(path.join(folder, 'package.json'))) folder = path.dirname(folder)
-  return (JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { version: string }).version
+  const file = path.join(process.cwd(), 'node_modules', name, 'package.json')
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version
 }
 
 let versions: EngineVersion[] | undefined
