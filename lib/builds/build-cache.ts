@@ -46,9 +46,11 @@ export interface CachedBuild {
   objectInfo: ObjectInfo | null
 }
 
+const EXPORT = 'export:'
+
 /** An export's key: what is stored for it is the file itself, not a mesh. */
 export function exportKey(type: string, buildKey: string): string {
-  return `export:${type}:${buildKey}`
+  return `${EXPORT}${type}:${buildKey}`
 }
 
 const MEMORY_ENTRIES = 32
@@ -91,7 +93,7 @@ export async function loadBuild(key: string): Promise<CachedBuild | null> {
   if (!entry || (entry.ok && !bytes)) return null
   let mesh: Mesh | null = null
   const log = { message: entry.logMessage, error: entry.logError }
-  if (key.startsWith(exportKey('', ''))) {
+  if (key.startsWith(EXPORT)) {
     touch(key, entry.lastUsedAt)
     return { key, source: 'stored', mesh, ...(entry.ok && { file: new Uint8Array(bytes!) }), log, objectInfo: null }
   }

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { COUNT_TO_N } from '@/test/support/models'
@@ -147,6 +148,22 @@ describe('two web instances and two build workers on one database and one bucket
     const model = await call(a, 'GET', `/configsessions/${session.id}/model?type=stl`, token)
     expect(model.status).toBe(200)
     expect(model.headers.get('x-build-cache')).not.toBe('built')
+
+    // A replicad model's build and its STEP export run on the workers' sandboxes, as any build.
+    const { UUID: bracketId } = (await (
+      await call(a, 'POST', '/configurators', token, { name: 'Bracket', mainFile: 'main.js', cadType: 'replicad' })
+    ).json()) as { UUID: string }
+    const bracket = fs.readFileSync('demo/mounting-bracket/main.js', 'utf8')
+    expect(
+      (await call(a, 'PUT', `/configurators/${bracketId}/files/configurator/main.js`, token, bracket)).status,
+    ).toBe(202)
+    const bracketSession = (await (
+      await call(b, 'POST', '/configsessions', token, { configuratorId: bracketId })
+    ).json()) as { id: string }
+    const step = await call(a, 'GET', `/configsessions/${bracketSession.id}/model?type=step`, token)
+    const stepText = await step.text()
+    expect(step.status, stepText.slice(0, 300)).toBe(200)
+    expect(stepText.startsWith('ISO-10303-21;')).toBe(true)
 
     // Two workers of one slot each: a configurator holds at most half of all slots (one), so its
     // second build waits even beside an idle worker, which takes another configurator's build.
