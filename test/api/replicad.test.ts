@@ -67,6 +67,18 @@ describe('a replicad configurator', () => {
     await expectError(await call('getModel', { params, token }), 409, 'conflict', /did not build/)
   })
 
+  it('stops a model that never returns at its time limit, and the next build of another model works', async () => {
+    const endless = await openSession('function main() {\n  for (;;) {}\n}\n', {
+      ...REPLICAD,
+      extraSettings: { limits: { buildSeconds: 2 } },
+    })
+    const params = { sessionId: endless.session.id }
+    await expectError(await call('getModel', { params, token: endless.token }), 409, 'conflict', /did not build/)
+    expect((await callJson('getLog', { params, token: endless.token })).error).toMatch(/time limit of 2 s/)
+    const { session, token } = await openSession(BRACKET, REPLICAD)
+    expect((await call('getModel', { params: { sessionId: session.id }, token })).status).toBe(200)
+  })
+
   it('builds no model whose parameters contradict themselves: 409, and the log names the parameter and its line', async () => {
     const code = [
       'const defaultParams = { width: 10 }',

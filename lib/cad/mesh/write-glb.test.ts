@@ -82,6 +82,16 @@ describe('writeGlb', () => {
     ])
   })
 
+  it('names a part the model names by its name, keeping its part index for the scene', async () => {
+    const [red, cube] = parseOff(BOX_AND_CUBE_OFF).parts
+    const gltf = await readGlb(writeGlb({ parts: [{ ...red!, name: 'Bracket' }, cube!] }))
+    expect(gltf.nodes!.map((node) => [node.name, node.extras.partIndex])).toEqual([
+      ['Bracket', 0],
+      ['part-1', 1],
+    ])
+    expect(gltf.meshes!.map((mesh) => mesh.name)).toEqual(['Bracket', 'part-1'])
+  })
+
   it('writes an empty scene for an empty mesh', async () => {
     const gltf = await readGlb(writeGlb({ parts: [] }))
     expect(gltf.scenes).toEqual([{}])
