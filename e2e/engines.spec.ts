@@ -47,7 +47,7 @@ test('a designer starts a replicad configurator: JavaScript in the editor, and a
   test.setTimeout(120_000)
   await page.goto('/studio')
   await signIn(page)
-  await page.getByLabel('Name').fill(`Bracket ${Date.now()}`)
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`Bracket ${Date.now()}`)
   await page.getByLabel('CAD system').selectOption('replicad')
   await expect(page.getByLabel('Main file')).toHaveValue('main.js')
   await page.getByRole('button', { name: 'Create configurator' }).click()
