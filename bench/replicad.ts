@@ -96,13 +96,20 @@ export async function benchReplicad(): Promise<void> {
     console.log(`| STEP of the built model | ${ms(describe(steps).p50)} | ${ms(describe(steps).p95)} | |`)
 
     // Customers at once, each changing its own session to new values, back to back.
-    const crowd = await Promise.all(Array.from({ length: CROWD }, () => openCustomer(server.url, BRACKET)))
+    // Each its own depth, so that every width it sets is a new build.
+    const crowd = await Promise.all(
+      Array.from({ length: CROWD }, async (_, c) => {
+        const member = await openCustomer(server.url, BRACKET)
+        await move(member, 'depth', 30 + c)
+        return member
+      }),
+    )
     const cpu = machineCpu()
     const started = performance.now()
     const all = await Promise.all(
-      crowd.map(async (member, c) => {
+      crowd.map(async (member) => {
         const times: number[] = []
-        for (let i = 0; i < MOVES; i++) times.push((await move(member, 'width', 70 + c * MOVES + i)).ms)
+        for (let i = 0; i < MOVES; i++) times.push((await move(member, 'width', BRACKET.value(i))).ms)
         return times
       }),
     )
