@@ -116,6 +116,11 @@ async function measured<T extends { log: EngineLog }>(
   }
 }
 
+/** What the engine builds a build, parts or export job from: the files, the job's values and quality, its limits. */
+async function buildInputOf(job: CadJob, source: Promise<ModelSource>) {
+  return { ...(await source), values: job.values, overrides: job.overrides, ...job.limits }
+}
+
 export async function runBuildJob(
   job: CadJob,
   scheduling: Scheduling,
@@ -123,7 +128,7 @@ export async function runBuildJob(
   askedAt = Date.now(),
 ): Promise<CachedBuild> {
   const engine = getEngine(job.cadType, job.cadVersion)
-  const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits }
+  const input = await buildInputOf(job, source)
   const { mesh, log } = await measured(
     job,
     scheduling,
@@ -164,7 +169,7 @@ export async function runPartsJob(
   // A 2D model's parts are its outline's pieces, for cutting: nothing to close, whatever its engine.
   if (isFlat(union)) return storeBuild(job.key, union, { message: '', error: '' }, measureFlatParts(union))
   const engine = getEngine(job.cadType, job.cadVersion)
-  const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits, union }
+  const input = { ...(await buildInputOf(job, source)), union }
   const { mesh, log, print } = await measured(
     job,
     scheduling,
@@ -184,7 +189,7 @@ export async function runExportJob(
 ): Promise<CachedBuild> {
   const engine = getEngine(job.cadType, job.cadVersion)
   if (!engine.exportModel) throw new Error(`the ${job.cadType} engine writes no ${job.exportType}`)
-  const input = { ...(await source), values: job.values, overrides: job.overrides, ...job.limits }
+  const input = await buildInputOf(job, source)
   const { file, log } = await measured(
     job,
     scheduling,

@@ -43,6 +43,11 @@ export interface EngineLog {
   error: string
 }
 
+/** The log with one more error line of our own, which is never cut. */
+export function withError(log: EngineLog, line: string): EngineLog {
+  return { ...log, error: [log.error, line].filter(Boolean).join('\n') }
+}
+
 export interface EngineLimits {
   timeLimitMs: number
   memoryLimitBytes: number

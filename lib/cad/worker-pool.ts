@@ -25,6 +25,15 @@ export class TimeLimitError extends Error {
   }
 }
 
+/**
+ * The log line of a task that failed as a task (its time limit, a worker that crashed): a failed
+ * build's. A cancelled task, or a dropped one that never ran, has nothing to say of the model: rethrown.
+ */
+export function failedTaskLine(error: unknown, signal?: AbortSignal): string {
+  if (signal?.aborted || isDropped(error)) throw error
+  return `ERROR: ${error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message}`
+}
+
 /** Who a task is for, so that no one client can take every worker. */
 export interface Fairness {
   /** Tasks take turns by this key (a customer, a session): the least recently served goes first. */

@@ -2,14 +2,7 @@ import { AppError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { CachedBuild } from '@/lib/builds/build-cache'
 import type { EngineLog, Values } from '@/lib/cad/engine'
-import {
-  DRAWING_FORMATS,
-  exportDrawing,
-  exportMesh,
-  isDrawingFormat,
-  isMeshFormat,
-  MESH_FORMATS,
-} from '@/lib/cad/mesh/export-mesh'
+import { DRAWING_FORMATS, exportMesh, isDrawingFormat, isMeshFormat, MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
 import { cadSystem } from '@/lib/cad/engines'
 import { flatArea, isFlat } from '@/lib/cad/mesh/flat-outline'
 import { db } from '@/lib/db'
@@ -155,8 +148,7 @@ export async function modelFileOf({ source, values, quality, build, type, logPat
     throw new ValidationError([
       { path: ['type'], message: `a ${flat ? '2D' : '3D'} ${system.name} model is one of ${types.join(', ')}` },
     ])
-  if (isDrawingFormat(fileType)) return { build, type: fileType, ...exportDrawing(mesh, fileType) }
-  if (!isMeshFormat(fileType))
+  if (!isMeshFormat(fileType) && !isDrawingFormat(fileType))
     return { build, type: fileType, ...(await exportedModel(source, values, quality, { build, type: fileType })) }
   if (fileType !== '3mf') return { build, type: fileType, ...exportMesh(mesh, fileType) }
   const bytes = await write3mfOf(source, values, quality)

@@ -36,18 +36,16 @@ export function isDrawingFormat(type: string): type is DrawingFormat {
   return Object.hasOwn(DRAWING_FORMATS, type)
 }
 
-export function exportDrawing(mesh: Mesh, format: DrawingFormat): { bytes: Uint8Array; contentType: string } {
-  const { contentType, write } = DRAWING_FORMATS[format]
-  return { bytes: write(mesh), contentType }
-}
+const FORMATS = { ...MESH_FORMATS, ...DRAWING_FORMATS }
 
 // Each mesh is encoded once per format: a cached model is asked for again and again, and its
 // mesh stays the same object while the build cache keeps it in memory.
-const encoded = new WeakMap<Mesh, Map<MeshFormat, Uint8Array>>()
+const encoded = new WeakMap<Mesh, Map<MeshFormat | DrawingFormat, Uint8Array>>()
 
-export function exportMesh(mesh: Mesh, format: MeshFormat): { bytes: Uint8Array; contentType: string } {
-  const { contentType, write } = MESH_FORMATS[format]
-  const formats = encoded.get(mesh) ?? new Map<MeshFormat, Uint8Array>()
+/** The mesh as a file of a mesh format, or a 2D model's as a drawing's. */
+export function exportMesh(mesh: Mesh, format: MeshFormat | DrawingFormat): { bytes: Uint8Array; contentType: string } {
+  const { contentType, write } = FORMATS[format]
+  const formats = encoded.get(mesh) ?? new Map<MeshFormat | DrawingFormat, Uint8Array>()
   encoded.set(mesh, formats)
   const bytes = formats.get(format) ?? write(mesh)
   formats.set(format, bytes)

@@ -7,7 +7,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { ModelFile } from '../engine'
-import { OpenscadLog, withError } from './openscad-log'
+import { withError } from '../engine'
+import { OpenscadLog } from './openscad-log'
 import { INPUT_FILE, type Run, type RunFormat } from './openscad-job'
 
 /** A native OpenSCAD this machine has, and what its command line takes. */

@@ -1,11 +1,12 @@
 import path from 'node:path'
 import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue, PartsInput } from '@/lib/cad/engine'
+import { withError } from '@/lib/cad/engine'
 import type { OpenscadJob, OpenscadJobResult, PlacedFont } from '@/lib/cad/openscad/openscad-job'
 import { addFontProbe, readFontProbe } from '@/lib/cad/openscad/font-probe'
 import { fontsForModel, type ModelText } from '@/lib/cad/openscad/model-fonts'
-import { hasError, withError } from '@/lib/cad/openscad/openscad-log'
+import { hasError } from '@/lib/cad/openscad/openscad-log'
 import { parseOpenscadParameters } from '@/lib/cad/openscad/openscad-parameters'
-import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
+import { failedTaskLine, type RunOptions, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
 import { readFontName } from '@/lib/cad/fonts/font-names'
 import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
@@ -71,10 +72,7 @@ export function runOn(pool: () => WorkerPool<OpenscadJob, OpenscadJobResult>): R
         options,
       )
     } catch (error) {
-      // Not run at all: nothing to say about the model.
-      if (options.signal?.aborted || isDropped(error)) throw error
-      const reason = error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message
-      return { exitCode: 1, log: { message: '', error: `ERROR: ${reason}` } }
+      return { exitCode: 1, log: { message: '', error: failedTaskLine(error, options.signal) } }
     }
   }
 }

