@@ -89,9 +89,6 @@ async function main() {
     // Webhooks never go to any instance of the deployment.
     registerWebInstance(port).catch((error: unknown) => logger.error({ err: error }, 'cannot register this instance'))
   })
-  if (env.DEMO_SHOP_PORT > 0)
-    await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
-
   // SIGTERM/SIGINT: no new connections, requests in flight finish (a connection closes as soon as it
   // is idle), then the shutdown steps (lib/shutdown.ts), then exit 0. Whatever still runs after
   // SHUTDOWN_TIMEOUT_SECONDS is cut off with exit code 1: work was lost. A repeated signal changes nothing.
@@ -114,7 +111,10 @@ async function main() {
       process.exit(0)
     })().catch((error: unknown) => fail(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`))
   }
+  // Before the demo shop starts: a signal during its start-up still shuts down in order.
   process.on('SIGTERM', stop).on('SIGINT', stop)
+  if (env.DEMO_SHOP_PORT > 0)
+    await startShop(env.DEMO_SHOP_PORT, env.PORT, env.DATA_DIR, env.DEMO_SHOP_FAIL_FIRST_WEBHOOK)
 }
 
 /** The demo shop (demo/shop) on its own origin, embedding the name tag; skipped without that demo. */
