@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { measureSolid } from '@/lib/cad/mesh/printability'
+import { measureSolid, weld } from '@/lib/cad/mesh/printability'
 
 // A tetrahedron with its right angle at the origin, legs of 6 mm, triangles counter-clockwise from outside.
 const positions = new Float32Array([0, 0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 6])
@@ -39,5 +39,31 @@ describe('measureSolid', () => {
   it('finds an open or inconsistently oriented surface not closed', () => {
     expect(measureSolid(solid(FACES.slice(3))).closed).toBe(false)
     expect(measureSolid(solid([0, 1, 2, ...FACES.slice(3)])).closed).toBe(false)
+  })
+})
+
+describe('weld', () => {
+  it('joins vertices at one position across faces and parts, -0 as 0, in the order they first appear', () => {
+    // The tetrahedron as a mesher writes it: each face with vertices of its own, zeros of every other face as -0.
+    const faces = Array.from({ length: 4 }, (_, face) => FACES.slice(face * 3, face * 3 + 3))
+    const separate = faces.map((face, n) => ({
+      color: [1, 1, 1, 1] as const,
+      positions: Float32Array.from(
+        face.flatMap((vertex) =>
+          [...positions.slice(vertex * 3, vertex * 3 + 3)].map((c) => (c === 0 && n % 2 === 1 ? -0 : c)),
+        ),
+      ),
+      indices: Uint32Array.from([0, 1, 2]),
+    }))
+    const welded = weld({ parts: separate })
+    expect([...welded.positions]).toEqual([0, 0, 0, 0, 6, 0, 6, 0, 0, 0, 0, 6])
+    expect(welded.indices).toHaveLength(12)
+    expect(measureSolid({ parts: [{ color: [1, 1, 1, 1], ...welded }] })).toMatchObject({ closed: true, bodies: 1 })
+    // Thousands of vertices on round coordinates (floats whose low bits are all zero): all kept apart.
+    const grid = Float32Array.from({ length: 3 * 4096 }, (_, k) =>
+      k % 3 === 2 ? 0 : k % 3 === 0 ? Math.floor(k / 3 / 64) : (k / 3) % 64,
+    )
+    const indices = Uint32Array.from({ length: 4096 }, (_, k) => k)
+    expect(weld({ parts: [{ color: [1, 1, 1, 1], positions: grid, indices }] }).positions).toHaveLength(3 * 4096)
   })
 })

@@ -63,23 +63,44 @@ export function measureSolid(mesh: Mesh): SolidMeasure {
 
 /** All parts as one, vertices at the same position joined. */
 export function weld({ parts }: Mesh): Omit<MeshPart, 'color'> {
-  const positions: number[] = []
-  const indices: number[] = []
-  const byPosition = new Map<string, number>()
+  const vertexCount = parts.reduce((sum, part) => sum + part.positions.length / 3, 0)
+  const positions = new Float32Array(vertexCount * 3)
+  // Vertices are the same when their coordinates' bits are: each is stored as float32, -0 made 0.
+  const bits = new Uint32Array(positions.buffer)
+  const indices = new Uint32Array(parts.reduce((sum, part) => sum + part.indices.length, 0))
+  // Open addressing: a slot holds a welded vertex, or -1.
+  const slotBits = Math.max(1, Math.ceil(Math.log2(2 * vertexCount + 1)))
+  const slots = new Int32Array(2 ** slotBits).fill(-1)
+  const mask = slots.length - 1
+  let welded = 0
+  let next = 0
   for (const part of parts) {
-    const local = Array.from({ length: part.positions.length / 3 }, (_, v) => {
-      const xyz = [part.positions[v * 3]!, part.positions[v * 3 + 1]!, part.positions[v * 3 + 2]!]
-      const key = xyz.join(' ')
-      let index = byPosition.get(key)
-      if (index === undefined) {
-        byPosition.set(key, (index = positions.length / 3))
-        positions.push(...xyz)
+    const local = new Uint32Array(part.positions.length / 3)
+    for (let v = 0; v < local.length; v++) {
+      const at = welded * 3
+      for (let k = 0; k < 3; k++) positions[at + k] = part.positions[v * 3 + k]! + 0
+      const x = bits[at]!
+      const y = bits[at + 1]!
+      const z = bits[at + 2]!
+      // Multiplicative hashing, top bits: round numbers' floats end in zero bits.
+      let slot = Math.imul(x ^ Math.imul(y ^ Math.imul(z, 0xc2b2ae3d), 0x85ebca77), 0x9e3779b1) >>> (32 - slotBits)
+      for (;;) {
+        const found = slots[slot]!
+        if (found === -1) {
+          slots[slot] = welded
+          local[v] = welded++
+          break
+        }
+        if (bits[found * 3] === x && bits[found * 3 + 1] === y && bits[found * 3 + 2] === z) {
+          local[v] = found
+          break
+        }
+        slot = (slot + 1) & mask
       }
-      return index
-    })
-    for (const index of part.indices) indices.push(local[index]!)
+    }
+    for (const index of part.indices) indices[next++] = local[index]!
   }
-  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) }
+  return { positions: positions.slice(0, welded * 3), indices }
 }
 
 function isClosed({ indices }: Omit<MeshPart, 'color'>): boolean {
