@@ -65,16 +65,45 @@ export class RateLimit {
       .catch((error: unknown) => Promise.reject(refusal(error, this.name, this.message)))
   }
 
+  /** Points added here by addAfterAnswer and not yet stored, by key. */
+  private readonly unstored = new Map<string, number>()
+  private readonly storing = new Set<Promise<unknown>>()
+
   /** 429 with Retry-After when `key` has used up its points; counts nothing. */
   async check(key: string): Promise<void> {
     const limiter = this.limiter
     const used = await limiter.get(key)
-    if (used && used.consumedPoints >= limiter.points) throw tooManyRequests(this.name, this.message, used.msBeforeNext)
+    const consumed = (used?.consumedPoints ?? 0) + (this.unstored.get(key) ?? 0)
+    if (consumed >= limiter.points) throw tooManyRequests(this.name, this.message, used?.msBeforeNext ?? 1000)
   }
 
   /** Counts `points` against `key` without refusing; answers the points now used in this window. */
   async add(key: string, points: number): Promise<number> {
     return (await this.limiter.penalty(key, points)).consumedPoints
+  }
+
+  /**
+   * As `add`, but stored once the answer the caller is about to send has gone: on the embedded
+   * database the write runs on this thread and would hold that answer for milliseconds. This
+   * process's checks count the points meanwhile.
+   */
+  addAfterAnswer(key: string, points: number): void {
+    this.unstored.set(key, (this.unstored.get(key) ?? 0) + points)
+    const stored = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.add(key, points))
+      .catch(() => {})
+      .finally(() => {
+        const left = this.unstored.get(key)! - points
+        if (left > 0) this.unstored.set(key, left)
+        else this.unstored.delete(key)
+        this.storing.delete(stored)
+      })
+    this.storing.add(stored)
+  }
+
+  /** Once the points added by addAfterAnswer so far are stored. */
+  async stored(): Promise<void> {
+    await Promise.all(this.storing)
   }
 
   async reset(key: string): Promise<void> {

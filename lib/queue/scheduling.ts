@@ -137,9 +137,8 @@ export async function runOwnedJob<T extends { source: string }>(
       onStart: () => (startedAt = performance.now()),
     })
   } finally {
-    // Counted after the answer: the model does not wait for its bill. The embedded database runs
-    // its queries in order, so the customer's next check sees it.
+    // Counted after the answer: the model does not wait for its bill.
     if (customer && startedAt !== undefined && !owner.prefetch)
-      void limits.customerBuildTime.add(customer, Math.ceil(performance.now() - startedAt)).catch(() => {})
+      limits.customerBuildTime.addAfterAnswer(customer, Math.ceil(performance.now() - startedAt))
   }
 }

@@ -94,6 +94,7 @@ describe('POST /configsessions/{id}/prefetch', () => {
     await objectInfo(customer)
     const { identityId } = await db.configSession.findUniqueOrThrow({ where: { id: customer.session.id } })
     const spent = () => limits.customerBuildTime.add(identityId!, 0)
+    await limits.customerBuildTime.stored()
     const before = await spent()
     await buildStored()
     await prefetchUntilStored(customer, [{ size: 30 }], (await db.cacheEntry.count()) + 1)
