@@ -70,6 +70,8 @@ const ROOT = '/sandbox'
  */
 const RESERVED_DATA_BYTES = 1024 * 1024 * 1024
 const STDERR_LINES = 40
+/** V8's default is 13,000,000 (roughly bytes of WebAssembly run before a function tiers up). */
+export const WASM_TIERING_BUDGET = 300_000
 
 /** Starts a sandbox and waits for its first child to boot; a child that cannot start rejects. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<ReplicadSandbox> {
@@ -313,6 +315,8 @@ function launch(mounts: Mount[], memoryLimitBytes: number, recycleRssBytes: numb
     ...[PRLIMIT, `--data=${memoryLimitBytes + RESERVED_DATA_BYTES}`, '--core=0', '--'],
     node,
     `--max-old-space-size=${heapMb}`,
+    // OpenCascade's hot functions reach V8's optimizing tier after fewer runs (sandbox-process.ts, WARM_UP).
+    `--wasm-tiering-budget=${WASM_TIERING_BUDGET}`,
     '--no-addons',
     ...(process.features.typescript ? [] : ['--experimental-strip-types']),
     `${ROOT}/${path.basename(SCRIPT)}`,
