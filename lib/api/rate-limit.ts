@@ -60,6 +60,7 @@ export class RateLimit {
 
   /** Counts `points` against `key`; 429 with Retry-After when that goes past the limit (they stay counted). */
   async consume(key: string, points = 1): Promise<void> {
+    this.known.delete(key)
     await this.limiter
       .consume(key, points)
       .catch((error: unknown) => Promise.reject(refusal(error, this.name, this.message)))
@@ -69,17 +70,37 @@ export class RateLimit {
   private readonly unstored = new Map<string, number>()
   private readonly storing = new Set<Promise<unknown>>()
 
+  /**
+   * Each key's points and window end as last read or written, on the embedded database, where this
+   * process is the only one counting: a check then needs no query. Expired ones are dropped as found.
+   */
+  private readonly known = new Map<string, { consumed: number; endsAt: number }>()
+
   /** 429 with Retry-After when `key` has used up its points; counts nothing. */
   async check(key: string): Promise<void> {
     const limiter = this.limiter
-    const used = await limiter.get(key)
-    const consumed = (used?.consumedPoints ?? 0) + (this.unstored.get(key) ?? 0)
-    if (consumed >= limiter.points) throw tooManyRequests(this.name, this.message, used?.msBeforeNext ?? 1000)
+    const used = this.knownUse(key) ?? this.remember(key, await limiter.get(key))
+    const consumed = used.consumed + (this.unstored.get(key) ?? 0)
+    if (consumed >= limiter.points) throw tooManyRequests(this.name, this.message, used.endsAt - Date.now())
   }
 
   /** Counts `points` against `key` without refusing; answers the points now used in this window. */
   async add(key: string, points: number): Promise<number> {
-    return (await this.limiter.penalty(key, points)).consumedPoints
+    return this.remember(key, await this.limiter.penalty(key, points)).consumed
+  }
+
+  private knownUse(key: string) {
+    const use = this.known.get(key)
+    if (use && use.endsAt > Date.now()) return use
+    this.known.delete(key)
+    for (const [other, { endsAt }] of this.known) if (endsAt <= Date.now()) this.known.delete(other)
+    return undefined
+  }
+
+  private remember(key: string, used: RateLimiterRes | null) {
+    const use = { consumed: used?.consumedPoints ?? 0, endsAt: Date.now() + (used?.msBeforeNext ?? 0) }
+    if (!env.DATABASE_URL && used && used.msBeforeNext > 0) this.known.set(key, use)
+    return use
   }
 
   /**
@@ -107,6 +128,7 @@ export class RateLimit {
   }
 
   async reset(key: string): Promise<void> {
+    this.known.delete(key)
     await this.limiter.delete(key)
   }
 }

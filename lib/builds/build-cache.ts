@@ -84,7 +84,23 @@ function meshKey(key: string): string {
   return `cache/${key}.mesh`
 }
 
+/**
+ * Every key stored, on the embedded database, where this process is the only one storing builds:
+ * a key it never stored (most slider moves) costs no query on the way to the engine. Read once,
+ * then kept by writeBuild; a key deleted since stays in it, and its lookup finds nothing, as before.
+ */
+let storedKeys: Promise<Set<string>> | undefined
+
+function keysStoredHere(): Promise<Set<string>> | undefined {
+  if (env.DATABASE_URL) return undefined
+  storedKeys ??= db.cacheEntry.findMany({ select: { key: true } }).then((rows) => new Set(rows.map(({ key }) => key)))
+  storedKeys.catch(() => (storedKeys = undefined))
+  return storedKeys
+}
+
 export async function loadBuild(key: string): Promise<CachedBuild | null> {
+  const stored = await keysStoredHere()?.catch(() => undefined)
+  if (stored && !stored.has(key)) return null
   // Both reads at once: a failed build has no mesh, which is no error then.
   const [entry, bytes] = await Promise.all([
     db.cacheEntry.findUnique({ where: { key } }),
@@ -163,6 +179,10 @@ async function writeBuild(key: string, bytes: Uint8Array | null, log: EngineLog,
     update: { ...data, lastUsedAt: now },
   })
   touched.set(key, now.getTime())
+  void keysStoredHere()?.then(
+    (stored) => stored.add(key),
+    () => {},
+  )
   await evictIfFull(data.sizeBytes)
 }
 
