@@ -4,6 +4,7 @@
 // stripping: erasable TypeScript only, and no relative import but types.
 import fs from 'node:fs'
 import inspector from 'node:inspector/promises'
+import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { inspect } from 'node:util'
 import vm from 'node:vm'
@@ -742,7 +743,8 @@ function memoryError(): string {
 // spend their time in. V8 runs WebAssembly first in its baseline tier and moves a function to the
 // optimizing one only once it has run a while: a fresh child built the bracket demo in 550-790 ms,
 // then 250, 180, ... and at full speed (~75 ms) only after ten builds; after ten of these, its first
-// build took 110-175 ms (docs/replicad-sandbox.md).
+// build took 110-175 ms (docs/performance.md). They are background work: each runs only once the
+// child has had no request for a while and a whole core of the machine sat idle meanwhile.
 const WARM_UP = `function main({ draw, drawCircle, makeCylinder }, { width }) {
   let part = draw().hLine(width).vLine(5).hLine(5 - width).vLine(25).hLine(-5).close().sketchOnPlane('XZ').extrude(-20)
     .fillet(4, (e) => e.inDirection('Y').containsPoint([5, 10, 5]))
@@ -750,7 +752,7 @@ const WARM_UP = `function main({ draw, drawCircle, makeCylinder }, { width }) {
   return part.fuse(makeCylinder(3, 8, [width - 6, 10, 5]))
 }`
 const WARM_UP_BUILDS = 12
-const IDLE_BEFORE_WARM_UP_MS = 500
+const IDLE_BEFORE_WARM_UP_MS = 1000
 
 async function warmUpBuild(width: number): Promise<void> {
   const request: BuildRequest = {
@@ -801,17 +803,31 @@ async function serve(line: string): Promise<void> {
   warmUpWhenIdle()
 }
 
-/**
- * The next warm-up build, once the child has had no request for a while: it is work no customer
- * waits for, so it never slips in between the moves of one who is dragging a slider.
- */
+/** The next warm-up build, once the child has had no request for a while and a core was idle. */
 function warmUpWhenIdle(): void {
   clearTimeout(warmUpTimer)
   if (warmUpsLeft <= 0 || waiting > 0) return
   warmUpTimer = setTimeout(() => {
     if (waiting > 0 || warmUpsLeft <= 0) return
+    if (!aCoreWasIdle()) return warmUpWhenIdle()
     queue = queue.then(() => warmUpBuild(30 + warmUpsLeft--)).then(warmUpWhenIdle, fail)
   }, IDLE_BEFORE_WARM_UP_MS)
+}
+
+/** The whole machine's idle and total CPU time so far, in ticks (/proc/stat is not per namespace). */
+function cpuTimes(): { idle: number; total: number } {
+  const ticks = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number)
+  return { idle: ticks[3]! + ticks[4]!, total: ticks.reduce((sum, tick) => sum + tick, 0) }
+}
+
+let lastCpuTimes = cpuTimes()
+
+/** Whether the machine had a core's worth of idle time since the last look: anyone's work goes first. */
+function aCoreWasIdle(): boolean {
+  const now = cpuTimes()
+  const idleShare = (now.idle - lastCpuTimes.idle) / Math.max(1, now.total - lastCpuTimes.total)
+  lastCpuTimes = now
+  return idleShare * os.availableParallelism() >= 1
 }
 
 function fail(error: unknown): never {
