@@ -128,7 +128,11 @@ export async function loadBuild(key: string): Promise<CachedBuild | null> {
 
 /** A build in memory or in the stored cache, never built. */
 export async function findBuild(key: string): Promise<CachedBuild | null> {
-  return memory.get(key) ?? loadBuild(key)
+  const hot = memory.get(key)
+  if (hot) return hot
+  // Answered a moment ago and already out of memory (32 builds a busy start-up makes): its write is under way.
+  await writing.get(key)?.catch(() => {})
+  return loadBuild(key)
 }
 
 // Writes of builds answered before they were stored (and the eviction they may start): a queue

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DroppedError, type Fairness, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
+import { deserializeMesh, serializeMesh } from '@/lib/cad/mesh/serialize-mesh'
+import { DroppedError, type Fairness, meshBuffers, TimeLimitError, WorkerPool } from '@/lib/cad/worker-pool'
 
 interface Job {
   name: string
@@ -234,5 +235,20 @@ describe('WorkerPool', () => {
     const stopped = process.hrtime.bigint()
     const next = await pool.run({ name: 'next', ms: 1 }, { timeLimitMs: 10_000, fairness })
     expect(next.booted).toBeLessThan(stopped)
+  })
+})
+
+describe('meshBuffers', () => {
+  it("lists a cached mesh's one buffer once, so that a worker can hand it back", () => {
+    const part = { color: [1, 1, 1, 1] as const, positions: new Float32Array(9), indices: Uint32Array.of(0, 1, 2) }
+    const cached = deserializeMesh(serializeMesh({ parts: [part, { ...part, name: 'second' }] }))
+    expect(meshBuffers(cached)).toHaveLength(1)
+    const handedBack = structuredClone(cached, { transfer: meshBuffers(cached) })
+    expect([...handedBack.parts[1]!.indices]).toEqual([0, 1, 2])
+    expect(() =>
+      structuredClone(cached, {
+        transfer: [cached.parts[0]!.positions.buffer, cached.parts[0]!.indices.buffer] as ArrayBuffer[],
+      }),
+    ).toThrow()
   })
 })

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import type { Mesh } from '@/lib/cad/mesh/mesh'
 import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
 
@@ -85,6 +86,16 @@ interface Slot<Job, Result> {
 
 /** What a worker posts when it can take a task: after starting, and again after each answer once prepared. */
 export const WORKER_READY = 'ready'
+
+/**
+ * The buffers a worker hands back with a result's mesh, each once: a mesh read from the cache
+ * (serialize-mesh.ts) holds every array in one buffer, and a buffer listed twice fails the transfer.
+ */
+export function meshBuffers(mesh: Mesh | null | undefined): ArrayBuffer[] {
+  return [
+    ...new Set(mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []),
+  ] as ArrayBuffer[]
+}
 
 export interface WorkerPoolOptions {
   /** Absolute path of a TypeScript worker module: it posts WORKER_READY, then answers each task with one message. */

