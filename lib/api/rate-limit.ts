@@ -93,13 +93,21 @@ export class RateLimit {
     const use = this.known.get(key)
     if (use && use.endsAt > Date.now()) return use
     this.known.delete(key)
-    for (const [other, { endsAt }] of this.known) if (endsAt <= Date.now()) this.known.delete(other)
     return undefined
   }
 
+  /** Keys left after the last sweep of expired ones: a sweep runs once they have doubled, so each costs O(1) over time. */
+  private knownAfterSweep = 0
+
   private remember(key: string, used: RateLimiterRes | null) {
     const use = { consumed: used?.consumedPoints ?? 0, endsAt: Date.now() + (used?.msBeforeNext ?? 0) }
-    if (!env.DATABASE_URL && used && used.msBeforeNext > 0) this.known.set(key, use)
+    if (!env.DATABASE_URL && used && used.msBeforeNext > 0) {
+      this.known.set(key, use)
+      if (this.known.size > 2 * this.knownAfterSweep + 64) {
+        for (const [other, { endsAt }] of this.known) if (endsAt <= Date.now()) this.known.delete(other)
+        this.knownAfterSweep = this.known.size
+      }
+    }
     return use
   }
 
