@@ -7,6 +7,7 @@ import { env } from '@/lib/env'
 import { formatDateTime } from '@/lib/format-date'
 import type { Application } from '@/lib/generated/prisma/client'
 import { forgetTokens } from '@/lib/auth/tokens'
+import { forgetSessionRows } from '@/lib/sessions/session-rows'
 
 /** An application of one of the user's configurators. */
 export interface OwnedApplicationOptions {
@@ -67,6 +68,7 @@ export async function listPublicDemos() {
 export async function deleteApplication(options: OwnedApplicationOptions): Promise<void> {
   await findOwnedApplication(options)
   await db.application.delete({ where: { id: options.applicationId } })
+  forgetSessionRows()
   await forgetTokens()
 }
 

@@ -5,6 +5,7 @@ import type { Principal } from '@/lib/auth/authenticate'
 import { db } from '@/lib/db'
 import { addSessionFile, checkSessionFileQuota } from '@/lib/sessions/session-files'
 import { setParameters } from '@/lib/sessions/session-model'
+import { forgetSessionRows } from '@/lib/sessions/session-rows'
 import { createSession } from '@/lib/sessions/sessions'
 import { readZip } from '@/lib/storage/read-zip'
 
@@ -81,6 +82,7 @@ export async function restoreSession({ configuratorId, principal, zip }: Restore
     return session
   } catch (error) {
     await db.configSession.delete({ where: { id: session.id } })
+    forgetSessionRows(session.id)
     throw error
   }
 }

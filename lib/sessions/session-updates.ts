@@ -3,7 +3,9 @@ import { AppError } from '@/lib/api/errors'
 import { db } from '@/lib/db'
 import { parseColumn } from '@/lib/json-columns'
 import { type Values, ZValues } from '@/lib/cad/engine'
+import type { Prisma } from '@/lib/generated/prisma/client'
 import { listen, notify } from '@/lib/notifications'
+import { forgetSessionRows, rememberWrite } from '@/lib/sessions/session-rows'
 
 // Setting a session's values stores them at once, merged over the stored ones in one row update
 // that also gives the session its next version, and the request answers then: the model of the
@@ -85,13 +87,16 @@ const storing = new Map<string, Promise<unknown>>()
 function store(sessionId: string, changes: Values, warnings: string) {
   const stored = (storing.get(sessionId) ?? Promise.resolve())
     .catch(() => {})
-    .then(
-      () => db.$queryRaw<{ values: unknown; version: number }[]>`
+    .then(async () => {
+      const rows = await db.$queryRaw<{ values: Prisma.JsonValue; version: number; configuredAt: Date }[]>`
         UPDATE "ConfigSession" SET "version" = "version" + 1, "values" = "values" || ${JSON.stringify(changes)}::jsonb,
           "valueWarnings" = ${warnings}, "configuredAt" = now()
         WHERE "id" = ${sessionId}::uuid
-        RETURNING "values", "version"`,
-    )
+        RETURNING "values", "version", "configuredAt"`
+      if (rows[0]) rememberWrite(sessionId, { ...rows[0], valueWarnings: warnings })
+      else forgetSessionRows(sessionId)
+      return rows
+    })
   storing.set(sessionId, stored)
   void stored.catch(() => {}).finally(() => storing.get(sessionId) === stored && storing.delete(sessionId))
   return stored

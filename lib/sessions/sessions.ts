@@ -7,11 +7,12 @@ import { type Values, ZValues } from '@/lib/cad/engine'
 import { isValidSessionKey, type KeyPurpose, signSessionKey } from '@/lib/sessions/session-keys'
 import { readExtraSettings } from '@/lib/configurators/configurators'
 import { findConfiguratorRow } from '@/lib/configurators/model-memory'
+import { forgetSessionRows, remember, readSessionRow, rememberWrite } from '@/lib/sessions/session-rows'
 import { type ConfiguratorContent, contentOf } from '@/lib/releases/release-content'
 
 /** The session with its configurator and application; the caller's application is not read again. */
 async function load(sessionId: string, principal: Principal | null = null) {
-  const session = await db.configSession.findUnique({ where: { id: sessionId } })
+  const session = await readSessionRow(sessionId)
   const row = session && (await findConfiguratorRow(session.configuratorId))
   if (!session || !row) return null
   const configurator = await contentOf(row, session.releaseId)
@@ -67,7 +68,11 @@ async function claim(session: LoadedSession, identityId: string): Promise<boolea
     where: { id: session.id, identityId: null },
     data: { identityId },
   })
-  if (count === 1) return true
+  if (count === 1) {
+    rememberWrite(session.id, { identityId })
+    return true
+  }
+  forgetSessionRows(session.id)
   const current = await db.configSession.findUnique({ where: { id: session.id }, select: { identityId: true } })
   return current?.identityId === identityId
 }
@@ -135,6 +140,8 @@ export async function createSession({
     },
     include: { renderers: { orderBy: { createdAt: 'asc' } } },
   })
+  const { renderers: _, ...stored } = session
+  remember(stored)
   return {
     ...session,
     values: storedValuesOf(session),
