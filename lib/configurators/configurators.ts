@@ -14,7 +14,6 @@ import type { Configurator } from '@/lib/generated/prisma/client'
 import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { forgetTokens } from '@/lib/auth/tokens'
-import { forgetSessionRows } from '@/lib/sessions/session-rows'
 import { changeModel } from '@/lib/configurators/model-changes'
 
 /** A configurator of the user's. */
@@ -80,8 +79,7 @@ export async function deleteConfigurator(options: OwnedConfiguratorOptions): Pro
   await changeModel({ kind: 'configurator', subject: options.configuratorId }, (tx) =>
     tx.configurator.delete({ where: { id: options.configuratorId } }),
   )
-  // Its sessions, applications and their tokens went with it.
-  forgetSessionRows()
+  // Its applications and their tokens went with it.
   await forgetTokens()
 }
 

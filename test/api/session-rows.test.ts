@@ -27,18 +27,25 @@ describe("a session's row", () => {
     }
   })
 
-  it("is gone with its application: the session's model key finds nothing after the application's deletion", async () => {
-    const { configuratorId, token } = await openSession(MODEL)
-    const application = await registerApplication(token, configuratorId)
-    const { accessToken } = await callJson('issueAnonymousToken', { headers: { 'x-api-key': application.key } })
-    const customer = { token: accessToken, headers: { 'x-api-key': application.key } }
-    const { id } = await callJson('createSession', { ...customer, body: { configuratorId } })
-    const params = { sessionId: id }
-    expect((await call('setParameters', { params, ...customer, body: { width: { value: 20 } } })).status).toBe(200)
-    const { modelKey } = await callJson('getSession', { params, ...customer })
+  it.each(['application', 'configurator'] as const)(
+    "is gone with its %s: the session's model key finds nothing after the deletion",
+    async (deleted) => {
+      const { configuratorId, token } = await openSession(MODEL)
+      const application = await registerApplication(token, configuratorId)
+      const { accessToken } = await callJson('issueAnonymousToken', { headers: { 'x-api-key': application.key } })
+      const customer = { token: accessToken, headers: { 'x-api-key': application.key } }
+      const { id } = await callJson('createSession', { ...customer, body: { configuratorId } })
+      const params = { sessionId: id }
+      expect((await call('setParameters', { params, ...customer, body: { width: { value: 20 } } })).status).toBe(200)
+      const { modelKey } = await callJson('getSession', { params, ...customer })
 
-    expect((await call('deleteApplication', { params: { applicationId: application.UUID }, token })).status).toBe(204)
+      const deletion =
+        deleted === 'application'
+          ? call('deleteApplication', { params: { applicationId: application.UUID }, token })
+          : call('deleteConfigurator', { params: { configuratorId }, token })
+      expect((await deletion).status).toBe(204)
 
-    await expectError(await call('getModel', { params, query: { key: modelKey } }), 404, 'not_found')
-  })
+      await expectError(await call('getModel', { params, query: { key: modelKey } }), 404, 'not_found')
+    },
+  )
 })
