@@ -4,7 +4,7 @@
 // benches run on the embedded database), with its demo content and admin.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import { busyShare, describe, machineCpu, ms } from './stats'
+import { busyShare, describe, machineCpu, ms, settledMachine } from './stats'
 import { call } from '../test/support/api-client'
 
 const { env } = await import('@/lib/env')
@@ -16,7 +16,8 @@ const { blobStore } = await import('@/lib/storage/blob-store')
 const { loadBuild } = await import('@/lib/builds/build-cache')
 const { hostFonts } = await import('@/lib/cad/fonts/host-fonts')
 const { runBuildJob } = await import('@/lib/builds/cad-job')
-const { CAD_TASK, DONE_CHANNEL, runQueued, workerUtils } = await import('@/lib/queue/build-queue')
+const { DONE_CHANNEL, runQueued, workerUtils } = await import('@/lib/queue/build-queue')
+const { CAD_TASK } = await import('@/lib/queue/cad-tasks')
 const { listen } = await import('@/lib/notifications')
 type CadJob = import('@/lib/builds/cad-job').CadJob
 
@@ -54,6 +55,7 @@ function ownerOf(job: CadJob) {
   return { sessionId: crypto.randomUUID(), customerId: null, configuratorId: job.key, applicationId: null }
 }
 
+/** `count` worker processes, started and settled: workers live long, and their start-up is not what is timed. */
 async function startWorkers(count: number) {
   const workers = Array.from({ length: count }, () =>
     spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'worker.ts'], {
@@ -70,6 +72,7 @@ async function startWorkers(count: number) {
         }),
     ),
   )
+  await settledMachine()
   return async () => {
     await Promise.all(workers.map((worker) => new Promise((resolve) => worker.on('exit', resolve).kill('SIGTERM'))))
   }
@@ -230,7 +233,7 @@ console.log(
 )
 for (const configurators of [1, 2]) {
   const [alone, both] = [await scaleOut(1, configurators), await scaleOut(2, configurators)]
-  const goal = configurators === 1 ? '≥ 0.95x: one configurator holds half of the slots' : '≥ 1.6x'
+  const goal = configurators === 1 ? '≥ 1.8x: a configurator alone takes every worker' : '≥ 1.8x'
   console.log(
     `- ${PER_CONFIGURATOR} heavy builds each of ` +
       `${configurators} configurator(s) at once: 1 worker ` +

@@ -42,6 +42,20 @@ export function busyShare(before: { busy: number; idle: number }): number {
   return busy / (busy + now.idle - before.idle)
 }
 
+/**
+ * Waits until the machine spends less than a quarter of its CPU for a second (at most `limitMs`),
+ * so that what a process does once after it starts (booting replicad sandboxes, their warm-up
+ * builds) is not timed as part of the work measured next; answers how long that took.
+ */
+export async function settledMachine(limitMs = 60_000): Promise<number> {
+  const started = performance.now()
+  for (;;) {
+    const before = machineCpu()
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    if (busyShare(before) < 0.25 || performance.now() - started > limitMs) return performance.now() - started
+  }
+}
+
 /** Whether the production build a real server needs is there; says the section is skipped when not. */
 export function hasProductionBuild(what: string): boolean {
   if (fs.existsSync('.next/BUILD_ID')) return true

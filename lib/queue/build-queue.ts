@@ -4,6 +4,7 @@ import type { CadJob } from '@/lib/builds/cad-job'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
 import { turnFlag } from '@/lib/queue/build-turns'
+import { CAD_BACKGROUND_TASK, CAD_TASK } from '@/lib/queue/cad-tasks'
 import { listen, notify, onReconnect } from '@/lib/notifications'
 import { BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
 import { logger } from '@/lib/log'
@@ -13,9 +14,6 @@ import { processSingleton } from '@/lib/process-singleton'
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
 // docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
 
-export const CAD_TASK = 'cad'
-/** Background work's task: each worker process runs it on its own low-priority slot (lib/cad/worker-pool.ts). */
-export const CAD_BACKGROUND_TASK = 'cad-background'
 /** A worker says a job ended: `{key, outcome, message?}`. */
 export const DONE_CHANNEL = 'paraform_cad_done'
 /** A web instance says nobody waits for a build any more: the key. */

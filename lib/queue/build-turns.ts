@@ -28,8 +28,8 @@ export async function freeTurn(turn: string, key: string): Promise<void> {
 }
 
 /** The flags of the turns held now. */
-export async function heldTurnFlags(): Promise<string[]> {
-  return (await db.buildTurn.findMany({ select: { turn: true } })).map(({ turn }) => turnFlag(turn))
+export async function heldTurnFlags(client: Pick<typeof db, 'buildTurn'> = db): Promise<string[]> {
+  return (await client.buildTurn.findMany({ select: { turn: true } })).map(({ turn }) => turnFlag(turn))
 }
 
 /** Frees the turns of workers that died. */

@@ -5,8 +5,6 @@ import { readSource, runCadJob } from '@/lib/builds/cad-job'
 import type { ModelSource } from '@/lib/cad/engine'
 import { env } from '@/lib/env'
 import {
-  CAD_BACKGROUND_TASK,
-  CAD_TASK,
   CANCEL_CHANNEL,
   type CadJobPayload,
   DONE_CHANNEL,
@@ -20,6 +18,7 @@ import {
   workerUtils,
 } from '@/lib/queue/build-queue'
 import { freeTurn, takeTurn, wakeIdleWorkers } from '@/lib/queue/build-turns'
+import { CAD_BACKGROUND_TASK, CAD_TASK } from '@/lib/queue/cad-tasks'
 import { listen, notify } from '@/lib/notifications'
 import { onShutdown } from '@/lib/shutdown'
 import { BEAT_MS, fullSharedFlags, Heartbeat, takeDeadWorkers } from '@/lib/queue/worker-heartbeat'

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { db } from '@/lib/db'
 import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { freeTurnsOf, heldTurnFlags } from '@/lib/queue/build-turns'
+import { CAD_TASK } from '@/lib/queue/cad-tasks'
 
 /** How often a live worker process beats, and how long without a beat makes it dead. */
 export const BEAT_MS = 2000
@@ -19,7 +20,7 @@ const ZRunningBuilds = z.array(
 )
 type RunningBuild = z.infer<typeof ZRunningBuilds>[number]
 
-type Client = Pick<typeof db, 'buildWorker'>
+type Client = Pick<typeof db, 'buildWorker' | 'buildTurn' | '$queryRaw'>
 
 /** The workers that beat lately, each with the builds it runs. */
 export async function liveWorkers(client: Client = db) {
@@ -42,6 +43,24 @@ function fullFlagsOf(workers: Awaited<ReturnType<typeof liveWorkers>>): string[]
     for (const flag of build.background ? [] : build.flags) holding.set(flag, (holding.get(flag) ?? 0) + 1)
   }
   return [...holding].filter(([, count]) => count >= half).map(([flag]) => flag)
+}
+
+/**
+ * The full flags (fullFlagsOf) while a customer's build that could start waits, carrying none of
+ * them nor a held turn's; none otherwise. A share holds a configurator back only when someone else
+ * waits: alone, it takes every idle worker, and when another's build comes, the shares apply at
+ * the next pick (no running build is stopped).
+ */
+async function contestedFlags(client: Client, turns: string[]): Promise<string[]> {
+  const full = fullFlagsOf(await liveWorkers(client))
+  if (full.length === 0) return []
+  const [row] = await client.$queryRaw<{ waiting: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM graphile_worker.jobs
+      WHERE task_identifier = ${CAD_TASK} AND locked_at IS NULL AND run_at <= now() AND attempts < max_attempts
+        AND NOT (coalesce(flags, '{}'::jsonb) ?| ${[...full, ...turns]}::text[])
+    ) AS waiting`
+  return row?.waiting ? full : []
 }
 
 /**
@@ -75,8 +94,10 @@ export class Heartbeat {
   async admit(build: RunningBuild): Promise<boolean> {
     return db.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ADMISSION_LOCK})`
-      const full = fullFlagsOf(await liveWorkers(tx))
-      if (!build.background && build.flags.some((flag) => full.includes(flag))) return false
+      if (!build.background) {
+        const contested = await contestedFlags(tx, await heldTurnFlags(tx))
+        if (build.flags.some((flag) => contested.includes(flag))) return false
+      }
       this.running.set(build.key, build)
       try {
         await tx.buildWorker.update({
@@ -133,12 +154,12 @@ export async function takeDeadWorkers(): Promise<string[]> {
 
 /**
  * The turns held (lib/queue/build-turns.ts), and configurator and application flags that already
- * hold half of all live workers' slots with customers' builds: their jobs wait while others run
- * (the fair share of the security issue, across every worker). graphile-worker asks before each job
- * it looks for: read fresh each time, since a copy kept until another worker's notice arrives
- * let two workers take one configurator's builds at once (seen in CI).
+ * hold half of all live workers' slots with customers' builds while others' wait: their jobs wait
+ * while others run (the fair share of the security issue, across every worker). graphile-worker
+ * asks before each job it looks for: read fresh each time, since a copy kept until another
+ * worker's notice arrives let two workers take one configurator's builds at once (seen in CI).
  */
 export async function fullSharedFlags(): Promise<string[]> {
-  const [workers, turns] = await Promise.all([liveWorkers(), heldTurnFlags()])
-  return [...turns, ...fullFlagsOf(workers)]
+  const turns = await heldTurnFlags()
+  return [...turns, ...(await contestedFlags(db, turns))]
 }

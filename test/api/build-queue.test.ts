@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { db } from '@/lib/db'
 import { hostFonts } from '@/lib/cad/fonts/host-fonts'
-import { type JobOwner, queueCounts, runQueued } from '@/lib/queue/build-queue'
+import { type JobOwner, queueCounts, runQueued, workerUtils } from '@/lib/queue/build-queue'
+import { CAD_TASK } from '@/lib/queue/cad-tasks'
 import { BEAT_MS, Heartbeat } from '@/lib/queue/worker-heartbeat'
 
 const NO_WORKER = {
@@ -81,24 +82,39 @@ describe.runIf(process.env.TEST_DB === 'postgres')('the build queue without a wo
 })
 
 describe.runIf(process.env.TEST_DB === 'postgres')('fair shares across workers', () => {
-  it("admits a configurator's builds up to half of the workers' slots however many decide at once", async () => {
-    const workers = [new Heartbeat(1), new Heartbeat(1), new Heartbeat(1), new Heartbeat(1)]
-    await Promise.all(workers.map((worker) => worker.start()))
-    try {
-      const configurator = `configurator:${crypto.randomUUID()}`
-      // Four workers, one slot each: half is two.
-      const admitted = await Promise.all(
-        workers.map((worker, index) =>
-          worker.admit({ key: `share-${index}-${crypto.randomUUID()}`, flags: [configurator] }),
-        ),
-      )
-      expect(admitted.filter(Boolean)).toHaveLength(2)
-      // Background work holds no share.
-      expect(
-        await workers[3]!.admit({ key: `background-${crypto.randomUUID()}`, flags: [configurator], background: true }),
-      ).toBe(true)
-    } finally {
-      await Promise.all(workers.map((worker) => worker.stop()))
-    }
-  })
+  it.each([
+    { waiting: 'nobody else', admitted: 4 },
+    { waiting: "another configurator's customer", admitted: 2 },
+  ])(
+    "admits a configurator's builds to every worker while $waiting waits, however many decide at once",
+    async ({ admitted, waiting }) => {
+      const workers = [new Heartbeat(1), new Heartbeat(1), new Heartbeat(1), new Heartbeat(1)]
+      await Promise.all(workers.map((worker) => worker.start()))
+      const other = `other-${crypto.randomUUID()}`
+      const utils = await workerUtils()
+      if (waiting !== 'nobody else')
+        await utils.addJob(CAD_TASK, {}, { jobKey: other, flags: [`configurator:${crypto.randomUUID()}`] })
+      try {
+        const configurator = `configurator:${crypto.randomUUID()}`
+        // Four workers, one slot each: half is two.
+        const admissions = await Promise.all(
+          workers.map((worker, index) =>
+            worker.admit({ key: `share-${index}-${crypto.randomUUID()}`, flags: [configurator] }),
+          ),
+        )
+        expect(admissions.filter(Boolean)).toHaveLength(admitted)
+        // Background work holds no share.
+        expect(
+          await workers[3]!.admit({
+            key: `background-${crypto.randomUUID()}`,
+            flags: [configurator],
+            background: true,
+          }),
+        ).toBe(true)
+      } finally {
+        await utils.withPgClient((client) => client.query('SELECT graphile_worker.remove_job($1)', [other]))
+        await Promise.all(workers.map((worker) => worker.stop()))
+      }
+    },
+  )
 })

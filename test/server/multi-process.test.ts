@@ -165,8 +165,9 @@ describe('two web instances and two build workers on one database and one bucket
     expect(step.status, stepText.slice(0, 300)).toBe(200)
     expect(stepText.startsWith('ISO-10303-21;')).toBe(true)
 
-    // Two workers of one slot each: a configurator holds at most half of all slots (one), so its
-    // second build waits even beside an idle worker, which takes another configurator's build.
+    // Two workers of one slot each. A configurator alone takes both; once another configurator's
+    // build waits, shares apply at the next pick: the worker freed first takes the other's build,
+    // not the configurator's next one (no running build is stopped).
     const { UUID: otherId } = (await (
       await call(a, 'POST', '/configurators', token, { name: 'Other', mainFile: 'main.scad' })
     ).json()) as { UUID: string }
@@ -175,7 +176,12 @@ describe('two web instances and two build workers on one database and one bucket
     )
     const openOn = async (id: string) =>
       ((await (await call(b, 'POST', '/configsessions', token, { configuratorId: id })).json()) as { id: string }).id
-    const [first, second, third] = [session.id, await openOn(configuratorId), await openOn(otherId)]
+    const [first, second, third, fourth] = [
+      session.id,
+      await openOn(configuratorId),
+      await openOn(otherId),
+      await openOn(configuratorId),
+    ]
     // A PUT answers once its values are stored; the model waits for their build.
     const configure = async (web: Web, id: string, values: Record<string, number>) => {
       const body = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value }]))
@@ -193,22 +199,27 @@ describe('two web instances and two build workers on one database and one bucket
       25,
     )
     onTestFinished(() => clearInterval(sampling))
+    const ofConfigurator = (flags: string[]) => flags.filter((flag) => flag === `configurator:${configuratorId}`).length
     const slowSets = [slowSet(b, first, 41), slowSet(a, second, 42)]
-    await until('one build running and one held back', async () => {
-      const { queued, running } = (await health(a)).body.queue
-      return queued === 1 && running === 1
-    })
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(await runningFlags()).toEqual([`configurator:${configuratorId}`])
+    await until('both builds of the configurator running', async () => ofConfigurator(await runningFlags()) === 2)
     slowSets.push(slowSet(b, third, 43))
-    await until("the other configurator's build running beside it", async () =>
+    await until("the other configurator's build waiting", async () => (await health(a)).body.queue.queued === 1)
+    slowSets.push(slowSet(a, fourth, 44))
+    await until('its next build waiting too', async () => (await health(a)).body.queue.queued === 2)
+    const waitingSince = held.length
+    await until("the other configurator's build running", async () =>
       (await runningFlags()).includes(`configurator:${otherId}`),
     )
-    expect((await Promise.all(slowSets)).map((response) => response.status)).toEqual([200, 200, 200])
+    expect((await Promise.all(slowSets)).map((response) => response.status)).toEqual([200, 200, 200, 200])
     clearInterval(sampling)
-    expect(
-      held.filter((flags) => flags.filter((flag) => flag === `configurator:${configuratorId}`).length > 1),
-    ).toEqual([])
+    // While the other's build waited, a worker the configurator freed never went back to it.
+    const beforeOther = held
+      .slice(waitingSince)
+      .filter(
+        (_, index, samples) => !samples.slice(0, index + 1).some((flags) => flags.includes(`configurator:${otherId}`)),
+      )
+      .map(ofConfigurator)
+    expect(beforeOther).toEqual([...beforeOther].sort((x, y) => y - x))
 
     // A build of a few seconds; the worker that takes it is killed, the other one finishes it.
     const slow = configure(a, session.id, { n: 3_000_000 })
