@@ -132,7 +132,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       pollInterval: 1000,
       gracefulShutdownAbortTimeout: FINISH_ON_STOP_MS,
       taskList: { [task]: cad },
-      forbiddenFlags: fullSharedFlags,
+      forbiddenFlags: () => fullSharedFlags({ background: task === CAD_BACKGROUND_TASK }),
       events,
       logger: queueLogger,
     })

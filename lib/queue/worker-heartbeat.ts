@@ -158,8 +158,10 @@ export async function takeDeadWorkers(): Promise<string[]> {
  * while others run (the fair share of the security issue, across every worker). graphile-worker
  * asks before each job it looks for: read fresh each time, since a copy kept until another
  * worker's notice arrives let two workers take one configurator's builds at once (seen in CI).
+ * Background work of a configurator waits while its customers' builds fill their half, whether or
+ * not anyone else waits: customers first.
  */
-export async function fullSharedFlags(): Promise<string[]> {
+export async function fullSharedFlags({ background }: { background: boolean }): Promise<string[]> {
   const turns = await heldTurnFlags()
-  return [...turns, ...(await contestedFlags(db, turns))]
+  return [...turns, ...(background ? fullFlagsOf(await liveWorkers()) : await contestedFlags(db, turns))]
 }
