@@ -5,7 +5,7 @@
 // default as `npm start` runs it, and on PostgreSQL with one web instance and one worker process
 // per core (`npm run worker`). With CROWD_PROFILE=<dir>, every server process runs with
 // `--cpu-prof` into it, and a table of a move's CPU by stage follows (bench/cpu-stages.ts).
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,6 +14,7 @@ import { type StartedServer, startServer, stopServer, tempDir } from '@/test/sup
 import { createTestDatabase, dropTestDatabase } from '../test/support/postgres'
 import { fontsUsedBy, type Model, move, openCustomer, previewOf, sourceOf } from './foreground'
 import { cpuByStage, STAGES } from './cpu-stages'
+import { startWorkerProcesses, stopWorkerProcesses } from './worker-processes'
 import { busyShare, describe, hasProductionBuild, machineCpu, ms, settledMachine } from './stats'
 
 const CUSTOMERS = 8
@@ -91,21 +92,7 @@ async function startPostgres(
   const dataDir = tempDir()
   const env = { DATA_DIR: dataDir, SEED_DEMO: 'true', PREPARE_MODELS: 'false', DATABASE_URL: databaseUrl, ...profiling }
   const server = await startServer({ ...env, BUILD_WORKERS: '0' })
-  const workers = Array.from({ length: os.availableParallelism() }, () =>
-    spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'worker.ts'], {
-      env: { ...process.env, ...env, NODE_ENV: 'production', BUILD_WORKERS: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
-  )
-  await Promise.all(
-    workers.map(
-      (worker) =>
-        new Promise<void>((resolve) => {
-          let output = ''
-          worker.stdout.on('data', (chunk) => (output += chunk) && output.includes('running up to') && resolve())
-        }),
-    ),
-  )
+  const workers = await startWorkerProcesses(os.availableParallelism(), { ...env, NODE_ENV: 'production' })
   return { server, workers }
 }
 
@@ -188,7 +175,7 @@ export async function benchCrowdOverHttp(): Promise<void> {
       measured = await measure(where, server.url, limit)
     } finally {
       await stopServer(server)
-      await Promise.all(workers.map((worker) => new Promise((resolve) => worker.on('exit', resolve).kill('SIGTERM'))))
+      await stopWorkerProcesses(workers)
       await dropTestDatabase(databaseUrl)
     }
     rows.push(...measured.rows)

@@ -2,8 +2,8 @@
 // worker processes, and what a set→model costs through the queue against the same one built in
 // this process. Run by bench/run.ts in a process of its own (it needs DATABASE_URL; the other
 // benches run on the embedded database), with its demo content and admin.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import { startWorkerProcesses, stopWorkerProcesses } from './worker-processes'
 import { busyShare, describe, machineCpu, ms, settledMachine } from './stats'
 import { call } from '../test/support/api-client'
 
@@ -57,25 +57,9 @@ function ownerOf(job: CadJob) {
 
 /** `count` worker processes, started and settled: workers live long, and their start-up is not what is timed. */
 async function startWorkers(count: number) {
-  const workers = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'worker.ts'], {
-      env: { ...process.env, BUILD_WORKERS: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
-  )
-  await Promise.all(
-    workers.map(
-      (worker) =>
-        new Promise<void>((resolve) => {
-          let output = ''
-          worker.stdout.on('data', (chunk) => (output += chunk) && output.includes('running up to') && resolve())
-        }),
-    ),
-  )
+  const workers = await startWorkerProcesses(count)
   await settledMachine()
-  return async () => {
-    await Promise.all(workers.map((worker) => new Promise((resolve) => worker.on('exit', resolve).kill('SIGTERM'))))
-  }
+  return () => stopWorkerProcesses(workers)
 }
 
 /** Builds per second of a batch on `workers` worker processes, and how busy the machine's cores were meanwhile. */
