@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
@@ -114,5 +115,49 @@ describe('the S3 bucket', () => {
     const { hash } = await blobs.put(streamOf(new TextEncoder().encode('listed')), 100)
     const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `blobs/${hash.slice(0, 2)}/` }))
     expect(listed.Contents?.map((object) => object.Key)).toContain(`blobs/${hash.slice(0, 2)}/${hash}`)
+  })
+  it('sends a file again when the store drops the connection before answering; 503 when it always does', async () => {
+    let drops = 0
+    const open = new Set<net.Socket>()
+    // Between the client and s3rver: hangs up on the next `drops` connections as their request
+    // arrives, as a store does when a kept-alive socket's timeout ends as a request goes out.
+    const proxy = net.createServer((client) => {
+      open.add(client)
+      client.on('close', () => open.delete(client))
+      if (drops > 0) {
+        drops--
+        client.once('data', () => client.destroy())
+        return
+      }
+      const upstream = net.connect(s3rver.port, '127.0.0.1')
+      client.pipe(upstream).pipe(client)
+      client.on('error', () => upstream.destroy())
+      upstream.on('error', () => client.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const { port } = proxy.address() as net.AddressInfo
+    const storage = new S3Storage({
+      bucket: BUCKET,
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+    })
+    const local = path.join(root, `dropped-${Math.random()}`)
+    try {
+      await fs.writeFile(local, 'sent twice')
+      drops = 1
+      await storage.putFile('blobs/cd/dropped', local)
+      expect((await storage.readBuffer('blobs/cd/dropped')).toString()).toBe('sent twice')
+      await expect(fs.stat(local)).rejects.toThrow(/ENOENT/)
+
+      await fs.writeFile(local, 'never sent')
+      drops = Infinity
+      for (const socket of open) socket.destroy()
+      await expect(storage.putFile('blobs/cd/never', local)).rejects.toMatchObject({ code: 'service_unavailable' })
+      drops = 0
+      await expect(storage.readBuffer('blobs/cd/never')).rejects.toBeInstanceOf(MissingObjectError)
+    } finally {
+      proxy.close()
+    }
   })
 })

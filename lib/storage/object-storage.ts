@@ -106,6 +106,12 @@ function unavailable(error: unknown): never {
   throw new AppError('service_unavailable', 'The file store cannot be reached; try again later')
 }
 
+const PUT_FILE_ATTEMPTS = 3
+
+function wasAnswered(error: unknown): boolean {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode !== undefined
+}
+
 export interface S3StorageOptions {
   bucket: string
   endpoint?: string
@@ -135,12 +141,24 @@ export class S3Storage implements ObjectStorage {
 
   async putFile(key: string, localPath: string): Promise<void> {
     const { size } = await fs.stat(localPath)
-    // One PUT with a known length: no multipart upload is ever left open.
-    await this.client
-      .send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size }),
-      )
-      .catch(unavailable)
+    // One PUT with a known length: no multipart upload is ever left open. The SDK cannot send a
+    // stream twice, so a connection dropped before any answer (typically a kept-alive socket the
+    // store was closing as the PUT went out) is tried again here, with the file opened afresh.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Body: createReadStream(localPath),
+            ContentLength: size,
+          }),
+        )
+        break
+      } catch (error) {
+        if (attempt === PUT_FILE_ATTEMPTS || wasAnswered(error)) unavailable(error)
+      }
+    }
     await fs.rm(localPath, { force: true })
   }
 
