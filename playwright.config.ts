@@ -14,6 +14,7 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
   outputDir: 'test-results',
   timeout: 90_000,
   expect: { timeout: 20_000 },

@@ -16,7 +16,8 @@ import { BOX, bareBuildsAtOnce, buildBox, WARM_UP_BUILDS } from './bare-box'
 import { type Model, move, openCustomer } from './foreground'
 import { cpuByStage, STAGES } from './cpu-stages'
 import { startWorkerProcesses, stopWorkerProcesses } from './worker-processes'
-import { busyShare, describe, hasProductionBuild, machineCpu, ms, settledMachine } from './stats'
+import { busyShare, machineCpu, settledMachine } from '@/test/support/machine'
+import { describe, hasProductionBuild, ms } from './stats'
 
 const CUSTOMERS = 8
 const MOVES = 16

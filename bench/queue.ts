@@ -4,7 +4,8 @@
 // benches run on the embedded database), with its demo content and admin.
 import fs from 'node:fs'
 import { startWorkerProcesses, stopWorkerProcesses } from './worker-processes'
-import { busyShare, describe, machineCpu, ms, settledMachine } from './stats'
+import { busyShare, machineCpu, settledMachine } from '@/test/support/machine'
+import { describe, ms } from './stats'
 import { call } from '../test/support/api-client'
 
 const { env } = await import('@/lib/env')
