@@ -19,8 +19,16 @@ export async function signIn(page: Page, { email, password }: { email: string; p
   await page.getByRole('button', { name: 'Sign in' }).click()
 }
 
-/** axe-core finds nothing on the page as it is now (contexts should prefer reduced motion, so no colour is caught mid-transition). */
+/** axe-core finds nothing on the page as it is now, once its transitions have ended (a button just enabled is caught mid-way otherwise). */
 export async function expectAccessible(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  )
   const { violations } = await new AxeBuilder({ page }).analyze()
   expect(
     violations.map(
