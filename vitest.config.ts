@@ -1,6 +1,8 @@
+import os from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 const apiTests = ['app/**/*.test.ts', 'test/api/**/*.test.ts']
+const API_WORKERS = Math.max(2, os.availableParallelism() - 1)
 const DEPLOY_TESTS = ['test/server/multi-process.test.ts', 'test/server/prometheus.test.ts']
 // Route handlers called directly see no client address ('unknown' for every test file):
 // address limits that every test shares must not trip; test/api/rate-limits.test.ts sets its own.
@@ -30,12 +32,15 @@ export default defineConfig({
     hookTimeout: 120_000,
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
-      // The API suite runs twice: on this machine's PostgreSQL and on the embedded PGlite.
+      // The API suite runs twice: on this machine's PostgreSQL and on the embedded PGlite, two files
+      // at a time at least (each has its own database and DATA_DIR, and mostly waits on the engine
+      // threads and the database: two at a time took 11 minutes on a 2-core machine).
       {
         extends: true,
         test: {
           name: 'postgres',
           include: apiTests,
+          maxWorkers: API_WORKERS,
           setupFiles: ['test/support/setup-api.ts'],
           env: {
             ...apiEnv,
@@ -50,6 +55,7 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: apiTests,
+          maxWorkers: API_WORKERS,
           setupFiles: ['test/support/setup-api.ts'],
           env: {
             ...apiEnv,
@@ -60,7 +66,8 @@ export default defineConfig({
         },
       },
       // Unit and process-level tests bring their own databases.
-      // Starting the real server takes seconds, many more on a loaded two-core machine.
+      // Starting the real server takes seconds, many more on a loaded two-core machine: one file at
+      // a time, after the API suite.
       {
         extends: true,
         test: {
@@ -69,6 +76,8 @@ export default defineConfig({
           exclude: DEPLOY_TESTS,
           testTimeout: 180_000,
           hookTimeout: 180_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       // Several server processes at once (the deployment, Prometheus scraping one): alone, one file
@@ -82,7 +91,7 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 300_000,
           hookTimeout: 180_000,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
