@@ -3,6 +3,7 @@ import { AppError } from '@/lib/api/errors'
 import { metrics } from '@/lib/metrics'
 import { db } from '@/lib/db'
 import { env } from '@/lib/env'
+import { onShutdown } from '@/lib/shutdown'
 
 // Counters live in the database (table RateLimit) so every instance on one database shares them.
 const stores = new Map<string, RateLimiterPrisma>()
@@ -36,6 +37,9 @@ function refusal(error: unknown, name: string, message: string): unknown {
   return error instanceof RateLimiterRes ? tooManyRequests(name, message, error.msBeforeNext) : error
 }
 
+/** How often addAfterAnswer stores a key's points at most. */
+const STORE_EVERY_MS = 1000
+
 export interface RateLimitSettings {
   points: number
   durationSeconds: number
@@ -68,7 +72,9 @@ export class RateLimit {
 
   /** Points added here by addAfterAnswer and not yet stored, by key. */
   private readonly unstored = new Map<string, number>()
-  private readonly storing = new Set<Promise<unknown>>()
+  /** Each key's next store of its unstored points, at most one at a time. */
+  private readonly storing = new Map<string, Promise<void>>()
+  private storesOnShutdown = false
 
   /**
    * Each key's points and window end as last read or written, on the embedded database, where this
@@ -112,27 +118,38 @@ export class RateLimit {
   }
 
   /**
-   * As `add`, but stored once the answer the caller is about to send has gone: on the embedded
-   * database the write runs on this thread and would hold that answer for milliseconds. This
-   * process's checks count the points meanwhile.
+   * As `add`, but stored after the answer the caller is about to send, and a key's points at most
+   * once every STORE_EVERY_MS: on the embedded database (the only caller) each store is two
+   * statements on this thread, and a customer moving back to back adds points many times a
+   * second. This process's checks count the points meanwhile, and a clean stop stores them; a
+   * crash forgets at most that long.
    */
   addAfterAnswer(key: string, points: number): void {
+    if (!this.storesOnShutdown) {
+      this.storesOnShutdown = true
+      onShutdown(() => this.stored())
+    }
     this.unstored.set(key, (this.unstored.get(key) ?? 0) + points)
-    const stored = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.add(key, points))
-      .catch(() => {})
-      .finally(() => {
-        const left = this.unstored.get(key)! - points
-        if (left > 0) this.unstored.set(key, left)
-        else this.unstored.delete(key)
-        this.storing.delete(stored)
-      })
-    this.storing.add(stored)
+    if (!this.storing.has(key)) this.storing.set(key, this.storeLater(key))
+  }
+
+  private async storeLater(key: string): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, STORE_EVERY_MS))
+    const points = this.unstored.get(key)!
+    await this.add(key, points).catch(() => {})
+    const left = this.unstored.get(key)! - points
+    if (left > 0) {
+      this.unstored.set(key, left)
+      this.storing.set(key, this.storeLater(key))
+    } else {
+      this.unstored.delete(key)
+      this.storing.delete(key)
+    }
   }
 
   /** Once the points added by addAfterAnswer so far are stored. */
   async stored(): Promise<void> {
-    await Promise.all(this.storing)
+    while (this.storing.size > 0) await Promise.all(this.storing.values())
   }
 
   async reset(key: string): Promise<void> {

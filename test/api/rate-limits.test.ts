@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { limits } from '@/lib/api/rate-limit'
 import { db } from '@/lib/db'
 import { env, type Env } from '@/lib/env'
 import { api, uniqueEmail } from '@/test/support/api-client'
@@ -121,5 +122,21 @@ describe('POST /auth/anonymous', () => {
     for (let i = 0; i < 3; i++) expect((await mint(shop.key, address)).status).toBe(200)
     await expectError(await mint(otherShop.key, address), 429, 'too_many_requests', /address/)
     expect((await mint(otherShop.key, newAddress())).status).toBe(200)
+  })
+})
+
+describe("a customer's build time", () => {
+  it('is stored at most once a second when added after each answer, and counted by this process meanwhile', async () => {
+    useSettings({ CUSTOMER_BUILD_SECONDS: 1 })
+    const customer = `customer-${crypto.randomUUID()}`
+    const storedPoints = async () =>
+      (await db.rateLimit.findUnique({ where: { key: `customer-build-ms:${customer}` } }))?.points ?? 0
+    for (const ms of [400, 300, 200]) limits.customerBuildTime.addAfterAnswer(customer, ms)
+    expect(await storedPoints()).toBe(0)
+    await limits.customerBuildTime.check(customer)
+    limits.customerBuildTime.addAfterAnswer(customer, 100)
+    await expect(limits.customerBuildTime.check(customer)).rejects.toThrow(/used up its build time/)
+    await limits.customerBuildTime.stored()
+    expect(await storedPoints()).toBe(1000)
   })
 })
