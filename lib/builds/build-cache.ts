@@ -177,10 +177,12 @@ async function writeBuild(key: string, bytes: Uint8Array | null, log: EngineLog,
     sizeBytes: bytes?.byteLength ?? 0,
   }
   const now = new Date()
+  // The row written is not read back: only its key, not the data column, returns.
   await db.cacheEntry.upsert({
     where: { key },
     create: { key, ...data, lastUsedAt: now },
     update: { ...data, lastUsedAt: now },
+    select: { key: true },
   })
   touched.set(key, now.getTime())
   void keysStoredHere()?.then(
