@@ -15,6 +15,7 @@ import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance
 import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
 import { type StartedServer, signIn, startServer, stopServer, tempDir } from '@/test/support/start-server'
 import { createTestDatabase, dropTestDatabase } from '../test/support/postgres'
+import { settledMachine } from '@/test/support/machine'
 import { describe, hasProductionBuild, ms } from './stats'
 
 const MOVES = 12
@@ -264,6 +265,9 @@ export async function bareEngine(model: Model): Promise<number> {
 async function measureServer(where: string, start: () => Promise<StartedServer>): Promise<string[]> {
   const server = await start()
   try {
+    // What the server does once after it starts (its demos prepared, sandboxes booted and warmed
+    // up) is not the first model's drag.
+    await settledMachine()
     const rows: string[] = []
     for (const model of MODELS) {
       const figures = await measureModel(server.url, model)
