@@ -96,12 +96,11 @@ async function crowd({ url, pids }: Server, customers: number, models: Model[], 
   }
 }
 
-const COLUMNS = [
-  ...Object.values(THREAD_KINDS),
-  'other threads',
-  'the customers (this bench)',
-  'the rest of the machine',
-]
+const BENCH_COLUMN = 'the customers (this bench)'
+const REST_COLUMN = 'the rest of the machine'
+const COLUMNS = [...Object.values(THREAD_KINDS), 'other threads', BENCH_COLUMN, REST_COLUMN]
+
+const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0)
 
 /** A move's CPU by where it ran, since the readings before the crowd (`busyBefore`: the machine's busy ms). */
 function cpuPerMove(
@@ -114,9 +113,8 @@ function cpuPerMove(
   const perMove = new Map<string, number>()
   for (const [kind, ms] of cpuByThread(pids)) perMove.set(kind, (ms - (before.get(kind) ?? 0)) / moves)
   const { user, system } = process.cpuUsage(bench)
-  perMove.set('the customers (this bench)', (user + system) / 1000 / moves)
-  const counted = [...perMove.values()].reduce((sum, value) => sum + value, 0)
-  perMove.set('the rest of the machine', Math.max(0, (machineCpu().busy - busyBefore) / moves - counted))
+  perMove.set(BENCH_COLUMN, (user + system) / 1000 / moves)
+  perMove.set(REST_COLUMN, Math.max(0, (machineCpu().busy - busyBefore) / moves - sum(perMove.values())))
   return perMove
 }
 
@@ -167,8 +165,8 @@ async function measure(where: string, server: Server): Promise<Measured> {
     const figures = await crowd(server, customers, [...models], depth)
     if (customers === CUSTOMERS && models.length === 1) {
       profiled = figures.window
-      const all = [...figures.cpu.values()].reduce((sum, value) => sum + value, 0)
-      cpuRow = `| ${where} | ${COLUMNS.map((column) => (figures.cpu.get(column) ?? 0).toFixed(1)).join(' | ')} | ${all.toFixed(1)} |`
+      const cells = COLUMNS.map((column) => (figures.cpu.get(column) ?? 0).toFixed(1))
+      cpuRow = `| ${where} | ${cells.join(' | ')} | ${sum(figures.cpu.values()).toFixed(1)} |`
     }
     rows.push({ where, label, figures })
   }
@@ -188,7 +186,7 @@ function profilingFor(where: string): { env: Record<string, string>; dir?: strin
 function stagesRow(where: string, dir: string | undefined, { fromUs, toUs, moves }: Measured['profiled']): string[] {
   if (!dir) return []
   const stages = cpuByStage(dir, fromUs, toUs)
-  const total = [...stages.values()].reduce((sum, value) => sum + value, 0)
+  const total = sum(stages.values())
   return [
     `| ${where} | ${STAGES.map((stage) => (stages.get(stage)! / moves).toFixed(2)).join(' | ')} | ${(total / moves).toFixed(1)} |`,
   ]

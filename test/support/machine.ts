@@ -3,6 +3,9 @@ import fs from 'node:fs'
 // The machine's CPU as /proc/stat counts it: for benchmarks that report how busy it was, and for
 // suites that wait until a server they started has settled before they time or drive it.
 
+/** /proc counts CPU time in ticks of 10 ms (USER_HZ 100). */
+const MS_PER_TICK = 10
+
 /** The machine's CPU time so far (all cores, from /proc/stat): busy and idle, in ms. */
 export function machineCpu(): { busy: number; idle: number } {
   const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0] = fs
@@ -11,8 +14,7 @@ export function machineCpu(): { busy: number; idle: number } {
     .split(/\s+/)
     .slice(1)
     .map(Number)
-  const tick = 1000 / 100
-  return { busy: (user + nice + system + irq + softirq) * tick, idle: (idle + iowait) * tick }
+  return { busy: (user + nice + system + irq + softirq) * MS_PER_TICK, idle: (idle + iowait) * MS_PER_TICK }
 }
 
 /** Of the machine's CPU time since `before`, the share that was busy. */
@@ -74,10 +76,10 @@ export function cpuByThread(pids: number[]): Map<ThreadKind, number> {
     const stat = readProc(`${thread}/stat`)
     if (!stat) continue
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-    // After the name, utime and stime are the 12th and 13th fields, in ticks of 10 ms.
+    // After the name, utime and stime are the 12th and 13th fields.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const kind: ThreadKind = THREAD_KINDS[name as keyof typeof THREAD_KINDS] ?? 'other threads'
-    byKind.set(kind, (byKind.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10)
+    byKind.set(kind, (byKind.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK)
   }
   return byKind
 }
