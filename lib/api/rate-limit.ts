@@ -82,12 +82,28 @@ export class RateLimit {
    */
   private readonly known = new Map<string, { consumed: number; endsAt: number }>()
 
-  /** 429 with Retry-After when `key` has used up its points; counts nothing. */
-  async check(key: string): Promise<void> {
-    const limiter = this.limiter
-    const used = this.knownUse(key) ?? this.remember(key, await limiter.get(key))
+  /**
+   * Rejects with a 429 and Retry-After when `key` has used up its points; counts nothing. Answers
+   * at once, undefined, when this process knows the key's use and it is not used up: a caller that
+   * awaits nothing then reaches its work before whatever else the event loop holds (a build reaches
+   * its worker before the session's write runs on the embedded database's thread).
+   */
+  check(key: string): Promise<void> | undefined {
+    const known = this.knownUse(key)
+    if (known) {
+      const refused = this.overLimit(key, known)
+      return refused && Promise.reject(refused)
+    }
+    return this.limiter.get(key).then((used) => {
+      const refused = this.overLimit(key, this.remember(key, used))
+      if (refused) throw refused
+    })
+  }
+
+  private overLimit(key: string, used: { consumed: number; endsAt: number }): AppError | undefined {
     const consumed = used.consumed + (this.unstored.get(key) ?? 0)
-    if (consumed >= limiter.points) throw tooManyRequests(this.name, this.message, used.endsAt - Date.now())
+    if (consumed < this.limiter.points) return undefined
+    return tooManyRequests(this.name, this.message, used.endsAt - Date.now())
   }
 
   /** Counts `points` against `key` without refusing; answers the points now used in this window. */
@@ -106,8 +122,10 @@ export class RateLimit {
   private knownAfterSweep = 0
 
   private remember(key: string, used: RateLimiterRes | null) {
-    const use = { consumed: used?.consumedPoints ?? 0, endsAt: Date.now() + (used?.msBeforeNext ?? 0) }
-    if (!env.DATABASE_URL && used && used.msBeforeNext > 0) {
+    // No row: no window began, and none begins but by this process's own add (which remembers it).
+    const endsIn = used ? used.msBeforeNext : this.settings().durationSeconds * 1000
+    const use = { consumed: used?.consumedPoints ?? 0, endsAt: Date.now() + endsIn }
+    if (!env.DATABASE_URL && endsIn > 0) {
       this.known.set(key, use)
       if (this.known.size > 2 * this.knownAfterSweep + 64) {
         for (const [other, { endsAt }] of this.known) if (endsAt <= Date.now()) this.known.delete(other)

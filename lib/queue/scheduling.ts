@@ -120,7 +120,9 @@ export async function runOwnedJob<T extends { source: string }>(
   foreground?: Promise<void>,
 ): Promise<T> {
   const customer = owner.identityId
-  if (customer) await limits.customerBuildTime.check(customer)
+  // Awaited only when it asks the database: the build reaches its worker before the session's write runs.
+  const checking = customer ? limits.customerBuildTime.check(customer) : undefined
+  if (checking) await checking
   if (env.DATABASE_URL) {
     await ensureBuildWorker()
     const ran = await runQueued({ job, owner: jobOwnerOf(owner) }, signal)

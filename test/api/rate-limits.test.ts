@@ -134,6 +134,8 @@ describe("a customer's build time", () => {
     for (const ms of [400, 300, 200]) limits.customerBuildTime.addAfterAnswer(customer, ms)
     expect(await storedPoints()).toBe(0)
     await limits.customerBuildTime.check(customer)
+    // On the embedded database this process is the only one counting: it asks the database once.
+    if (!env.DATABASE_URL) expect(limits.customerBuildTime.check(customer)).toBeUndefined()
     limits.customerBuildTime.addAfterAnswer(customer, 100)
     await expect(limits.customerBuildTime.check(customer)).rejects.toThrow(/used up its build time/)
     await limits.customerBuildTime.stored()
