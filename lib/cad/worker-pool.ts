@@ -86,6 +86,8 @@ interface Slot<Job, Result> {
 
 /** What a worker posts when it can take a task: after starting, and again after each answer once prepared. */
 export const WORKER_READY = 'ready'
+/** What an idle worker posts when it starts preparing ahead, which takes its thread: not ready until its next WORKER_READY. */
+export const WORKER_BUSY = 'busy'
 
 /**
  * The buffers a worker hands back with a result's mesh, each once: a mesh read from the cache
@@ -203,7 +205,12 @@ export class WorkerPool<Job, Result> {
       for (const line of text.split('\n')) if (line.trim()) logger.warn({ thread: 'build worker' }, line)
     })
     const slot: Slot<Job, Result> = { worker, background, isReady: false }
-    worker.on('message', (message: Result | typeof WORKER_READY) => {
+    worker.on('message', (message: Result | typeof WORKER_READY | typeof WORKER_BUSY) => {
+      if (message === WORKER_BUSY) {
+        // A task sent meanwhile waits for the preparation: the worker answers it all the same.
+        if (!slot.task) slot.isReady = false
+        return
+      }
       if (message !== WORKER_READY) return this.finish(slot, (task) => task.resolve(message))
       slot.isReady = true
       this.dispatch()

