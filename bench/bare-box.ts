@@ -3,36 +3,13 @@
 // in the bench's own thread for the machine's limit, and in a worker thread per core at once
 // (started through lib/cad/ts-worker.mjs) for what bare engines reach side by side.
 import { parentPort, Worker, workerData } from 'node:worker_threads'
-import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
-import { fontsUsedBy, type Model, previewOf, sourceOf } from './foreground'
+import { bareBuild, type Model, WARM_UP_BUILDS } from './foreground'
 
 export const BOX: Model = { name: 'Box with lid', slug: 'box-with-lid', parameter: 'width', value: (i) => 30 + i }
-/** Untimed builds before any is timed: V8 runs a fresh module's code in its baseline tier first. */
-export const WARM_UP_BUILDS = 20
-
-/** The box's source and fonts, read once per thread: the width changes no font the box uses. */
-let model: { source: Buffer; fonts: ReturnType<typeof fontsUsedBy> } | undefined
-
-function boxModel(value: number) {
-  if (model) return model
-  const source = sourceOf(BOX)
-  return (model = { source, fonts: fontsUsedBy(source, { [BOX.parameter]: value }) })
-}
 
 /** One fresh-instance build of the box with its width at `value`, in ms. */
 export async function buildBox(value: number): Promise<number> {
-  const { source, fonts } = boxModel(value)
-  const defines = Object.entries({ [BOX.parameter]: value, ...previewOf(BOX) }).flatMap(([key, v]) => [
-    '-D',
-    `${key}=${v}`,
-  ])
-  const started = performance.now()
-  const instance = await createInstance(() => {})
-  placeFonts(instance, fonts)
-  instance.FS.writeFile('/main.scad', source)
-  instance.callMain(['/main.scad', '-o', '/out.stl', '--export-format=binstl', '--backend=manifold', ...defines])
-  instance.FS.readFile('/out.stl')
-  return performance.now() - started
+  return (await bareBuild(BOX, value)).fresh
 }
 
 export interface BareThreadJob {

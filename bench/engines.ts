@@ -74,7 +74,7 @@ export async function benchEngines(): Promise<void> {
     const runs = []
     for (const model of MODELS)
       runs.push(
-        { model, version: WASM, bare: await bareEngine(model) },
+        { model, version: WASM, bare: (await bareEngine(model)).callMain },
         { model, version: native, bare: bareNative(binary, model) },
       )
     console.log('| model | engine | bare run p50 | change p50 | change / bare (goal ≤ 1.25x) |')
