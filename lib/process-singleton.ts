@@ -10,3 +10,8 @@ export function processSingleton<T>(name: string, create: () => T): T {
   if (!singletons.has(name)) singletons.set(name, create())
   return singletons.get(name) as T
 }
+
+/** The process's `name` when something made it already. */
+export function existingSingleton<T>(name: string): T | undefined {
+  return registry.paraformSingletons?.get(name) as T | undefined
+}

@@ -9,7 +9,7 @@ import { listen, notify, onReconnect } from '@/lib/notifications'
 import { BEAT_MS, liveWorkers } from '@/lib/queue/worker-heartbeat'
 import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
-import { processSingleton } from '@/lib/process-singleton'
+import { existingSingleton, processSingleton } from '@/lib/process-singleton'
 
 // CAD runs as jobs on graphile-worker (PostgreSQL), for every process on one database. See
 // docs/queue-choice.md for why this library, and docs/deploy.md for how the processes fit.
@@ -102,11 +102,23 @@ interface Waiter {
 interface Queue {
   utils: Promise<WorkerUtils>
   waiters: Set<Waiter>
+  settle: (outcome: JobOutcome) => void
   listening: Promise<void>
 }
 
+const QUEUE = 'buildQueue'
+
 function queue(): Queue {
-  return processSingleton('buildQueue', createQueue)
+  return processSingleton(QUEUE, createQueue)
+}
+
+/**
+ * Tells the waiters of this process how a job ended, before the notice through PostgreSQL reaches
+ * them (and the other processes): a web instance's own build worker answers its customer without
+ * that round trip. A waiter hears only the first of the two.
+ */
+export function settleHere(outcome: JobOutcome): void {
+  existingSingleton<Queue>(QUEUE)?.settle(outcome)
 }
 
 function createQueue(): Queue {
@@ -116,6 +128,7 @@ function createQueue(): Queue {
   const created: Queue = {
     utils: makeWorkerUtils({ connectionString: env.DATABASE_URL, maxPoolSize: 4, logger: queueLogger }),
     waiters,
+    settle,
     listening: listen(DONE_CHANNEL, (payload) => settle(JSON.parse(payload) as JobOutcome)),
   }
   // Outcomes sent while the connection was down are lost: whatever got built meanwhile is cached.

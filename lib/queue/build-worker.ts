@@ -12,6 +12,7 @@ import {
   type JobOutcome,
   jobSpec,
   queueLogger,
+  settleHere,
   sharedFlags,
   taskOf,
   turnOf,
@@ -52,7 +53,10 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
   await heartbeat.start()
   const running = new Map<string, AbortController>()
   await listen(CANCEL_CHANNEL, (key) => running.get(key)?.abort(new CancelledError()))
-  const send = (outcome: JobOutcome) => notify(DONE_CHANNEL, JSON.stringify(outcome))
+  const send = (outcome: JobOutcome) => {
+    settleHere(outcome)
+    return notify(DONE_CHANNEL, JSON.stringify(outcome))
+  }
 
   /** Builds the job; throws when this worker stops, so that the job goes back to the queue for another. */
   const build = async (
@@ -80,13 +84,19 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
         ? { key: job.key, outcome: 'cancelled' }
         : { key: job.key, outcome: 'failed', message: (error as Error).message }
     } finally {
-      // Counted before the asker hears: a request that got its answer had its build time counted.
-      if (owner.customerId && startedAt !== undefined && !owner.prefetch) {
-        await limits.customerBuildTime.add(owner.customerId, Math.ceil(performance.now() - startedAt)).catch(() => {})
-      }
       helpers.abortSignal.removeEventListener('abort', stop)
       running.delete(job.key)
-      await heartbeat.ended(job.key).catch(() => {})
+      // All before the asker hears, and each its own statement, so at once: a request that got its
+      // answer had its build time counted, and its next build finds this slot and its turn free.
+      const buildMs = startedAt === undefined ? undefined : Math.ceil(performance.now() - startedAt)
+      await Promise.all([
+        owner.customerId &&
+          buildMs !== undefined &&
+          !owner.prefetch &&
+          limits.customerBuildTime.add(owner.customerId, buildMs).catch(() => {}),
+        heartbeat.ended(job.key).catch(() => {}),
+        freeTurn(turnOf(owner), job.key).catch(() => {}),
+      ])
     }
   }
 
@@ -111,14 +121,7 @@ export async function startBuildWorker(slots: number): Promise<BuildWorker> {
       await freeTurn(turn, job.key).catch(() => {})
       return waitAgain()
     }
-    let outcome: JobOutcome
-    try {
-      outcome = await build(payload as CadJobPayload, source, helpers)
-    } finally {
-      // Before the asker hears: its next build finds the turn and the configurator's share free.
-      await freeTurn(turn, job.key).catch(() => {})
-    }
-    await send(outcome)
+    await send(await build(payload as CadJobPayload, source, helpers))
   }
 
   const events = new EventEmitter() as WorkerEvents
