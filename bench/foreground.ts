@@ -236,8 +236,8 @@ export interface BareBuild {
 /** Each model's source and fonts, read once per thread: the values a bench moves change no font. */
 const bareInputs = new Map<string, { source: Buffer; fonts: ModelFile[] }>()
 
-/** One bare build of `model` with its parameter at `value`, here: a fresh instance, the fonts placed, callMain, binary STL read. */
-export async function bareBuild(model: Model, value: number): Promise<BareBuild> {
+/** One bare build of `model` with its parameter at `value`, here: a fresh instance, the fonts placed, callMain, its output read. */
+export async function bareBuild(model: Model, value: number, format: 'binstl' | 'off' = 'binstl'): Promise<BareBuild> {
   let inputs = bareInputs.get(model.slug)
   if (!inputs) {
     const source = sourceOf(model)
@@ -255,13 +255,13 @@ export async function bareBuild(model: Model, value: number): Promise<BareBuild>
   instance.callMain([
     '/main.scad',
     '-o',
-    '/out.stl',
-    '--export-format=binstl',
+    `/out.${format}`,
+    `--export-format=${format}`,
     '--backend=manifold',
     '--enable=textmetrics',
     ...defines,
   ])
-  instance.FS.readFile('/out.stl')
+  instance.FS.readFile(`/out.${format}`)
   const ended = performance.now()
   return { fresh: ended - started, callMain: ended - running }
 }

