@@ -214,12 +214,14 @@ test(
   'while a slow model builds, the figures on screen are marked as the last model’s, the time shows, and Cancel goes back',
   { tag: '@phone' },
   async ({ page, request }) => {
-    // About five seconds a build: 600,000 steps of a function before the cube. The test's own
-    // source, so no build of another run (the other screen size) is in the cache.
+    // About five seconds a build: 600,000 steps of a function before the cube; four times as long
+    // at the size the test sets, so that the screenshot and Cancel's click land while it builds
+    // on a busy machine. The test's own source, so no build of another run (the other screen
+    // size) is in the cache.
     const slow =
       `size = 20; // [10:1:40]\nfunction spin(n, ` +
       `total = 0) = n == 0 ? total : spin(n - 1, ` +
-      `total + size);\ncube([size, size, spin(600000) ` +
+      `total + size);\ncube([size, size, spin(size == 30 ? 2400000 : 600000) ` +
       `> 0 ? 10 : 1]); // ${test.info().testId}\n`
     // Its preparation (defaults, test drive) and first model take several builds: longer than most, more on a busy machine.
     test.slow()
