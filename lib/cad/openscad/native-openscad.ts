@@ -2,7 +2,7 @@
 // its own user, mount, PID, network and IPC namespaces, only /usr and the run's own folders
 // mounted, as an unprivileged user, with CPU time, address space and file size limits, and its
 // process group killed on time-out or cancellation. Relative imports: worker threads load it too.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,6 +10,7 @@ import type { ModelFile } from '../engine'
 import { withError } from '../engine'
 import { OpenscadLog } from './openscad-log'
 import { INPUT_FILE, type Run, type RunFormat } from './openscad-job'
+import { BWRAP, limitHit, PRLIMIT, runSandbox, sandboxArgs } from '../../sandbox/bubblewrap'
 
 /** A native OpenSCAD this machine has, and what its command line takes. */
 export interface NativeBinary {
@@ -24,12 +25,8 @@ export interface NativeBinary {
   hasTextmetrics: boolean
 }
 
-const BWRAP = '/usr/bin/bwrap'
-const PRLIMIT = '/usr/bin/prlimit'
 /** Where the sandbox sees the binary, whichever folder it lives in outside. */
 const ENGINE = '/engine/openscad'
-/** `nobody`: the sandbox runs as a user that owns nothing on the host. */
-const UNPRIVILEGED = 65534
 /** Most bytes a run may write to a file (the output model) unless told otherwise. */
 export const OUTPUT_LIMIT_BYTES = 512 * 1024 * 1024
 
@@ -148,70 +145,36 @@ async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promis
   ]
   const pinned = run.cpus?.length ? ['/usr/bin/taskset', '--cpu-list', run.cpus.join(',')] : []
   const sandbox = [
-    ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
-    ...[
-      '--ro-bind',
-      '/usr',
-      '/usr',
-      '--symlink',
-      'usr/lib',
-      '/lib',
-      '--symlink',
-      'usr/lib64',
-      '/lib64',
-      '--symlink',
-      'usr/bin',
-      '/bin',
-    ],
+    ...sandboxArgs([
+      { source: binary.file, target: ENGINE },
+      { source: path.join(root, 'model'), target: '/model' },
+      { source: path.join(root, 'libraries'), target: '/libraries' },
+      { source: path.join(root, 'fonts'), target: '/fonts' },
+      { source: out, target: '/out', writable: true },
+    ]),
     // The host's own OpenSCAD libraries are not the configurator's: only installed ones are found.
     ...(fs.existsSync('/usr/share/openscad/libraries') ? ['--tmpfs', '/usr/share/openscad/libraries'] : []),
-    ...['--ro-bind', binary.file, ENGINE, '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
-    ...[
-      '--ro-bind',
-      path.join(root, 'model'),
-      '/model',
-      '--ro-bind',
-      path.join(root, 'libraries'),
-      '/libraries',
-      '--ro-bind',
-      path.join(root, 'fonts'),
-      '/fonts',
-      '--bind',
-      out,
-      '/out',
-    ],
-    ...[
-      '--chdir',
-      path.posix.dirname(main),
-      '--clearenv',
-      '--setenv',
-      'HOME',
-      '/tmp',
-      '--setenv',
-      'OPENSCADPATH',
-      '/libraries',
-      '--setenv',
-      'FONTCONFIG_FILE',
-      '/fonts/fonts.conf',
-    ],
-    '--',
+    ...['--chdir', path.posix.dirname(main), '--setenv', 'OPENSCADPATH', '/libraries'],
+    ...['--setenv', 'FONTCONFIG_FILE', '/fonts/fonts.conf', '--'],
     ...pinned,
     ...limits,
     ENGINE,
     ...openscad,
   ]
-  const ended = await spawnSandbox(sandbox, run, (line) =>
-    log.add(line.startsWith('bwrap:') ? `ERROR: the sandbox: ${line}` : line),
-  )
+  const ended = await runSandbox(sandbox, {
+    timeLimitMs: run.timeLimitMs,
+    signal: run.signal,
+    print: (line) => log.add(line.startsWith('bwrap:') ? `ERROR: the sandbox: ${line}` : line),
+  })
   const printed = log.toLog()
   if (ended.cancelled) throw run.signal!.reason
-  // bubblewrap ends with 128 + the signal that ended the engine.
-  if (ended.timedOut || ended.signal === 'SIGXCPU' || ended.code === 128 + 24)
+  const hit = limitHit(ended)
+  if (hit === 'time')
     return {
       exitCode: 1,
       log: withError(printed, `ERROR: the build was stopped after its time limit of ${run.timeLimitMs / 1000} s`),
     }
-  if (ended.signal === 'SIGXFSZ' || ended.code === 128 + 25)
+  if (hit === 'output')
     return {
       exitCode: 1,
       log: withError(
@@ -227,7 +190,7 @@ async function runIn(root: string, binary: NativeBinary, run: NativeRun): Promis
         `ERROR: the build needed more than its memory limit of ${Math.round(run.memoryLimitBytes / 1048576)} MB`,
       ),
     }
-  if (ended.signal || (ended.code ?? 0) > 128)
+  if (hit === 'signal')
     return {
       exitCode: 1,
       log: withError(printed, `ERROR: the CAD engine stopped (${ended.signal ?? `signal ${ended.code! - 128}`})`),
@@ -251,56 +214,4 @@ function place(folder: string, files: ModelFile[]): void {
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 })
     fs.writeFileSync(target, file.data, { mode: 0o644 })
   }
-}
-
-interface Ended {
-  code: number | null
-  signal: NodeJS.Signals | null
-  timedOut: boolean
-  cancelled: boolean
-}
-
-function spawnSandbox(args: string[], run: NativeRun, print: (line: string) => void): Promise<Ended> {
-  const asRoot = process.getuid?.() === 0
-  // A group of its own, so that a kill reaches bubblewrap and, through --die-with-parent, the engine.
-  const child = spawn(BWRAP, args, {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(asRoot && { uid: UNPRIVILEGED, gid: UNPRIVILEGED }),
-  })
-  let pending = ''
-  const read = (chunk: Buffer) => {
-    const lines = (pending + chunk.toString('utf8')).split('\n')
-    pending = lines.pop()!
-    lines.forEach(print)
-  }
-  child.stdout.on('data', read)
-  child.stderr.on('data', read)
-  let timedOut = false
-  let cancelled = false
-  const kill = () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL')
-    } catch {
-      // ended already
-    }
-  }
-  const timer = setTimeout(() => {
-    timedOut = true
-    kill()
-  }, run.timeLimitMs)
-  const cancel = () => {
-    cancelled = true
-    kill()
-  }
-  run.signal?.addEventListener('abort', cancel, { once: true })
-  return new Promise((resolve) => {
-    child.on('error', (error) => print(`ERROR: the sandbox did not start: ${error.message}`))
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      run.signal?.removeEventListener('abort', cancel)
-      if (pending) print(pending)
-      resolve({ code, signal, timedOut, cancelled })
-    })
-  })
 }

@@ -3,7 +3,7 @@
 // request at a time, each model in an SES Compartment of its own. This side starts it, sends it
 // requests, enforces time limits by killing it, and starts a fresh one whenever it ends.
 // Relative imports: worker threads load it.
-import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import type { ChildProcessByStdio } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -21,6 +21,7 @@ import type {
   StepAnswer,
   WireAnswer,
 } from './protocol'
+import { BWRAP, killSandbox, type Mount, PRLIMIT, sandboxArgs, spawnSandbox } from '../../sandbox/bubblewrap'
 
 export type { Drawing2d, ParameterValue, ParametersAnswer, StepAnswer } from './protocol'
 
@@ -54,10 +55,6 @@ export interface ReplicadSandbox {
   close(): Promise<void>
 }
 
-const BWRAP = '/usr/bin/bwrap'
-const PRLIMIT = '/usr/bin/prlimit'
-/** `nobody`: the sandbox runs as a user that owns nothing on the host. */
-const UNPRIVILEGED = 65534
 const SCRIPT = fileURLToPath(new URL('./sandbox-process.ts', import.meta.url))
 /** What the child imports; their own dependencies come along. */
 const PACKAGES = ['replicad', 'replicad-opencascadejs', 'ses']
@@ -287,16 +284,7 @@ class Sandbox implements ReplicadSandbox {
 
 /** The child's process group, killed: bubblewrap, and through --die-with-parent the node inside it. */
 function kill(child: Child): void {
-  try {
-    process.kill(-child.process.pid!, 'SIGKILL')
-  } catch {
-    // ended already
-  }
-}
-
-interface Mount {
-  source: string
-  target: string
+  killSandbox(child.process.pid)
 }
 
 /** bubblewrap around `node sandbox-process.ts`, with prlimit's memory limit inside. */
@@ -304,11 +292,9 @@ function launch(mounts: Mount[], memoryLimitBytes: number, recycleRssBytes: numb
   const node = `${ROOT}/node/${path.basename(process.execPath)}`
   const heapMb = Math.max(256, Math.round(memoryLimitBytes / 1048576))
   const sandbox = [
-    ...['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'],
-    ...['--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64'],
-    ...['--symlink', 'usr/bin', '/bin', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'],
-    ...mounts.flatMap(({ source, target }) => ['--ro-bind', source, target]),
-    ...['--chdir', ROOT, '--clearenv', '--setenv', 'HOME', '/tmp'],
+    ...sandboxArgs(mounts),
+    '--chdir',
+    ROOT,
     ...['--setenv', 'MEMORY_LIMIT_BYTES', String(memoryLimitBytes)],
     ...['--setenv', 'RECYCLE_RSS_BYTES', String(recycleRssBytes)],
     '--',
@@ -321,12 +307,7 @@ function launch(mounts: Mount[], memoryLimitBytes: number, recycleRssBytes: numb
     ...(process.features.typescript ? [] : ['--experimental-strip-types']),
     `${ROOT}/${path.basename(SCRIPT)}`,
   ]
-  return spawn(BWRAP, sandbox, {
-    // A group of its own, so that a kill reaches bubblewrap and what runs inside it.
-    detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    ...(process.getuid?.() === 0 && { uid: UNPRIVILEGED, gid: UNPRIVILEGED }),
-  })
+  return spawnSandbox(sandbox)
 }
 
 /** Reads the child's frames (protocol.ts) as they arrive, however its stdout splits them. */
