@@ -99,6 +99,19 @@ describe('WorkerPool', () => {
     expect(ranOf('print figures').start).toBeGreaterThan(ranOf('move-2').end)
   })
 
+  it("starts one pool's background work only once the customers of every pool sharing the machine are idle", async () => {
+    const options = { script: SCRIPT, maxHeapMb: 64, backgroundGraceMs: 100, sharesMachine: true }
+    const engines = new WorkerPool<Job, Ran>({ ...options, size: 1, backgroundSize: 0 })
+    const slicer = new WorkerPool<Job, Ran>({ ...options, size: 0, backgroundSize: 1 })
+    const run = (pool: WorkerPool<Job, Ran>, name: string, fairness: Fairness, ms: number) =>
+      pool.run({ name, ms }, { timeLimitMs: 10_000, fairness })
+    const build = run(engines, 'move', customer('c2', 's2'), 200)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const sliced = run(slicer, 'slice', { turn: 'slice', exclusive: ['slice'], shared: [], background: true }, 10)
+    const [move, slice] = await Promise.all([build, sliced])
+    expect(slice.start).toBeGreaterThan(move.end + 100_000_000n)
+  })
+
   it('drops a candidate that the background worker cannot start at once, and runs it when it can, customers or not', async () => {
     const { run, started } = createPool(1, 1)
     const candidate = (id: string): Fairness => ({

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
+import { processSingleton } from '@/lib/process-singleton'
 
 const TS_WORKER = path.join(process.cwd(), 'lib/cad/ts-worker.mjs')
 
@@ -114,7 +115,12 @@ export interface WorkerPoolOptions {
    * move comes within it).
    */
   backgroundGraceMs?: number
+  /** Its background work waits for the customers of every pool that shares the machine too (a slice waits for builds). */
+  sharesMachine?: boolean
 }
+
+/** The pools whose background work waits for each other's customers: this process's engines and slicer, whichever copy of this module made them. */
+const machinePools = processSingleton('machinePools', () => new Set<WorkerPool<unknown, unknown>>())
 
 const REMEMBERED_TURNS = 10_000
 /** The lowest priority: a thread at nice 19 gets about 1.5 % of a core that a nice-0 thread wants too. */
@@ -161,6 +167,18 @@ export class WorkerPool<Job, Result> {
     for (let i = 0; i < options.backgroundSize; i++) this.slots.push(this.spawn(true))
     this.spare = this.spawn(false)
     metrics.collectors.push(() => this.collect())
+    if (options.sharesMachine) machinePools.add(this as WorkerPool<unknown, unknown>)
+  }
+
+  /** The pools whose customers this one's background work waits for. */
+  private get neighbours(): WorkerPool<unknown, unknown>[] {
+    return this.options.sharesMachine ? [...machinePools] : [this as WorkerPool<unknown, unknown>]
+  }
+
+  private get hasCustomerWork(): boolean {
+    return (
+      this.slots.some((slot) => !slot.background && slot.task) || this.queue.some((task) => !task.fairness.background)
+    )
   }
 
   private collect(): void {
@@ -288,10 +306,10 @@ export class WorkerPool<Job, Result> {
 
   /** Whether background work may start now; if only the moment after customers' builds is missing, a dispatch comes when it has passed. */
   private mayStartBackground(): boolean {
-    const customersBusy =
-      this.slots.some((slot) => !slot.background && slot.task) || this.queue.some((task) => !task.fairness.background)
-    if (customersBusy) return false
-    const wait = this.customersIdleSince + this.graceMs - performance.now()
+    const pools = this.neighbours
+    if (pools.some((pool) => pool.hasCustomerWork)) return false
+    const idleSince = Math.max(...pools.map((pool) => pool.customersIdleSince))
+    const wait = idleSince + this.graceMs - performance.now()
     if (wait <= 0) return true
     this.dispatchIn(wait)
     return false
@@ -381,6 +399,8 @@ export class WorkerPool<Job, Result> {
         if (at + this.graceMs <= this.customersIdleSince) this.recentlyServed.delete(key)
       const { shared } = task.fairness
       if (shared.length > 0) this.recentlyServed.set(shared.join('\n'), { shared, at: this.customersIdleSince })
+      // Background work of the others may start once this pool's customers are idle too.
+      for (const pool of this.neighbours) if (pool !== this) pool.dispatchIn(pool.graceMs)
     }
     if (task) settle(task)
     this.dispatch()

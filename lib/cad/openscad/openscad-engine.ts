@@ -33,6 +33,7 @@ export function openscadPool(script: string): WorkerPool<OpenscadJob, OpenscadJo
     // Below 2 GB V8 lets a heap grow less before its next full collection: at 512 MB two bare
     // engine threads built 10 % fewer boxes a second, their collector threads 4 ms more a build.
     maxHeapMb: 2048,
+    sharesMachine: true,
   })
 }
 

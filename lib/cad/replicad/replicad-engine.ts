@@ -20,6 +20,7 @@ export function replicadPool(): WorkerPool<ReplicadJob, ReplicadJobResult> {
       size: env.BUILD_WORKERS,
       backgroundSize: env.BUILD_WORKERS > 0 ? 1 : 0,
       maxHeapMb: 256,
+      sharesMachine: true,
     })
   })
 }
