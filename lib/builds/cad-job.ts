@@ -10,6 +10,9 @@ import { logger } from '@/lib/log'
 import { metrics } from '@/lib/metrics'
 import { recentReads } from '@/lib/recent-reads'
 import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
+import { write3mf } from '@/lib/cad/mesh/write-3mf'
+import { extrudersOf } from '@/lib/slicing/profiles'
+import { sliceScheduled } from '@/lib/slicing/slicer'
 
 /**
  * One run of a CAD engine, described by content hashes only, so that any process sharing the
@@ -17,7 +20,7 @@ import { blobStore, type StoredFile } from '@/lib/storage/blob-store'
  * Its result goes to the cache under `key`.
  */
 export interface CadJob {
-  kind: 'build' | 'parameters' | 'parts' | 'export'
+  kind: 'build' | 'parameters' | 'parts' | 'export' | 'slice'
   /** The cache key: a hash of everything below. */
   key: string
   cadType: string
@@ -35,8 +38,10 @@ export interface CadJob {
   /** Of a build: the parameter values and the quality's engine variables. */
   values: Record<string, ParameterValue>
   overrides: Record<string, ParameterValue>
-  /** Of a `parts` job: the key of the build whose parts it closes, cached before the job starts. */
+  /** Of a `parts` job: the key of the build whose parts it closes; of a `slice` job, of the parts it slices. Cached before the job starts. */
   buildKey?: string
+  /** Of a `slice` job: the flat PrusaSlicer config (lib/slicing/profiles.ts). */
+  sliceConfig?: string
   /** Of an `export` job: the file type its engine writes (its CAD system's exportTypes). */
   exportType?: string
   /** Of a build: the quality whose overrides it has, for its metrics and log line (the overrides are in the key). */
@@ -200,7 +205,27 @@ export async function runExportJob(
   return storeBuild(job.key, null, log, null, file)
 }
 
-export const RUN = { build: runBuildJob, parts: runPartsJob, export: runExportJob }
+/** A model's closed parts sliced by PrusaSlicer with the job's config: the figures, as the stored file, or why it failed. */
+export async function runSliceJob(job: CadJob, scheduling: Scheduling, _source?: unknown, askedAt = Date.now()) {
+  const parts = (await findBuild(job.buildKey!))?.mesh
+  if (!parts) throw new Error(`the parts ${job.buildKey} to slice are not in the cache`)
+  const config = job.sliceConfig!
+  const model = write3mf(parts, undefined, 'model', extrudersOf(config))
+  const { log, ...result } = await measured(
+    job,
+    scheduling,
+    askedAt,
+    async (measuring) => {
+      const sliced = await sliceScheduled({ model, config }, measuring)
+      return { ...sliced, log: { message: sliced.log, error: sliced.figures ? '' : `ERROR: ${sliced.error}` } }
+    },
+    (sliced) => sliced.figures !== null,
+  )
+  const file = result.figures && new TextEncoder().encode(JSON.stringify(result.figures))
+  return storeBuild(job.key, null, log, null, file)
+}
+
+export const RUN = { build: runBuildJob, parts: runPartsJob, export: runExportJob, slice: runSliceJob }
 
 /**
  * Runs the job and resolves once its result is stored: for a build worker, whose asker reads the

@@ -130,3 +130,29 @@ export const ZPrintReport = z
     'the model that is manufactured, for a slicer and a quote: each part closed, the later part in the source owning what two share (docs/print-ready.md)',
   )
 export type PrintReport = z.infer<typeof ZPrintReport>
+
+export const ZSliceReport = z
+  .object({
+    state: z
+      .enum(['waiting', 'slicing', 'done', 'failed', 'unavailable'])
+      .describe(
+        'waiting: for the final quality, built in the background once the values settle; slicing: under way; done; failed: `error` says why; unavailable: this model is not sliced (`error` says why)',
+      ),
+    profile: z
+      .object({ vendor: z.string(), printer: z.string(), print: z.string(), filament: z.string() })
+      .describe("the PrusaSlicer profiles it is sliced with, from the machine's vendor bundles (docs/slicing.md)"),
+    extruders: z.number().int().describe("the printer's extruders"),
+    parts: z.number().int().describe('the parts the model has, each its own colour'),
+    oneFilament: z
+      .boolean()
+      .describe('a model of several parts sliced for a printer of one extruder: every part in the one filament'),
+    printTimeSeconds: z.number().nullable().describe("the slicer's estimate (normal mode), once done"),
+    materials: z
+      .array(z.object({ extruder: z.number().int(), lengthMm: z.number(), weightG: z.number() }))
+      .describe('the filament each extruder prints, once done'),
+    supports: z.boolean().nullable().describe('whether the slicer generated support material, once done'),
+    layers: z.number().int().nullable().describe('layer changes, once done'),
+    error: z.string().nullable(),
+  })
+  .describe('the final quality as PrusaSlicer slices it: print time and filament for a quote (docs/slicing.md)')
+export type SliceReport = z.infer<typeof ZSliceReport>

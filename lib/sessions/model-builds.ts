@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { AppError } from '@/lib/api/errors'
 import { type CachedBuild, exportKey, findBuild } from '@/lib/builds/build-cache'
 import { getBuild, readParameters } from '@/lib/queue/scheduled-builds'
@@ -11,7 +12,9 @@ import type { Configurator } from '@/lib/generated/prisma/client'
 import { draftOf } from '@/lib/releases/release-content'
 import { type PartNaming, partNames, printReport } from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
-import type { PrintReport } from '@/lib/manufacturing/schemas'
+import type { PrintReport, SliceReport } from '@/lib/manufacturing/schemas'
+import { DEFAULT_PROFILE, extrudersOf, flatConfig } from '@/lib/slicing/profiles'
+import { type SliceFigures, slicerBinary } from '@/lib/slicing/prusa-slicer'
 import { hashOf } from '@/lib/hash-of'
 import { describeModelInputs, type ModelInputs } from '@/lib/sessions/model-inputs'
 import { effectiveValues } from '@/lib/sessions/parameter-values'
@@ -185,20 +188,78 @@ export async function buildStoredModel(session: LoadedSession, quality: Quality)
  * background once the customer pauses, one at a time per session, the newest values next), the
  * preview's, as an estimate.
  */
-export async function printReportOf(source: BuildSource, values: Values): Promise<PrintReport> {
+async function printReportOf(source: BuildSource, values: Values): Promise<PrintReport> {
   const previewKey = buildJob(source, values, 'preview').key
   const finalKey = buildJob(source, values, 'final').key
   const final = finalKey === previewKey ? null : await findBuild(partsKey(finalKey))
   if (final) return reportOf(source, final, 'final')
-  // Never holding up the customer's next model; the final quality behind every model a customer waits to see.
-  const printing = (background: boolean) => ({ ...source, session: { ...source.session, print: true, background } })
+  // Never holding up the customer's next model; the final quality behind every model a customer waits to see, its slice after it.
   if (finalKey !== previewKey)
-    inBackground(source.session.id, finalKey, () => buildPrintModel(printing(true), values, 'final'))
+    inBackground(source.session.id, finalKey, async () => {
+      if ((await buildPrintModel(printing(source, true), values, 'final')).mesh) await slicedModel(source, values)
+    })
   return reportOf(
     source,
-    await buildPrintModel(printing(false), values, 'preview'),
+    await buildPrintModel(printing(source, false), values, 'preview'),
     finalKey === previewKey ? 'final' : 'preview',
   )
+}
+
+/** The owner's print figures: in a lane of their own, the final quality's in the background. */
+function printing(source: BuildSource, background: boolean): BuildSource {
+  return { ...source, session: { ...source.session, print: true, background } }
+}
+
+/**
+ * What the manufactured model is: its print report (printReportOf) and, once the final quality
+ * exists, PrusaSlicer's slice of it, started in the background when it is not cached.
+ */
+export async function manufacturingOf(source: BuildSource, values: Values) {
+  const print = await printReportOf(source, values)
+  return { print, slice: await sliceReportOf(source, values, print) }
+}
+
+/** The slice of the final quality's parts with the configurator's profile, as a job. */
+function sliceJob(source: BuildSource, values: Values): CadJob {
+  const job = buildJob(source, values, 'final')
+  const config = flatConfig()
+  // `1`: the format of the 3MF sliced and the figures stored.
+  const key = exportKey(`slice-${hashOf({ config, format: 1 })}`, partsKey(job.key))
+  return { ...job, kind: 'slice', key, buildKey: partsKey(job.key), sliceConfig: config }
+}
+
+/** Slices the final quality's parts in the background, once per key however many ask. */
+function slicedModel(source: BuildSource, values: Values): Promise<CachedBuild> {
+  return getBuild(printing(source, true).session, sliceJob(source, values))
+}
+
+async function sliceReportOf(source: BuildSource, values: Values, print: PrintReport): Promise<SliceReport> {
+  const config = flatConfig()
+  const extruders = extrudersOf(config)
+  const report: SliceReport = {
+    state: 'waiting',
+    profile: DEFAULT_PROFILE,
+    extruders,
+    parts: print.parts.length,
+    oneFilament: extruders === 1 && print.parts.length > 1,
+    printTimeSeconds: null,
+    materials: [],
+    supports: null,
+    layers: null,
+    error: null,
+  }
+  if (print.process === 'cut') return { ...report, state: 'unavailable', error: 'a 2D model is cut, not printed' }
+  if (!fs.existsSync(slicerBinary()))
+    return { ...report, state: 'unavailable', error: `this server has no PrusaSlicer (${slicerBinary()})` }
+  if (print.quality !== 'final') return report
+  const job = sliceJob(source, values)
+  const sliced = await findBuild(job.key)
+  if (!sliced) {
+    inBackground(source.session.id, job.key, () => slicedModel(source, values))
+    return { ...report, state: 'slicing' }
+  }
+  if (!sliced.file) return { ...report, state: 'failed', error: sliced.log.error.replace(/^ERROR: /, '') }
+  return { ...report, state: 'done', ...(JSON.parse(new TextDecoder().decode(sliced.file)) as SliceFigures) }
 }
 
 function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {

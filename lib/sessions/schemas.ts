@@ -3,7 +3,7 @@ import { ZSessionKey } from '@/lib/api/schemas'
 import { DRAWING_FORMATS, MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
 import { EXPORT_TYPES } from '@/lib/cad/engines'
 import { ZSetParameters, ZVector } from '@/lib/configurators/schemas'
-import { ZBoundingBox, ZPrintReport } from '@/lib/manufacturing/schemas'
+import { ZBoundingBox, ZPrintReport, ZSliceReport } from '@/lib/manufacturing/schemas'
 
 export const ZSessionParams = z.object({ sessionId: z.uuid() })
 export const ZSessionFileParams = ZSessionParams.extend({ fileId: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) })
@@ -105,6 +105,7 @@ export const ZObjectInfo = z.object({
   volume: z.number().describe('mm³; 0 for a 2D model'),
   area: z.number().optional().describe('mm², of a 2D model only (its bounding box runs from Z 0 to 0)'),
   print: ZPrintReport,
+  slice: ZSliceReport,
 })
 
 export const ZLog = z.object({

@@ -13,7 +13,7 @@ import {
   builtOrConflict,
   type BuildSource,
   exportedModel,
-  printReportOf,
+  manufacturingOf,
   type Quality,
   readBuildSource,
   write3mfOf,
@@ -39,7 +39,7 @@ export async function getObjectInfo(session: LoadedSession, logPath: string) {
     boundingBox,
     volume,
     ...(isFlat(mesh) && { area: flatArea(mesh) }),
-    print: await printReportOf(source, values),
+    ...(await manufacturingOf(source, values)),
   }
 }
 

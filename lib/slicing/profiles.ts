@@ -160,8 +160,18 @@ export function readUploadedConfig(text: string): Map<string, string> {
   return settings
 }
 
+const bundleConfigs = new Map<string, string>()
+
 /** The flat config the slicer loads for a choice: its settings as `key = value` lines. */
 export function flatConfig(choice: ProfileChoice = DEFAULT_PROFILE): string {
+  if ('uploaded' in choice) return flatten(choice)
+  const key = JSON.stringify([choice.vendor, choice.printer, choice.print, choice.filament])
+  let config = bundleConfigs.get(key)
+  if (config === undefined) bundleConfigs.set(key, (config = flatten(choice)))
+  return config
+}
+
+function flatten(choice: ProfileChoice): string {
   const settings =
     'uploaded' in choice
       ? readUploadedConfig(choice.uploaded)

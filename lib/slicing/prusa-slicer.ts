@@ -28,6 +28,8 @@ export interface SliceInput {
   timeLimitMs: number
   memoryLimitBytes: number
   signal?: AbortSignal
+  /** How the slice's folder in the temporary directory begins, so that whoever started it can remove it (slicer.ts). */
+  folderPrefix?: string
 }
 
 /** What the slicer says of a print. */
@@ -43,7 +45,7 @@ export type SliceResult = { figures: SliceFigures; log: string } | { figures: nu
 
 /** One slice in a sandbox of its own; every failure is a result, a cancellation rejects. */
 export async function slice(input: SliceInput): Promise<SliceResult> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), SLICE_FOLDER_PREFIX))
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), input.folderPrefix ?? SLICE_FOLDER_PREFIX))
   // The sandbox's user may pass through to the run's folders, not list what else is there.
   fs.chmodSync(root, 0o711)
   try {

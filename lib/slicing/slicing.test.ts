@@ -6,9 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { probeBinary, runNative } from '@/lib/cad/openscad/native-openscad'
 import { parseBinaryStl } from '@/lib/cad/mesh/parse-stl'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
+import type { Rgba } from '@/lib/cad/mesh/mesh'
 import {
   buildVolumeOf,
   DEFAULT_PROFILE,
+  extrudersOf,
   flatConfig,
   presetNames,
   ProfileError,
@@ -16,6 +18,7 @@ import {
   vendors,
 } from '@/lib/slicing/profiles'
 import { readGcode, slice, slicerBinary } from '@/lib/slicing/prusa-slicer'
+import { directSlice, summaryDifferences } from '@/test/support/print-ready'
 
 // PrusaSlicer's command line (Debian's 2.5) with the vendor bundles it ships, on models the
 // real engine (Debian's OpenSCAD, in its sandbox) builds: the sandboxed slice against a direct
@@ -28,10 +31,10 @@ const MINI = {
   filament: 'Prusament PETG',
 }
 
-/** The model of an OpenSCAD source as its print-ready 3MF. */
-async function printReady(source: string, defines: string[] = [], files: { path: string; data: Uint8Array }[] = []) {
+/** The model of an OpenSCAD source, built by the real engine. */
+async function meshOf(source: string, defines: string[] = []) {
   const built = await runNative(openscad, {
-    files: [...files, { path: 'main.scad', data: new TextEncoder().encode(source) }],
+    files: [{ path: 'main.scad', data: new TextEncoder().encode(source) }],
     mainFile: 'main.scad',
     libraries: [],
     fonts: [],
@@ -41,34 +44,16 @@ async function printReady(source: string, defines: string[] = [], files: { path:
     memoryLimitBytes: 2 << 30,
   })
   expect(built.exitCode, built.log.error).toBe(0)
-  return write3mf(parseBinaryStl(built.output!))
+  return parseBinaryStl(built.output!)
+}
+
+/** The model of an OpenSCAD source as its print-ready 3MF. */
+async function printReady(source: string, defines: string[] = []) {
+  return write3mf(await meshOf(source, defines))
 }
 
 function sliced(model: Uint8Array, config = flatConfig()) {
   return slice({ model, config, timeLimitMs: 60_000, memoryLimitBytes: 2 << 30 })
-}
-
-/** The slicer run directly, outside any sandbox: the G-code's own summary lines. */
-function directRun(model: Uint8Array, config: string): Record<string, string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-slice-test-'))
-  try {
-    fs.writeFileSync(path.join(dir, 'model.3mf'), model)
-    fs.writeFileSync(path.join(dir, 'config.ini'), config)
-    execFileSync(slicerBinary(), ['--export-gcode', '--load', 'config.ini', '--output', 'model.gcode', 'model.3mf'], {
-      cwd: dir,
-      stdio: 'ignore',
-      env: { ...process.env, HOME: dir },
-    })
-    const gcode = fs.readFileSync(path.join(dir, 'model.gcode'), 'latin1')
-    return Object.fromEntries([...gcode.matchAll(/^; ([^=\n]+?) = (.*)$/gm)].map(([, key, value]) => [key, value]))
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-function secondsOf(time: string): number {
-  const units: Record<string, number> = { d: 86400, h: 3600, m: 60, s: 1 }
-  return [...time.matchAll(/(\d+)([dhms])/g)].reduce((sum, [, n, unit]) => sum + Number(n) * units[unit!]!, 0)
 }
 
 describe('profiles', () => {
@@ -143,15 +128,7 @@ describe('slicing in the sandbox', () => {
       for (const config of [flatConfig(), flatConfig(MINI)]) {
         const result = await sliced(model, config)
         if (!result.figures) throw new Error(result.error)
-        const direct = directRun(model, config)
-        expect(result.figures.printTimeSeconds).toBe(secondsOf(direct['estimated printing time (normal mode)']!))
-        expect(result.figures.materials).toEqual([
-          {
-            extruder: 1,
-            lengthMm: Number(direct['filament used [mm]']),
-            weightG: Number(direct['filament used [g]']),
-          },
-        ])
+        expect(summaryDifferences(result.figures, await directSlice(model, config))).toEqual([])
         expect(result.figures.layers).toBeGreaterThan(10)
       }
     }
@@ -171,6 +148,20 @@ describe('slicing in the sandbox', () => {
     expect(blockSlice.figures!.supports).toBe(false)
     expect(towerSlice.figures!.supports).toBe(false)
     expect(tSlice.figures!.supports).toBe(true)
+  })
+
+  it("prints each part of a coloured model with the next of a multi-material printer's extruders", async () => {
+    const mmu = { ...DEFAULT_PROFILE, printer: 'Original Prusa i3 MK3S & MK3S+ MMU2S', filament: 'Prusament PLA @MMU2' }
+    const config = flatConfig(mmu)
+    expect(extrudersOf(config)).toBe(5)
+    // Two parts, each built alone: Debian's OpenSCAD writes no colours.
+    const [base, top] = await Promise.all([
+      meshOf('cube([20, 20, 4]);'),
+      meshOf('translate([0, 0, 4]) cube([20, 20, 2]);'),
+    ])
+    const mesh = { parts: [base.parts[0]!, { ...top.parts[0]!, color: [0, 0, 1, 1] as Rgba }] }
+    const result = await sliced(write3mf(mesh, undefined, 'model', 5), config)
+    expect(result.figures?.materials.map(({ extruder }) => extruder)).toEqual([1, 2])
   })
 
   it('says a model does not fit the printer instead of a time', async () => {

@@ -53,6 +53,52 @@ export function slicerRoundTrip(bytes: Uint8Array): Promise<Uint8Array> {
   })
 }
 
+/** The G-code summary (`; key = value` lines) of a direct `prusa-slicer --export-gcode` of the 3MF with a flat config, outside any sandbox. */
+export function directSlice(bytes: Uint8Array, config: string): Promise<Record<string, string>> {
+  return withFile(bytes, async (file, dir) => {
+    fs.writeFileSync(path.join(dir, 'config.ini'), config)
+    const output = path.join(dir, 'model.gcode')
+    await run(PRUSA_SLICER, ['--export-gcode', '--load', path.join(dir, 'config.ini'), '--output', output, file], {
+      env: { ...process.env, HOME: dir },
+    })
+    const gcode = fs.readFileSync(output, 'latin1')
+    return Object.fromEntries([...gcode.matchAll(/^; ([^=\n]+?) = (.*)$/gm)].map(([, key, value]) => [key!, value!]))
+  })
+}
+
+/**
+ * How a slice's figures differ from a direct run's summary, each as a line; none when they agree.
+ * PrusaSlicer's own runs of one file differ in the filament's last digit (its threads add up in
+ * another order): within it they agree.
+ */
+export function summaryDifferences(
+  figures: { printTimeSeconds: number | null; materials: { lengthMm: number; weightG: number }[] },
+  summary: Record<string, string>,
+): string[] {
+  const said = {
+    seconds: summarySeconds(summary['estimated printing time (normal mode)']!),
+    lengthMm: Number(summary['filament used [mm]']),
+    weightG: Number(summary['filament used [g]']),
+  }
+  const [material = { lengthMm: NaN, weightG: NaN }, ...more] = figures.materials
+  return [
+    ...(more.length > 0 ? [`${figures.materials.length} materials against one`] : []),
+    ...(Math.abs(figures.printTimeSeconds! - said.seconds) <= 1
+      ? []
+      : [`${figures.printTimeSeconds} s against ${said.seconds} s`]),
+    ...(Math.abs(material.lengthMm - said.lengthMm) <= 0.02
+      ? []
+      : [`${material.lengthMm} mm against ${said.lengthMm} mm`]),
+    ...(Math.abs(material.weightG - said.weightG) <= 0.011 ? [] : [`${material.weightG} g against ${said.weightG} g`]),
+  ]
+}
+
+/** `1d 2h 3m 4s` of a G-code summary in seconds. */
+export function summarySeconds(time: string): number {
+  const units: Record<string, number> = { d: 86400, h: 3600, m: 60, s: 1 }
+  return [...time.matchAll(/(\d+)([dhms])/g)].reduce((sum, [, n, unit]) => sum + Number(n) * units[unit!]!, 0)
+}
+
 const xml = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',

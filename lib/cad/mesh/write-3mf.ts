@@ -26,12 +26,14 @@ const COLOR_GROUP_ID = 1
  * `Metadata/Slic3r_PE_model.config`, which names each part's triangle range a volume, so that
  * PrusaSlicer and the slicers descended from it (OrcaSlicer, Bambu Studio) read one object of N
  * parts. Parts keep vertices of their own, so parts that touch stay closed each. Parts without
- * triangles are left out. `names` default to the parts' colour names.
+ * triangles are left out. `names` default to the parts' colour names. With `extruders` above
+ * one, each part says which extruder prints it, in turn from the first (a slicer's multi-material run).
  */
 export function write3mf(
   mesh: Mesh,
   names: string[] = mesh.parts.map((part) => colorName(part.color)),
   title = 'model',
+  extruders = 1,
 ): Uint8Array {
   const parts = mesh.parts
     .map((part, n) => ({ ...part, name: names[n] ?? colorName(part.color), n, valid: validTriangles(part.indices) }))
@@ -60,6 +62,7 @@ export function write3mf(
       `  <volume firstid="${firstTriangle}" lastid="${triangles.length - 1}">`,
       `   <metadata type="volume" key="name" value="${escapeXml(name)}"/>`,
       `   <metadata type="volume" key="volume_type" value="ModelPart"/>`,
+      ...(extruders > 1 ? [`   <metadata type="volume" key="extruder" value="${(n % extruders) + 1}"/>`] : []),
       `  </volume>`,
     )
   }
