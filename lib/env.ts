@@ -73,6 +73,9 @@ const ZEnv = z
     BUILD_WORKERS: z.coerce.number().int().min(0).max(64).default(os.availableParallelism()),
     BUILD_TIME_LIMIT_SECONDS: z.coerce.number().positive().max(3600).default(60),
     BUILD_MEMORY_LIMIT_MB: z.coerce.number().int().min(64).max(4095).default(2048),
+    /** PrusaSlicer's binary and its vendor bundles, for the quote's slice (docs/slicing.md). */
+    PRUSA_SLICER: z.string().min(1).default('/usr/bin/prusa-slicer'),
+    PRUSA_SLICER_PROFILES: z.string().min(1).default('/usr/share/PrusaSlicer/profiles'),
     /** Folders whose fonts builds may use, `:`-separated; read by lib/cad/fonts/host-fonts.ts. */
     FONT_DIRS: z.string().default('/usr/share/fonts:/usr/local/share/fonts'),
     /** CAD build time an anonymous customer (all its sessions) may use per window; past it 429. */

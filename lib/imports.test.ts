@@ -40,7 +40,7 @@ export const LAYERS: [name: string, members: string[]][] = [
     ],
   ],
   ['primitives', ['lib/api/', 'lib/storage/', 'lib/outbound/', 'lib/client/']],
-  ['engine', ['lib/cad/', 'lib/manufacturing/']],
+  ['engine', ['lib/cad/', 'lib/manufacturing/', 'lib/slicing/', 'lib/sandbox/']],
   ['builds', ['lib/builds/', 'lib/queue/']],
   [
     'domain',

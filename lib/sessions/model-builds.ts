@@ -8,13 +8,14 @@ import type { EngineLog, ParameterDefinition, ParameterValue, Values } from '@/l
 import { cadSystem } from '@/lib/cad/engines'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import { inBackground } from '@/lib/background'
+import { env } from '@/lib/env'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import { draftOf } from '@/lib/releases/release-content'
 import { type PartNaming, partNames, printReport } from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport, SliceReport } from '@/lib/manufacturing/schemas'
 import { DEFAULT_PROFILE, extrudersOf, flatConfig } from '@/lib/slicing/profiles'
-import { type SliceFigures, slicerBinary } from '@/lib/slicing/prusa-slicer'
+import type { SliceFigures } from '@/lib/slicing/prusa-slicer'
 import { hashOf } from '@/lib/hash-of'
 import { describeModelInputs, type ModelInputs } from '@/lib/sessions/model-inputs'
 import { effectiveValues } from '@/lib/sessions/parameter-values'
@@ -249,8 +250,8 @@ async function sliceReportOf(source: BuildSource, values: Values, print: PrintRe
     error: null,
   }
   if (print.process === 'cut') return { ...report, state: 'unavailable', error: 'a 2D model is cut, not printed' }
-  if (!fs.existsSync(slicerBinary()))
-    return { ...report, state: 'unavailable', error: `this server has no PrusaSlicer (${slicerBinary()})` }
+  if (!fs.existsSync(env.PRUSA_SLICER))
+    return { ...report, state: 'unavailable', error: `this server has no PrusaSlicer (${env.PRUSA_SLICER})` }
   if (print.quality !== 'final') return report
   const job = sliceJob(source, values)
   const sliced = await findBuild(job.key)

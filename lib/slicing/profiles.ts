@@ -1,9 +1,10 @@
 // PrusaSlicer's print profiles: the vendor bundles it ships (one INI file per vendor, each preset
 // a section `[printer:Name]`, `[print:Name]` or `[filament:Name]` that inherits from others), and
 // configs a designer exports from PrusaSlicer and uploads (one flat INI, hostile input). Either
-// becomes one flat config that the slicer loads. Relative imports: worker threads load it too.
+// becomes one flat config that the slicer loads.
 import fs from 'node:fs'
 import path from 'node:path'
+import { env } from '@/lib/env'
 
 export type PresetKind = 'printer' | 'print' | 'filament'
 
@@ -21,11 +22,6 @@ export const DEFAULT_PROFILE = {
 
 /** What Paraform sets over a bundle's presets: a quote counts the supports a model needs. */
 const BUNDLE_OVERRIDES: Record<string, string> = { support_material: '1', support_material_auto: '1' }
-
-/** Where Debian's prusa-slicer keeps the vendor bundles. */
-export function profilesDir(): string {
-  return process.env.PRUSA_SLICER_PROFILES ?? '/usr/share/PrusaSlicer/profiles'
-}
 
 export class ProfileError extends Error {}
 
@@ -101,7 +97,7 @@ function bundle(vendor: string): Sections {
   if (!/^[A-Za-z0-9_-]+$/.test(vendor)) throw new ProfileError(`no vendor bundle is called ${JSON.stringify(vendor)}`)
   let sections = bundles.get(vendor)
   if (!sections) {
-    const file = path.join(profilesDir(), `${vendor}.ini`)
+    const file = path.join(env.PRUSA_SLICER_PROFILES, `${vendor}.ini`)
     if (!fs.existsSync(file)) throw new ProfileError(`this machine has no PrusaSlicer profiles of ${vendor}`)
     sections = parseIni(fs.readFileSync(file, 'utf8'), { refuseDuplicates: false })
     bundles.set(vendor, sections)
@@ -111,9 +107,9 @@ function bundle(vendor: string): Sections {
 
 /** The vendor bundles on this machine, by file name. */
 export function vendors(): string[] {
-  if (!fs.existsSync(profilesDir())) return []
+  if (!fs.existsSync(env.PRUSA_SLICER_PROFILES)) return []
   return fs
-    .readdirSync(profilesDir())
+    .readdirSync(env.PRUSA_SLICER_PROFILES)
     .filter((name) => name.endsWith('.ini'))
     .map((name) => name.slice(0, -'.ini'.length))
     .sort()

@@ -15,12 +15,9 @@ const GCODE_LIMIT_BYTES = 1024 * 1024 * 1024
 /** The slice folders of this machine begin with it. */
 export const SLICE_FOLDER_PREFIX = 'paraform-slice-'
 
-/** The slicer binary: PRUSA_SLICER, else Debian's. */
-export function slicerBinary(): string {
-  return process.env.PRUSA_SLICER ?? '/usr/bin/prusa-slicer'
-}
-
 export interface SliceInput {
+  /** The slicer binary (PRUSA_SLICER). */
+  binary: string
   /** The print-ready 3MF (lib/cad/mesh/write-3mf.ts). */
   model: Uint8Array
   /** The flat config (profiles.ts flatConfig). */
@@ -55,7 +52,7 @@ export async function slice(input: SliceInput): Promise<SliceResult> {
   }
 }
 
-async function sliceIn(root: string, { model, config, timeLimitMs, memoryLimitBytes, signal }: SliceInput) {
+async function sliceIn(root: string, { binary, model, config, timeLimitMs, memoryLimitBytes, signal }: SliceInput) {
   const input = path.join(root, 'in')
   const out = path.join(root, 'out')
   fs.mkdirSync(input, { mode: 0o755 })
@@ -67,7 +64,7 @@ async function sliceIn(root: string, { model, config, timeLimitMs, memoryLimitBy
   const ended = await runSandbox(
     [
       ...sandboxArgs([
-        { source: slicerBinary(), target: SLICER },
+        { source: binary, target: SLICER },
         { source: input, target: '/in' },
         { source: out, target: '/out', writable: true },
       ]),

@@ -32,14 +32,14 @@ let slices = 0
 
 /** Slices the 3MF with the config on the slicer's workers, scheduled as the owner's CAD runs are; a failure of the run is a result. */
 export async function sliceScheduled(
-  input: Omit<SliceInput, 'timeLimitMs' | 'memoryLimitBytes' | 'signal' | 'folderPrefix'>,
+  input: Pick<SliceInput, 'model' | 'config'>,
   scheduling: Scheduling,
 ): Promise<SliceResult> {
   slices = (slices % 0x7fffffff) + 1
   const folderPrefix = `${SLICE_FOLDER_PREFIX}${process.pid}-${slices}-`
   try {
     return await slicerPool().run(
-      { ...input, ...SLICE_LIMITS, folderPrefix },
+      { ...input, ...SLICE_LIMITS, binary: env.PRUSA_SLICER, folderPrefix },
       // The sandbox stops the slicer at its limit and says so; the thread's own limit is for a thread that hangs.
       { ...scheduling, timeLimitMs: SLICE_LIMITS.timeLimitMs + 10_000 },
     )

@@ -17,7 +17,8 @@ import {
   readUploadedConfig,
   vendors,
 } from '@/lib/slicing/profiles'
-import { readGcode, slice, slicerBinary } from '@/lib/slicing/prusa-slicer'
+import { readGcode, slice } from '@/lib/slicing/prusa-slicer'
+import { env } from '@/lib/env'
 import { directSlice, summaryDifferences } from '@/test/support/print-ready'
 
 // PrusaSlicer's command line (Debian's 2.5) with the vendor bundles it ships, on models the
@@ -53,7 +54,7 @@ async function printReady(source: string, defines: string[] = []) {
 }
 
 function sliced(model: Uint8Array, config = flatConfig()) {
-  return slice({ model, config, timeLimitMs: 60_000, memoryLimitBytes: 2 << 30 })
+  return slice({ binary: env.PRUSA_SLICER, model, config, timeLimitMs: 60_000, memoryLimitBytes: 2 << 30 })
 }
 
 describe('profiles', () => {
@@ -87,7 +88,7 @@ describe('profiles', () => {
     beforeAll(() => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-config-test-'))
       fs.writeFileSync(path.join(dir, 'in.ini'), flatConfig())
-      execFileSync(slicerBinary(), ['--load', 'in.ini', '--save', 'out.ini'], {
+      execFileSync(env.PRUSA_SLICER, ['--load', 'in.ini', '--save', 'out.ini'], {
         cwd: dir,
         stdio: 'ignore',
         env: { ...process.env, HOME: dir },
@@ -173,7 +174,13 @@ describe('slicing in the sandbox', () => {
   it('stops a slice at its time limit and leaves nothing behind', async () => {
     const model = await printReady('cylinder(r = 40, h = 150, $fn = 400);')
     const before = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('paraform-slice-')).length
-    const result = await slice({ model, config: flatConfig(), timeLimitMs: 300, memoryLimitBytes: 2 << 30 })
+    const result = await slice({
+      binary: env.PRUSA_SLICER,
+      model,
+      config: flatConfig(),
+      timeLimitMs: 300,
+      memoryLimitBytes: 2 << 30,
+    })
     expect(result).toMatchObject({ figures: null, error: 'the slicer was stopped after its time limit of 0.3 s' })
     expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('paraform-slice-')).length).toBe(before)
   })
