@@ -211,8 +211,13 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
               <code>renderers</code> and <code>manufacturing</code>: each part&apos;s <code>label</code> and{' '}
               <code>material</code> ({'{"name": "PETG", "density": 1.27, "pricePerCm3": 0.09}'}) by part number in{' '}
               <code>parts</code>, <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code>{' '}
-              (0.8), <code>buildVolumeMm</code> ([256, 256, 256]) and <code>allowOversize</code> (false: a model that
-              fits it in no orientation has no price and cannot be ordered).
+              (0.8), <code>buildVolumeMm</code> ([256, 256, 256]), <code>allowOversize</code> (false: a model that fits
+              it in no orientation has no price and cannot be ordered) and <code>slicer</code>, the PrusaSlicer profile
+              the quote slices with: presets of the server&apos;s bundles (
+              {
+                '{"vendor": "PrusaResearch", "printer": "Original Prusa MINI & MINI+", "print": "0.15mm QUALITY @MINI", "filament": "Prusament PETG"}'
+              }
+              ) or a config exported from PrusaSlicer ({'{"name": "Our MINI", "config": "…"}'}).
             </>
           }
           error={extraSettings.error ?? serverErrors.extraSettings}

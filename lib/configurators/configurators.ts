@@ -15,6 +15,7 @@ import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { RENDERER_VERSIONS } from '@/lib/renderers/renderer-types'
 import { forgetTokens } from '@/lib/auth/tokens'
 import { changeModel } from '@/lib/configurators/model-changes'
+import { flatConfig, ProfileError } from '@/lib/slicing/profiles'
 
 /** A configurator of the user's. */
 export interface OwnedConfiguratorOptions {
@@ -29,9 +30,23 @@ function checkCadVersion(cadType: string, cadVersion: string | undefined): void 
     throw new ValidationError([{ path: ['cadVersion'], message: `must be one of ${versions.join(', ')}` }])
 }
 
+/** 422 naming what is wrong with the slicer profile: presets the server's bundles do not have, or an uploaded config refused (lib/slicing/profiles.ts). */
+function checkSlicerProfile(extraSettings: ExtraSettings | undefined): void {
+  const profile = extraSettings?.manufacturing?.slicer
+  if (!profile) return
+  try {
+    flatConfig(profile)
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error
+    const path = ['extraSettings', 'manufacturing', 'slicer', ...('config' in profile ? ['config'] : [])]
+    throw new ValidationError([{ path, message: error.message }])
+  }
+}
+
 export async function createConfigurator({ userId, input }: { userId: string; input: CreateConfiguratorInput }) {
   const cadType = input.cadType ?? DEFAULT_CAD_TYPE
   checkCadVersion(cadType, input.cadVersion)
+  checkSlicerProfile(input.extraSettings)
   return db.configurator.create({
     data: {
       userId,
@@ -65,6 +80,7 @@ export async function updateConfigurator({
 }: OwnedConfiguratorOptions & { input: UpdateConfiguratorInput }) {
   const existing = await findOwnedConfigurator(owned)
   checkCadVersion(input.cadType ?? existing.cadType, input.cadVersion)
+  checkSlicerProfile(input.extraSettings)
   const { extraSettings, ...fields } = input
   return changeModel({ kind: 'model', subject: owned.configuratorId }, (tx) =>
     tx.configurator.update({

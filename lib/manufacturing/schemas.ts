@@ -11,6 +11,31 @@ const ZMaterial = z.object({
   pricePerCm3: z.number().nonnegative().max(1e6).optional().describe('in the currency, per cm³ of the part'),
 })
 
+const ZPresets = z.object({
+  vendor: z.string().max(100).describe("a vendor bundle on the server, e.g. PrusaResearch (its file's name)"),
+  printer: z.string().max(200),
+  print: z.string().max(200),
+  filament: z.string().max(200),
+})
+
+/** The PrusaSlicer profile a configurator's models are sliced with; checked against the server's bundles when stored. */
+export const ZSlicerProfile = z
+  .union([
+    ZPresets.strict(),
+    z
+      .object({
+        name: z.string().trim().min(1).max(200),
+        config: z
+          .string()
+          .max(1024 * 1024)
+          .describe('a config exported from PrusaSlicer (File > Export > Export Config)'),
+      })
+      .strict(),
+  ])
+  .describe(
+    "presets of a vendor bundle on the server, or an uploaded config; without it Prusa's MK3S, 0.20mm QUALITY and Prusament PLA (docs/slicing.md)",
+  )
+
 /**
  * Defaults: PLA at 1.24 g/cm³ with no price, 0.8 mm walls, a 256 mm cube to print in, nothing
  * larger for sale (lib/manufacturing/print-report.ts).
@@ -33,6 +58,7 @@ export const ZManufacturing = z
       .refine((code) => ISO_CURRENCIES.has(code), 'must be an ISO 4217 currency code such as EUR')
       .optional(),
     basePrice: z.number().nonnegative().max(1e9).optional().describe('in the currency, added to every price'),
+    slicer: ZSlicerProfile.optional(),
     parts: z
       .array(z.object({ label: z.string().trim().min(1).max(100).optional(), material: ZMaterial.optional() }))
       .max(256)
@@ -139,8 +165,10 @@ export const ZSliceReport = z
         'waiting: for the final quality, built in the background once the values settle; slicing: under way; done; failed: `error` says why; unavailable: this model is not sliced (`error` says why)',
       ),
     profile: z
-      .object({ vendor: z.string(), printer: z.string(), print: z.string(), filament: z.string() })
-      .describe("the PrusaSlicer profiles it is sliced with, from the machine's vendor bundles (docs/slicing.md)"),
+      .union([ZPresets, z.object({ name: z.string() })])
+      .describe(
+        "the PrusaSlicer profile it is sliced with: presets of the server's vendor bundles, or the uploaded config's name",
+      ),
     extruders: z.number().int().describe("the printer's extruders"),
     parts: z.number().int().describe('the parts the model has, each its own colour'),
     oneFilament: z

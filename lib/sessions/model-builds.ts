@@ -14,7 +14,7 @@ import { draftOf } from '@/lib/releases/release-content'
 import { type PartNaming, partNames, printReport } from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport, SliceReport } from '@/lib/manufacturing/schemas'
-import { DEFAULT_PROFILE, extrudersOf, flatConfig } from '@/lib/slicing/profiles'
+import { DEFAULT_PROFILE, extrudersOf, flatConfig, type ProfileChoice, ProfileError } from '@/lib/slicing/profiles'
 import type { SliceFigures } from '@/lib/slicing/prusa-slicer'
 import { hashOf } from '@/lib/hash-of'
 import { describeModelInputs, type ModelInputs } from '@/lib/sessions/model-inputs'
@@ -220,26 +220,42 @@ export async function manufacturingOf(source: BuildSource, values: Values) {
   return { print, slice: await sliceReportOf(source, values, print) }
 }
 
-/** The slice of the final quality's parts with the configurator's profile, as a job. */
-function sliceJob(source: BuildSource, values: Values): CadJob {
+/** The configurator's slicer profile (its manufacturing settings), else the default. */
+function slicerProfile(source: BuildSource): ProfileChoice {
+  return source.inputs.settings.manufacturing?.slicer ?? DEFAULT_PROFILE
+}
+
+/** The slice of the final quality's parts with a flat config, as a job. */
+function sliceJob(source: BuildSource, values: Values, config: string): CadJob {
   const job = buildJob(source, values, 'final')
-  const config = flatConfig()
   // `1`: the format of the 3MF sliced and the figures stored.
   const key = exportKey(`slice-${hashOf({ config, format: 1 })}`, partsKey(job.key))
   return { ...job, kind: 'slice', key, buildKey: partsKey(job.key), sliceConfig: config }
 }
 
-/** Slices the final quality's parts in the background, once per key however many ask. */
-function slicedModel(source: BuildSource, values: Values): Promise<CachedBuild> {
-  return getBuild(printing(source, true).session, sliceJob(source, values))
+/** Slices the final quality's parts in the background, once per key however many ask; nothing when the profile is not on this server. */
+async function slicedModel(source: BuildSource, values: Values): Promise<void> {
+  const config = configOf(slicerProfile(source))
+  if (typeof config === 'string') await getBuild(printing(source, true).session, sliceJob(source, values, config))
+}
+
+/** The flat config of a profile, or why this server cannot slice with it (a release's presets its bundles no longer have). */
+function configOf(profile: ProfileChoice): string | ProfileError {
+  try {
+    return flatConfig(profile)
+  } catch (error) {
+    if (error instanceof ProfileError) return error
+    throw error
+  }
 }
 
 async function sliceReportOf(source: BuildSource, values: Values, print: PrintReport): Promise<SliceReport> {
-  const config = flatConfig()
-  const extruders = extrudersOf(config)
+  const profile = slicerProfile(source)
+  const config = configOf(profile)
+  const extruders = typeof config === 'string' ? extrudersOf(config) : 1
   const report: SliceReport = {
     state: 'waiting',
-    profile: DEFAULT_PROFILE,
+    profile: 'config' in profile ? { name: profile.name } : profile,
     extruders,
     parts: print.parts.length,
     oneFilament: extruders === 1 && print.parts.length > 1,
@@ -249,11 +265,12 @@ async function sliceReportOf(source: BuildSource, values: Values, print: PrintRe
     layers: null,
     error: null,
   }
-  if (print.process === 'cut') return { ...report, state: 'unavailable', error: 'a 2D model is cut, not printed' }
-  if (!fs.existsSync(env.PRUSA_SLICER))
-    return { ...report, state: 'unavailable', error: `this server has no PrusaSlicer (${env.PRUSA_SLICER})` }
+  const unavailable = (error: string): SliceReport => ({ ...report, state: 'unavailable', error })
+  if (print.process === 'cut') return unavailable('a 2D model is cut, not printed')
+  if (!fs.existsSync(env.PRUSA_SLICER)) return unavailable(`this server has no PrusaSlicer (${env.PRUSA_SLICER})`)
+  if (typeof config !== 'string') return unavailable(config.message)
   if (print.quality !== 'final') return report
-  const job = sliceJob(source, values)
+  const job = sliceJob(source, values, config)
   const sliced = await findBuild(job.key)
   if (!sliced) {
     inBackground(source.session.id, job.key, () => slicedModel(source, values))

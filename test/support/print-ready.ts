@@ -68,8 +68,9 @@ export function directSlice(bytes: Uint8Array, config: string): Promise<Record<s
 
 /**
  * How a slice's figures differ from a direct run's summary, each as a line; none when they agree.
- * PrusaSlicer's own runs of one file differ in the filament's last digit (its threads add up in
- * another order): within it they agree.
+ * PrusaSlicer's runs of one 3MF and config differ a little (its threads add up in other orders):
+ * the filament in its last digit, and once, in a loaded test run, the time by 6 s of 57 min. They
+ * agree within 0.5 % of the time and 0.1 % of the filament.
  */
 export function summaryDifferences(
   figures: { printTimeSeconds: number | null; materials: { lengthMm: number; weightG: number }[] },
@@ -81,15 +82,17 @@ export function summaryDifferences(
     weightG: Number(summary['filament used [g]']),
   }
   const [material = { lengthMm: NaN, weightG: NaN }, ...more] = figures.materials
+  const near = (value: number, to: number, share: number, least: number) =>
+    Math.abs(value - to) <= Math.max(least, Math.abs(to) * share)
   return [
     ...(more.length > 0 ? [`${figures.materials.length} materials against one`] : []),
-    ...(Math.abs(figures.printTimeSeconds! - said.seconds) <= 1
+    ...(near(figures.printTimeSeconds!, said.seconds, 0.005, 1)
       ? []
       : [`${figures.printTimeSeconds} s against ${said.seconds} s`]),
-    ...(Math.abs(material.lengthMm - said.lengthMm) <= 0.02
+    ...(near(material.lengthMm, said.lengthMm, 0.001, 0.02)
       ? []
       : [`${material.lengthMm} mm against ${said.lengthMm} mm`]),
-    ...(Math.abs(material.weightG - said.weightG) <= 0.011 ? [] : [`${material.weightG} g against ${said.weightG} g`]),
+    ...(near(material.weightG, said.weightG, 0.001, 0.011) ? [] : [`${material.weightG} g against ${said.weightG} g`]),
   ]
 }
 
