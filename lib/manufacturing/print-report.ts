@@ -40,12 +40,12 @@ export function printReport(
   const buildVolumeMm = settings?.buildVolumeMm ?? DEFAULT_BUILD_VOLUME_MM
   const names = partNames(naming)
   const parts = measures.parts.map((measure, index): PartReport => {
-    const { name, density, pricePerCm3 } = { ...DEFAULT_MATERIAL, ...settings?.parts?.[index]?.material }
+    const { name, density, pricePerCm3, pricePerKg } = { ...DEFAULT_MATERIAL, ...settings?.parts?.[index]?.material }
     return {
       index,
       name: names[index]!,
       color: toHex(colors[index]!),
-      material: { name, density, pricePerCm3: pricePerCm3 ?? null },
+      material: { name, density, pricePerCm3: pricePerCm3 ?? null, pricePerKg: pricePerKg ?? null },
       ...figures(measure, density),
     }
   })
@@ -87,7 +87,7 @@ export function printReport(
     process: isCut ? 'cut' : 'print',
     estimate,
     ...whole,
-    price: forSale ? priceOf(parts, settings) : null,
+    price: forSale ? priceOf(settings, parts, 0) : null,
     minimumWallMm,
     buildVolumeMm,
     fitsBuildVolume,
@@ -146,12 +146,49 @@ function millimetres(value: number): string {
   return String(Math.round(value * 100) / 100)
 }
 
-function priceOf(parts: PartReport[], settings: Manufacturing | undefined): PrintReport['price'] {
+/**
+ * What the designer's prices make of a model: the base price, each part's volume and the grams of
+ * filament printed for it at its material's prices, and the printer's time at the hourly rate.
+ * Null without a currency.
+ */
+export function priceOf(
+  settings: Manufacturing | undefined,
+  parts: Pick<PartReport, 'volume' | 'weight' | 'material'>[],
+  printTimeSeconds: number,
+): PrintReport['price'] {
   if (!settings?.currency) return null
   const total =
     (settings.basePrice ?? 0) +
-    parts.reduce((sum, part) => sum + (part.volume / 1000) * (part.material.pricePerCm3 ?? 0), 0)
+    (printTimeSeconds / 3600) * (settings.pricePerHour ?? 0) +
+    parts.reduce(
+      (sum, { volume, weight, material }) =>
+        sum + (volume / 1000) * (material.pricePerCm3 ?? 0) + (weight / 1000) * (material.pricePerKg ?? 0),
+      0,
+    )
   return { amount: roundHalfUp(total, minorDigits(settings.currency)), currency: settings.currency }
+}
+
+/**
+ * The price of a sliced model: as priceOf, with the slicer's time and each extruder's grams
+ * shared among the parts it prints (part n on extruder n mod `extruders` + 1, as the sliced 3MF
+ * says) by their solid weight. Null for a model not for sale.
+ */
+export function slicedPrice(
+  settings: Manufacturing | undefined,
+  print: { forSale: boolean; parts: Pick<PartReport, 'index' | 'volume' | 'weight' | 'material'>[] },
+  { materials, printTimeSeconds }: { materials: { extruder: number; weightG: number }[]; printTimeSeconds: number },
+  extruders: number,
+): PrintReport['price'] {
+  if (!print.forSale) return null
+  const extruderOf = (index: number) => (index % extruders) + 1
+  const parts = print.parts.map((part) => {
+    const solid = print.parts
+      .filter((other) => extruderOf(other.index) === extruderOf(part.index))
+      .reduce((sum, other) => sum + other.weight, 0)
+    const printed = materials.find(({ extruder }) => extruder === extruderOf(part.index))?.weightG ?? 0
+    return { ...part, weight: solid > 0 ? (printed * part.weight) / solid : 0 }
+  })
+  return priceOf(settings, parts, printTimeSeconds)
 }
 
 /** ISO 4217's minor unit of a currency: 2 for EUR, 0 for JPY, 3 for BHD. */

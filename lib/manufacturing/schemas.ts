@@ -9,6 +9,14 @@ const ZMaterial = z.object({
   name: z.string().trim().min(1).max(100),
   density: z.number().positive().max(25).describe('g/cm³'),
   pricePerCm3: z.number().nonnegative().max(1e6).optional().describe('in the currency, per cm³ of the part'),
+  pricePerKg: z
+    .number()
+    .nonnegative()
+    .max(1e6)
+    .optional()
+    .describe(
+      'in the currency, per kg of the filament printed for the part (the slicer weighs it; until then its solid weight)',
+    ),
 })
 
 const ZPresets = z.object({
@@ -58,6 +66,12 @@ export const ZManufacturing = z
       .refine((code) => ISO_CURRENCIES.has(code), 'must be an ISO 4217 currency code such as EUR')
       .optional(),
     basePrice: z.number().nonnegative().max(1e9).optional().describe('in the currency, added to every price'),
+    pricePerHour: z
+      .number()
+      .nonnegative()
+      .max(1e6)
+      .optional()
+      .describe("in the currency, per hour of the printer's time as the slicer estimates it (docs/slicing.md)"),
     slicer: ZSlicerProfile.optional(),
     parts: z
       .array(z.object({ label: z.string().trim().min(1).max(100).optional(), material: ZMaterial.optional() }))
@@ -68,7 +82,11 @@ export const ZManufacturing = z
   .refine(
     (settings) =>
       settings.currency !== undefined ||
-      (settings.basePrice === undefined && !settings.parts?.some((part) => part.material?.pricePerCm3 !== undefined)),
+      (settings.basePrice === undefined &&
+        settings.pricePerHour === undefined &&
+        !settings.parts?.some(
+          (part) => part.material?.pricePerCm3 !== undefined || part.material?.pricePerKg !== undefined,
+        )),
     {
       message: 'prices need a currency',
       path: ['currency'],
@@ -147,6 +165,8 @@ export const ZPrintReport = z
           name: z.string(),
           density: z.number().describe('g/cm³'),
           pricePerCm3: z.number().nullable(),
+          // Reports frozen in snapshots before this field had no price per kg.
+          pricePerKg: z.number().nullable().default(null),
         }),
         ...printFigures,
       }),
@@ -180,6 +200,12 @@ export const ZSliceReport = z
       .describe('the filament each extruder prints, once done'),
     supports: z.boolean().nullable().describe('whether the slicer generated support material, once done'),
     layers: z.number().int().nullable().describe('layer changes, once done'),
+    price: z
+      .object({ amount: z.string().describe('decimal, in the minor unit of the currency'), currency: z.string() })
+      .nullable()
+      .describe(
+        "once done: the base price, each part's volume and the filament printed for it at its material's prices, and the print time at the hourly rate; null without a currency or for a model not for sale",
+      ),
     error: z.string().nullable(),
   })
   .describe('the final quality as PrusaSlicer slices it: print time and filament for a quote (docs/slicing.md)')

@@ -11,7 +11,7 @@ import { inBackground } from '@/lib/background'
 import { env } from '@/lib/env'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import { draftOf } from '@/lib/releases/release-content'
-import { type PartNaming, partNames, printReport } from '@/lib/manufacturing/print-report'
+import { type PartNaming, partNames, printReport, slicedPrice } from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport, SliceReport } from '@/lib/manufacturing/schemas'
 import { DEFAULT_PROFILE, extrudersOf, flatConfig, type ProfileChoice, ProfileError } from '@/lib/slicing/profiles'
@@ -263,6 +263,7 @@ async function sliceReportOf(source: BuildSource, values: Values, print: PrintRe
     materials: [],
     supports: null,
     layers: null,
+    price: null,
     error: null,
   }
   const unavailable = (error: string): SliceReport => ({ ...report, state: 'unavailable', error })
@@ -277,7 +278,9 @@ async function sliceReportOf(source: BuildSource, values: Values, print: PrintRe
     return { ...report, state: 'slicing' }
   }
   if (!sliced.file) return { ...report, state: 'failed', error: sliced.log.error.replace(/^ERROR: /, '') }
-  return { ...report, state: 'done', ...(JSON.parse(new TextDecoder().decode(sliced.file)) as SliceFigures) }
+  const figures = JSON.parse(new TextDecoder().decode(sliced.file)) as SliceFigures
+  const price = slicedPrice(source.inputs.settings.manufacturing, print, figures, extruders)
+  return { ...report, state: 'done', ...figures, price }
 }
 
 function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {

@@ -161,8 +161,8 @@ describe('printability and price report', () => {
         part.material,
       ]),
     ).toEqual([
-      ['Body', '#FF0000', { name: 'PETG', density: 1.27, pricePerCm3: 0.1 }],
-      ['Cap', '#0000FF', { name: 'PLA', density: 1.24, pricePerCm3: null }],
+      ['Body', '#FF0000', { name: 'PETG', density: 1.27, pricePerCm3: 0.1, pricePerKg: null }],
+      ['Cap', '#0000FF', { name: 'PLA', density: 1.24, pricePerCm3: null, pricePerKg: null }],
     ])
     const [body, cap] = print.parts
     expect(body.volume).toBeCloseTo(1000, 3)

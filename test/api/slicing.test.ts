@@ -62,6 +62,25 @@ describe('the slice of the manufactured model', () => {
     expect(print.volume).toBeCloseTo(300 * 20 * 10, 3)
   })
 
+  it("prices the sliced model by its time and filament, and estimates it before by the model's solid weight", async () => {
+    const manufacturing = {
+      currency: 'EUR',
+      basePrice: 1,
+      pricePerHour: 2,
+      parts: [{ material: { name: 'PLA', density: 1.24, pricePerKg: 25 } }],
+    }
+    const { session, token } = await openSession('height = 80; // [20:100]\ncube([10, 10, height]);\n', {
+      extraSettings: { manufacturing },
+    })
+    const { slice, print } = await sliced(session.id, token)
+    // Before the slicer's figures: 8 cm³ of solid PLA, 9.92 g at 25 € a kg, and no time.
+    expect(print.price).toEqual({ amount: '1.25', currency: 'EUR' })
+    const hours = slice.printTimeSeconds / 3600
+    const grams = slice.materials[0].weightG
+    expect(hours).toBeGreaterThan(0.5)
+    expect(slice.price).toEqual({ amount: (1 + hours * 2 + (grams / 1000) * 25).toFixed(2), currency: 'EUR' })
+  })
+
   it('does not slice a 2D model, which is cut', async () => {
     const { session, token } = await openSession('size = 20; // [10:40]\nsquare(size);\n')
     const { slice } = await objectInfoOf(session.id, token)
