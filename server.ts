@@ -24,7 +24,10 @@ async function main() {
   const { logger } = await import('./lib/log')
   if (migrations.length > 0) logger.info({ migrations }, `applied migrations ${migrations.join(', ')}`)
   if (demos.length > 0) logger.info(`added ${demos.length} demo configurators`)
-  if (env.BUILD_WORKERS > 0) warmUpEngines()
+  if (env.BUILD_WORKERS > 0) {
+    warmUpEngines()
+    ;(await import('./lib/slicing/slicer')).startSlicer()
+  }
   // What a model change sets off (forgotten rows, a preparation), including changes a stopped instance left.
   await (await import('./lib/sessions/model-change-effects')).followModelChanges()
   // With PostgreSQL builds are jobs on the queue; this process runs BUILD_WORKERS of them.

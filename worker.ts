@@ -23,6 +23,7 @@ async function main() {
   const { migrateDatabase } = await import('./lib/set-up-database')
   await migrateDatabase()
   warmUpEngines()
+  ;(await import('./lib/slicing/slicer')).startSlicer()
   const { ensureBuildWorker } = await import('./lib/queue/build-worker')
   const worker = await ensureBuildWorker()
   // Webhook deliveries are jobs on the same queue; every process with workers sends them.

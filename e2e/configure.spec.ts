@@ -153,7 +153,10 @@ test('the customer sees weight and price of the final model, and what would not 
   // The preview's figures come first, marked; the final quality's replace them.
   await expect(page.getByTestId('fact-weight')).toHaveText(/^\d+\.\d g$/, { timeout: 30_000 })
   await expect(page.getByTestId('fact-price')).toHaveText(/^€\d+\.\d\d$/)
+  // The slicer's estimate of the print, as PrusaSlicer sliced the final model.
+  await expect(page.getByTestId('fact-print')).toHaveText(/^≈ (\d+ h )?\d+ min$/)
   await expect(page.getByText('estimate from the preview')).toBeHidden()
+  await expect(page.getByText("the slicer's print time and filament are on their way")).toBeHidden()
   await expect(page.getByTestId('print-problems')).toBeHidden()
 
   // Letters 0.4 mm high are thinner than the demo's 0.5 mm minimum (its strokes are 0.7 mm and more).

@@ -69,7 +69,8 @@ test(
           (await messages(page)).some(
             (m) => m.type === 'change' && m.values?.name === 'Ada Lovelace' && m.estimate === false,
           ),
-        { timeout: 30_000 },
+        // The final quality, then the slicer's quote, in the background once the value settles.
+        { timeout: 60_000 },
       )
       .toBe(true)
     await expect(price).not.toHaveText(before!)

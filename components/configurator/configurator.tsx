@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { BuildingIndicator, useSince } from '@/components/configurator/building-indicator'
 import { ModelDownloads } from '@/components/configurator/model-downloads'
 import { formatPrice, formatWeight, ModelFacts } from '@/components/configurator/model-facts'
+import { quoteOf } from '@/components/configurator/quote'
 import { ParameterControls } from '@/components/configurator/parameter-controls'
 import { Presets } from '@/components/configurator/presets'
 import { encodeShareQuery, type Values } from '@/components/configurator/share-values'
@@ -323,7 +324,7 @@ export function Configurator({
 /** On a phone, where the facts scroll away with the controls: the price (else the weight) over the product. */
 function PhoneFigures({ info, isStale, showPrice }: { info: ObjectInfo | null; isStale: boolean; showPrice: boolean }) {
   if (!info) return null
-  const { price, weight, estimate } = info.print
+  const { price, weight, estimate } = quoteOf(info)
   const about = isStale || estimate ? '≈ ' : ''
   const figure = price && showPrice ? formatPrice(price) : formatWeight(weight)
   return (

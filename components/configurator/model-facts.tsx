@@ -1,3 +1,4 @@
+import { formatDuration, isSlicePending, type Quote, quoteOf } from '@/components/configurator/quote'
 import type { ObjectInfo } from '@/components/configurator/use-config-session'
 
 const MM = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })
@@ -31,9 +32,11 @@ export function ModelFacts({
 }) {
   const box = info?.boundingBox
   const print = info?.print
+  const slice = info?.slice
+  const quote = info && quoteOf(info)
   const stale = isStale && info !== null ? '≈ ' : ''
-  // Weight and price are the final quality's; the preview's until that is built.
-  const about = print?.estimate || stale ? '≈ ' : ''
+  // Weight and price are the final quality's as the slicer quotes it; the preview's or the solid model's until then.
+  const about = quote?.estimate || stale ? '≈ ' : ''
   // A 2D model is cut from sheet: its area, not its height, volume or weight.
   const rows = [
     ['Width (X)', box && `${stale}${MM.format(box.maxX - box.minX)} mm`],
@@ -43,9 +46,10 @@ export function ModelFacts({
       : ([
           ['Height (Z)', box && `${stale}${MM.format(box.maxZ - box.minZ)} mm`],
           ['Volume', info && `${stale}${MM.format(info.volume / 1000)} cm³`],
-          ['Weight', print && `${about}${formatWeight(print.weight)}`],
+          ['Weight', quote && `${about}${formatWeight(quote.weight)}`],
+          ['Print time', printTime(quote, slice)],
         ] as const)),
-    ...(print?.price && showPrice ? [['Price', `${about}${formatPrice(print.price)}`] as const] : []),
+    ...(quote?.price && showPrice ? [['Price', `${about}${formatPrice(quote.price)}`] as const] : []),
   ] as const
   return (
     <div className="flex flex-col gap-2">
@@ -81,8 +85,10 @@ export function ModelFacts({
               ? '≈ the figures of the last model that could be made, not of the values you set.'
               : '≈ the figures of the model shown; those of the values you set are on their way.'}
           </p>
+        ) : print?.estimate ? (
+          <p>≈ estimate from the preview; the final model is being built.</p>
         ) : (
-          print?.estimate && <p>≈ estimate from the preview; the final model is being built.</p>
+          info && <SliceNote slice={info.slice} />
         )}
       </div>
       {print && print.problems.length > 0 && (
@@ -97,6 +103,20 @@ export function ModelFacts({
       )}
     </div>
   )
+}
+
+/** The slicer's time: `≈`, as every slicer's estimate is; pending while it slices; n/a where nothing is sliced. */
+function printTime(quote: Quote | null, slice: ObjectInfo['slice'] | undefined): string | null {
+  if (quote?.printTimeSeconds != null) return `≈ ${formatDuration(quote.printTimeSeconds)}`
+  return slice && !isSlicePending({ slice }) ? 'n/a' : null
+}
+
+function SliceNote({ slice }: { slice: ObjectInfo['slice'] }) {
+  if (slice.state === 'waiting' || slice.state === 'slicing')
+    return <p>≈ weight and price of the solid model; the slicer&apos;s print time and filament are on their way.</p>
+  if (slice.state === 'failed')
+    return <p>The slicer could not slice it ({slice.error}): weight and price are of the solid model.</p>
+  return null
 }
 
 /** What width, depth and height measure: a model printed as several pieces lies side by side on the bed. */

@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useRef } from 'react'
 import { presetValues } from '@/components/configurator/presets'
+import { quoteOf } from '@/components/configurator/quote'
 import type { Values } from '@/components/configurator/share-values'
 import type { ConfigSession, ObjectInfo } from '@/components/configurator/use-config-session'
 import { ApiError, type ApiCredentials } from '@/lib/client/api-client'
@@ -83,9 +84,7 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
       valid: failure === null && Object.keys(fieldErrors).length === 0,
       failure,
       errors: fieldErrors,
-      weight: objectInfo?.print.weight ?? null,
-      price: objectInfo?.print.price ?? null,
-      estimate: objectInfo?.print.estimate ?? false,
+      ...(objectInfo ? quoteOf(objectInfo) : { weight: null, price: null, printTimeSeconds: null, estimate: false }),
       requestIds: done.map(({ requestId }) => requestId),
     })
   }, [parameters, modelVersion, fieldErrors, objectInfo, failure, post])

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react'
 import { useApiQuery } from '@/components/use-api-query'
 import type { ApiCredentials } from '@/lib/client/api-client'
 import { operationKey } from '@/lib/endpoints/client'
+import { isSlicePending } from '@/components/configurator/quote'
 
 const ESTIMATE_REFRESH_MS = 1000
 /**
@@ -45,8 +46,9 @@ export function useModelDetails(
       keySuffix: [modelVersion],
       enabled,
       staleTime: Infinity,
-      // The print figures are the preview's until the final quality is built in the background.
-      refetchInterval: (query) => (query.state.data?.print.estimate ? ESTIMATE_REFRESH_MS : false),
+      // The print figures are the preview's until the final quality is built in the background, and its slice follows.
+      refetchInterval: ({ state: { data } }) =>
+        data && (data.print.estimate || isSlicePending(data)) ? ESTIMATE_REFRESH_MS : false,
     },
   )
   const log = useApiQuery(

@@ -46,9 +46,11 @@ export type EmbedMessage = { protocol: typeof EMBED_PROTOCOL; version: typeof EM
       failure: string | null
       /** Refused values: parameter key → why. */
       errors: Record<string, string>
-      /** Grams and price of the manufactured (final) model; `estimate` while the preview's stand in. */
+      /** Grams and price of the manufactured (final) model, as the slicer quotes it once its slice is done; `estimate` while the preview's or the solid model's stand in. */
       weight: number | null
       price: PrintReport['price']
+      /** The slicer's estimate of the print, in seconds; null until its slice is done. */
+      printTimeSeconds: number | null
       estimate: boolean
       /** The page's `set` and `applyPreset` requests this change completes. */
       requestIds: string[]

@@ -10,9 +10,9 @@ import { SLICE_FOLDER_PREFIX, type SliceInput, type SliceResult } from '@/lib/sl
 export const SLICE_LIMITS = { timeLimitMs: 180_000, memoryLimitBytes: 4 * 1024 * 1024 * 1024 }
 
 /**
- * The slicer's workers, made on the first slice: one for slices someone waits for (a snapshot
- * before its quote arrived), one at the lowest priority for the background, which waits for the
- * customers of the engines' pools too (sharesMachine).
+ * The slicer's workers: one for slices someone waits for (a snapshot before its quote arrived),
+ * one at the lowest priority for the background, which waits for the customers of the engines'
+ * pools too (sharesMachine).
  */
 function slicerPool(): WorkerPool<SliceInput, SliceResult> {
   return processSingleton(
@@ -26,6 +26,15 @@ function slicerPool(): WorkerPool<SliceInput, SliceResult> {
         sharesMachine: true,
       }),
   )
+}
+
+/**
+ * Starts the slicer's workers where PrusaSlicer is, at start-up: by the custom server or the build
+ * worker, outside Next's bundle, whose copy of this module finds the pool on globalThis (a worker
+ * thread started from the bundle cannot load its TypeScript).
+ */
+export function startSlicer(): void {
+  if (fs.existsSync(env.PRUSA_SLICER)) slicerPool()
 }
 
 let slices = 0

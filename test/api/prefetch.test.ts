@@ -37,6 +37,12 @@ const sizeOf = async ({ session, token, headers }: Opened) =>
 const objectInfo = async ({ session, token, headers }: Opened) =>
   ZObjectInfo.parse(await (await api('GET', `/configsessions/${session.id}/objectinfo`, { token, headers })).json())
 
+/** The objectinfo once the slicer's slice of the model (background work it starts) has ended and is stored. */
+async function slicedInfo(opened: Opened) {
+  await expect.poll(async () => (await objectInfo(opened)).slice.state, { timeout: 60_000, interval: 200 }).toBe('done')
+  await buildStored()
+}
+
 /**
  * Sends the candidates until the build cache (this file's database alone) holds `count` builds. A
  * candidate no free worker takes at once is dropped (the second worker may still be booting): sent
@@ -53,8 +59,7 @@ afterEach(() => vi.restoreAllMocks())
 describe('POST /configsessions/{id}/prefetch', () => {
   it('builds the candidates in the background, so that setting one finds its model built, and stores nothing', async () => {
     const opened = await openSession(MODEL(`candidate ${crypto.randomUUID()}`))
-    await objectInfo(opened)
-    await buildStored()
+    await slicedInfo(opened)
     const stored = await db.cacheEntry.count()
     const builds = vi.spyOn(openscadEngine, 'build')
     const response = await prefetch(opened, [{ size: 12 }, { size: 13 }])
@@ -91,7 +96,7 @@ describe('POST /configsessions/{id}/prefetch', () => {
       body: { configuratorId: shop.configuratorId },
     })
     const customer = { session: await readBody(opened, sessions.createSession), token: accessToken, headers }
-    await objectInfo(customer)
+    await slicedInfo(customer)
     const { identityId } = await db.configSession.findUniqueOrThrow({ where: { id: customer.session.id } })
     const spent = () => limits.customerBuildTime.add(identityId!, 0)
     await limits.customerBuildTime.stored()
