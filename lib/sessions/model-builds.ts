@@ -1,4 +1,3 @@
-import fs from 'node:fs'
 import { AppError } from '@/lib/api/errors'
 import { type CachedBuild, exportKey, findBuild } from '@/lib/builds/build-cache'
 import { getBuild, readParameters } from '@/lib/queue/scheduled-builds'
@@ -14,7 +13,14 @@ import { draftOf } from '@/lib/releases/release-content'
 import { type PartNaming, partNames, printReport, slicedPrice } from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport, SliceReport } from '@/lib/manufacturing/schemas'
-import { DEFAULT_PROFILE, extrudersOf, flatConfig, type ProfileChoice, ProfileError } from '@/lib/slicing/profiles'
+import {
+  DEFAULT_PROFILE,
+  type ProfileChoice,
+  ProfileError,
+  type SlicerConfig,
+  slicerConfig,
+} from '@/lib/slicing/profiles'
+import { isSlicerInstalled } from '@/lib/slicing/slicer'
 import type { SliceFigures } from '@/lib/slicing/prusa-slicer'
 import { hashOf } from '@/lib/hash-of'
 import { describeModelInputs, type ModelInputs } from '@/lib/sessions/model-inputs'
@@ -226,23 +232,24 @@ function slicerProfile(source: BuildSource): ProfileChoice {
 }
 
 /** The slice of the final quality's parts with a flat config, as a job. */
-function sliceJob(source: BuildSource, values: Values, config: string): CadJob {
+function sliceJob(source: BuildSource, values: Values, config: SlicerConfig): CadJob {
   const job = buildJob(source, values, 'final')
   // `1`: the format of the 3MF sliced and the figures stored.
-  const key = exportKey(`slice-${hashOf({ config, format: 1 })}`, partsKey(job.key))
-  return { ...job, kind: 'slice', key, buildKey: partsKey(job.key), sliceConfig: config }
+  const key = exportKey(`slice-${hashOf({ config: config.hash, format: 1 })}`, partsKey(job.key))
+  return { ...job, kind: 'slice', key, buildKey: partsKey(job.key), sliceConfig: config.text }
 }
 
 /** Slices the final quality's parts in the background, once per key however many ask; nothing when the profile is not on this server. */
 async function slicedModel(source: BuildSource, values: Values): Promise<void> {
   const config = configOf(slicerProfile(source))
-  if (typeof config === 'string') await getBuild(printing(source, true).session, sliceJob(source, values, config))
+  if (!(config instanceof ProfileError))
+    await getBuild(printing(source, true).session, sliceJob(source, values, config))
 }
 
 /** The flat config of a profile, or why this server cannot slice with it (a release's presets its bundles no longer have). */
-function configOf(profile: ProfileChoice): string | ProfileError {
+function configOf(profile: ProfileChoice): SlicerConfig | ProfileError {
   try {
-    return flatConfig(profile)
+    return slicerConfig(profile)
   } catch (error) {
     if (error instanceof ProfileError) return error
     throw error
@@ -252,7 +259,7 @@ function configOf(profile: ProfileChoice): string | ProfileError {
 async function sliceReportOf(source: BuildSource, values: Values, print: PrintReport): Promise<SliceReport> {
   const profile = slicerProfile(source)
   const config = configOf(profile)
-  const extruders = typeof config === 'string' ? extrudersOf(config) : 1
+  const extruders = config instanceof ProfileError ? 1 : config.extruders
   const report: SliceReport = {
     state: 'waiting',
     profile: 'config' in profile ? { name: profile.name } : profile,
@@ -268,8 +275,8 @@ async function sliceReportOf(source: BuildSource, values: Values, print: PrintRe
   }
   const unavailable = (error: string): SliceReport => ({ ...report, state: 'unavailable', error })
   if (print.process === 'cut') return unavailable('a 2D model is cut, not printed')
-  if (!fs.existsSync(env.PRUSA_SLICER)) return unavailable(`this server has no PrusaSlicer (${env.PRUSA_SLICER})`)
-  if (typeof config !== 'string') return unavailable(config.message)
+  if (!isSlicerInstalled()) return unavailable(`this server has no PrusaSlicer (${env.PRUSA_SLICER})`)
+  if (config instanceof ProfileError) return unavailable(config.message)
   if (print.quality !== 'final') return report
   const job = sliceJob(source, values, config)
   const sliced = await findBuild(job.key)

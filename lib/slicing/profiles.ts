@@ -2,6 +2,7 @@
 // a section `[printer:Name]`, `[print:Name]` or `[filament:Name]` that inherits from others), and
 // configs a designer exports from PrusaSlicer and uploads (one flat INI, hostile input). Either
 // becomes one flat config that the slicer loads.
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { env } from '@/lib/env'
@@ -156,15 +157,32 @@ export function readUploadedConfig(text: string): Map<string, string> {
   return settings
 }
 
-const bundleConfigs = new Map<string, string>()
+/** A flat config with what its every use needs of it, worked out once. */
+export interface SlicerConfig {
+  text: string
+  extruders: number
+  /** The content's hash: a slice's cache key holds it. */
+  hash: string
+}
+
+const bundleConfigs = new Map<string, SlicerConfig>()
+
+/** The flat config of a choice; a bundle's presets resolved once per process. */
+export function slicerConfig(choice: ProfileChoice = DEFAULT_PROFILE): SlicerConfig {
+  if ('config' in choice) return described(flatten(choice))
+  const key = JSON.stringify([choice.vendor, choice.printer, choice.print, choice.filament])
+  let config = bundleConfigs.get(key)
+  if (config === undefined) bundleConfigs.set(key, (config = described(flatten(choice))))
+  return config
+}
+
+function described(text: string): SlicerConfig {
+  return { text, extruders: extrudersOf(text), hash: createHash('sha256').update(text).digest('hex') }
+}
 
 /** The flat config the slicer loads for a choice: its settings as `key = value` lines. */
 export function flatConfig(choice: ProfileChoice = DEFAULT_PROFILE): string {
-  if ('config' in choice) return flatten(choice)
-  const key = JSON.stringify([choice.vendor, choice.printer, choice.print, choice.filament])
-  let config = bundleConfigs.get(key)
-  if (config === undefined) bundleConfigs.set(key, (config = flatten(choice)))
-  return config
+  return slicerConfig(choice).text
 }
 
 function flatten(choice: ProfileChoice): string {

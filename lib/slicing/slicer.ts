@@ -34,7 +34,14 @@ function slicerPool(): WorkerPool<SliceInput, SliceResult> {
  * thread started from the bundle cannot load its TypeScript).
  */
 export function startSlicer(): void {
-  if (fs.existsSync(env.PRUSA_SLICER)) slicerPool()
+  if (isSlicerInstalled()) slicerPool()
+}
+
+let installed: boolean | undefined
+
+/** Whether this machine has PrusaSlicer (PRUSA_SLICER), looked at once per process. */
+export function isSlicerInstalled(): boolean {
+  return (installed ??= fs.existsSync(env.PRUSA_SLICER))
 }
 
 let slices = 0
