@@ -215,7 +215,7 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
               it in no orientation has no price and cannot be ordered) and <code>slicer</code>, the PrusaSlicer profile
               the quote slices with: presets of the server&apos;s bundles (
               {
-                '{"vendor": "PrusaResearch", "printer": "Original Prusa MINI & MINI+", "print": "0.15mm QUALITY @MINI", "filament": "Prusament PETG"}'
+                '{"vendor": "PrusaResearch", "printer": "Original Prusa MINI & MINI+", "print": "0.15mm QUALITY @MINI", "filament": "Prusament PETG @MINI"}'
               }
               ) or a config exported from PrusaSlicer ({'{"name": "Our MINI", "config": "…"}'}).
             </>

@@ -38,7 +38,8 @@ function checkSlicerProfile(extraSettings: ExtraSettings | undefined): void {
     flatConfig(profile)
   } catch (error) {
     if (!(error instanceof ProfileError)) throw error
-    const path = ['extraSettings', 'manufacturing', 'slicer', ...('config' in profile ? ['config'] : [])]
+    const field = 'config' in profile ? 'config' : error.field
+    const path = ['extraSettings', 'manufacturing', 'slicer', ...(field ? [field] : [])]
     throw new ValidationError([{ path, message: error.message }])
   }
 }

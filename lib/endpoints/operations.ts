@@ -10,6 +10,7 @@ import * as releases from '@/lib/publishing/operations'
 import * as renderers from '@/lib/renderers/operations'
 import * as services from '@/lib/services/operations'
 import * as sessions from '@/lib/sessions/operations'
+import * as slicer from '@/lib/slicing/operations'
 import * as snapshots from '@/lib/snapshots/operations'
 import * as users from '@/lib/users/operations'
 import * as webhooks from '@/lib/webhooks/operations'
@@ -27,6 +28,7 @@ export const operations = {
   ...renderers,
   ...services,
   ...capabilities,
+  ...slicer,
   ...health,
   ...libraries,
   ...fonts,

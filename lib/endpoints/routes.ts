@@ -73,6 +73,7 @@ export const ROUTES = {
   callServicePost: { method: 'POST', path: '/services/{service}/{path}' },
   callServicePut: { method: 'PUT', path: '/services/{service}/{path}' },
   getCapabilities: { method: 'GET', path: '/capabilities' },
+  listSlicerProfiles: { method: 'GET', path: '/slicer/profiles' },
   getHealth: { method: 'GET', path: '/health' },
   installLibrary: { method: 'POST', path: '/libraries' },
   listLibraries: { method: 'GET', path: '/libraries' },

@@ -6,7 +6,8 @@ import type { Manufacturing, PrintReport } from '@/lib/manufacturing/schemas'
 
 export const DEFAULT_MATERIAL = { name: 'PLA', density: 1.24 }
 export const DEFAULT_MINIMUM_WALL_MM = 0.8
-export const DEFAULT_BUILD_VOLUME_MM: [number, number, number] = [256, 256, 256]
+/** The default slicer profile's printer's (docs/slicing.md), for a server without its profiles. */
+export const DEFAULT_BUILD_VOLUME_MM: [number, number, number] = [250, 210, 210]
 
 type Figures = Omit<PrintReport['parts'][number], 'index' | 'name' | 'color' | 'material'>
 type PartReport = PrintReport['parts'][number]
@@ -32,12 +33,12 @@ export function partNames({ colors, names, settings, title }: PartNaming): strin
 export function printReport(
   measures: PrintMeasures,
   naming: PartNaming,
+  buildVolumeMm: [number, number, number],
   quality: PrintReport['quality'],
   estimate: boolean,
 ): PrintReport {
   const { colors, settings } = naming
   const minimumWallMm = settings?.minimumWallMm ?? DEFAULT_MINIMUM_WALL_MM
-  const buildVolumeMm = settings?.buildVolumeMm ?? DEFAULT_BUILD_VOLUME_MM
   const names = partNames(naming)
   const parts = measures.parts.map((measure, index): PartReport => {
     const { name, density, pricePerCm3, pricePerKg } = { ...DEFAULT_MATERIAL, ...settings?.parts?.[index]?.material }

@@ -19,7 +19,7 @@ const ZMaterial = z.object({
     ),
 })
 
-const ZPresets = z.object({
+export const ZPresets = z.object({
   vendor: z.string().max(100).describe("a vendor bundle on the server, e.g. PrusaResearch (its file's name)"),
   printer: z.string().max(200),
   print: z.string().max(200),
@@ -45,8 +45,8 @@ export const ZSlicerProfile = z
   )
 
 /**
- * Defaults: PLA at 1.24 g/cm³ with no price, 0.8 mm walls, a 256 mm cube to print in, nothing
- * larger for sale (lib/manufacturing/print-report.ts).
+ * Defaults: PLA at 1.24 g/cm³ with no price, 0.8 mm walls, the slicer's printer's bed to print
+ * in, nothing larger for sale (lib/manufacturing/print-report.ts, docs/slicing.md).
  */
 export const ZManufacturing = z
   .looseObject({
@@ -54,7 +54,7 @@ export const ZManufacturing = z
     buildVolumeMm: z
       .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
       .optional()
-      .describe('x, y, z of the printer the model must fit'),
+      .describe("x, y, z the model must fit; replaces the slicer profile's printer's bed, which it is otherwise"),
     allowOversize: z
       .boolean()
       .optional()

@@ -10,7 +10,13 @@ import { inBackground } from '@/lib/background'
 import { env } from '@/lib/env'
 import type { Configurator } from '@/lib/generated/prisma/client'
 import { draftOf } from '@/lib/releases/release-content'
-import { type PartNaming, partNames, printReport, slicedPrice } from '@/lib/manufacturing/print-report'
+import {
+  DEFAULT_BUILD_VOLUME_MM,
+  type PartNaming,
+  partNames,
+  printReport,
+  slicedPrice,
+} from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport, SliceReport } from '@/lib/manufacturing/schemas'
 import {
@@ -241,15 +247,15 @@ function sliceJob(source: BuildSource, values: Values, config: SlicerConfig): Ca
 
 /** Slices the final quality's parts in the background, once per key however many ask; nothing when the profile is not on this server. */
 async function slicedModel(source: BuildSource, values: Values): Promise<void> {
-  const config = configOf(slicerProfile(source))
+  const config = configOf(source)
   if (!(config instanceof ProfileError))
     await getBuild(printing(source, true).session, sliceJob(source, values, config))
 }
 
-/** The flat config of a profile, or why this server cannot slice with it (a release's presets its bundles no longer have). */
-function configOf(profile: ProfileChoice): SlicerConfig | ProfileError {
+/** The flat config of the configurator's profile and build volume, or why this server cannot slice with it (a release's presets its bundles no longer have). */
+function configOf(source: BuildSource): SlicerConfig | ProfileError {
   try {
-    return slicerConfig(profile)
+    return slicerConfig(slicerProfile(source), source.inputs.settings.manufacturing?.buildVolumeMm)
   } catch (error) {
     if (error instanceof ProfileError) return error
     throw error
@@ -258,7 +264,7 @@ function configOf(profile: ProfileChoice): SlicerConfig | ProfileError {
 
 async function sliceReportOf(source: BuildSource, values: Values, print: PrintReport): Promise<SliceReport> {
   const profile = slicerProfile(source)
-  const config = configOf(profile)
+  const config = configOf(source)
   const extruders = config instanceof ProfileError ? 1 : config.extruders
   const report: SliceReport = {
     state: 'waiting',
@@ -290,9 +296,17 @@ async function sliceReportOf(source: BuildSource, values: Values, print: PrintRe
   return { ...report, state: 'done', ...figures, price }
 }
 
+/** The volume the model must fit: the slicer's printer's bed, as the designer may have set it; a common printer's when this server cannot resolve the profile. */
+function buildVolumeOf(source: BuildSource): [number, number, number] {
+  const config = configOf(source)
+  return config instanceof ProfileError
+    ? (source.inputs.settings.manufacturing?.buildVolumeMm ?? DEFAULT_BUILD_VOLUME_MM)
+    : config.buildVolumeMm
+}
+
 function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
   const { mesh, print } = printedOrConflict(build)
-  return printReport(print, partNaming(source, mesh), quality, quality === 'preview')
+  return printReport(print, partNaming(source, mesh), buildVolumeOf(source), quality, quality === 'preview')
 }
 
 /** The report of the final quality of these values, built now when it is not cached. */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { env } from '@/lib/env'
+import { holds, type Lookup } from '@/lib/slicing/compatibility'
 
 export type PresetKind = 'printer' | 'print' | 'filament'
 
@@ -24,7 +25,15 @@ export const DEFAULT_PROFILE = {
 /** What Paraform sets over a bundle's presets: a quote counts the supports a model needs. */
 const BUNDLE_OVERRIDES: Record<string, string> = { support_material: '1', support_material_auto: '1' }
 
-export class ProfileError extends Error {}
+/** What is wrong with a profile; `field` names the preset of a choice it is about. */
+export class ProfileError extends Error {
+  constructor(
+    message: string,
+    readonly field?: 'vendor' | PresetKind,
+  ) {
+    super(message)
+  }
+}
 
 /** Keys of a preset about presets (their names, what they inherit, which others they suit), not settings the slicer reads. */
 const PRESET_KEYS = new Set([
@@ -95,45 +104,135 @@ const bundles = new Map<string, Sections>()
 
 /** A vendor bundle's sections, read once per process; 404-worthy ProfileError when the machine has no such bundle. */
 function bundle(vendor: string): Sections {
-  if (!/^[A-Za-z0-9_-]+$/.test(vendor)) throw new ProfileError(`no vendor bundle is called ${JSON.stringify(vendor)}`)
+  if (!/^[A-Za-z0-9_-]+$/.test(vendor))
+    throw new ProfileError(`no vendor bundle is called ${JSON.stringify(vendor)}`, 'vendor')
   let sections = bundles.get(vendor)
   if (!sections) {
     const file = path.join(env.PRUSA_SLICER_PROFILES, `${vendor}.ini`)
-    if (!fs.existsSync(file)) throw new ProfileError(`this machine has no PrusaSlicer profiles of ${vendor}`)
+    if (!fs.existsSync(file)) throw new ProfileError(`this machine has no PrusaSlicer profiles of ${vendor}`, 'vendor')
     sections = parseIni(fs.readFileSync(file, 'utf8'), { refuseDuplicates: false })
     bundles.set(vendor, sections)
   }
   return sections
 }
 
-/** The vendor bundles on this machine, by file name. */
-export function vendors(): string[] {
+/** The vendor bundles on this machine: file name and the name the vendor gives itself. */
+export function vendors(): { id: string; name: string }[] {
   if (!fs.existsSync(env.PRUSA_SLICER_PROFILES)) return []
   return fs
     .readdirSync(env.PRUSA_SLICER_PROFILES)
-    .filter((name) => name.endsWith('.ini'))
-    .map((name) => name.slice(0, -'.ini'.length))
+    .filter((file) => file.endsWith('.ini'))
+    .map((file) => file.slice(0, -'.ini'.length))
     .sort()
+    .map((id) => ({ id, name: bundle(id).get('vendor')?.get('name') ?? id }))
 }
 
-/** The presets of a kind a designer can pick in a vendor's bundle: those whose names are not `*abstract*`. */
-export function presetNames(vendor: string, kind: PresetKind): string[] {
+/** The presets of a kind in a vendor's bundle a designer can pick: not `*abstract*`, and printers that print filament (not resin). */
+function presetNames(vendor: string, kind: PresetKind): string[] {
   return [...bundle(vendor).keys()]
     .filter((section) => section.startsWith(`${kind}:`) && !section.startsWith(`${kind}:*`))
     .map((section) => section.slice(kind.length + 1))
+    .filter((name) => kind !== 'printer' || resolvePreset(vendor, kind, name).get('printer_technology') !== 'SLA')
 }
 
-/** A preset's settings: what it inherits (`a; b`, later ones over earlier), then its own. */
+const resolved = new Map<string, Map<string, string>>()
+
+/** A preset's settings: what it inherits (`a; b`, later ones over earlier), then its own; worked out once per process. */
 function resolvePreset(vendor: string, kind: PresetKind, name: string, chain: string[] = []): Map<string, string> {
+  const key = JSON.stringify([vendor, kind, name])
+  const known = resolved.get(key)
+  if (known) return known
   const own = bundle(vendor).get(`${kind}:${name}`)
-  if (!own) throw new ProfileError(`${vendor} has no ${kind} profile ${JSON.stringify(name)}`)
+  if (!own) throw new ProfileError(`${vendor} has no ${kind} profile ${JSON.stringify(name)}`, kind)
   if (chain.includes(name))
-    throw new ProfileError(`${vendor}'s ${kind} profile ${JSON.stringify(name)} inherits itself`)
+    throw new ProfileError(`${vendor}'s ${kind} profile ${JSON.stringify(name)} inherits itself`, kind)
   const settings = new Map<string, string>()
   for (const parent of (own.get('inherits') ?? '').split(';').map((parent) => parent.trim()))
     if (parent) resolvePreset(vendor, kind, parent, [...chain, name]).forEach((value, key) => settings.set(key, value))
   own.forEach((value, key) => settings.set(key, value))
+  resolved.set(key, settings)
   return settings
+}
+
+/** PrusaSlicer's own defaults of the settings Paraform reads, for a preset that leaves them out. */
+const SLICER_DEFAULTS: Record<string, string> = {
+  bed_shape: '0x0,200x0,200x200,0x200',
+  max_print_height: '200',
+  nozzle_diameter: '0.4',
+  layer_height: '0.3',
+  printer_model: '',
+  printer_notes: '',
+  single_extruder_multi_material: '0',
+}
+
+function settingOf(settings: Map<string, string>, name: string): string | undefined {
+  return settings.get(name) ?? SLICER_DEFAULTS[name]
+}
+
+function lookupIn(settings: Map<string, string>): Lookup {
+  return (name) => (name === 'num_extruders' ? String(extrudersIn(settings)) : settingOf(settings, name))
+}
+
+/**
+ * Whether a print or filament preset suits the printer (and a filament the print) as PrusaSlicer
+ * decides it: the names it lists, else its condition; a condition it cannot read suits nothing.
+ */
+function suits(preset: Map<string, string>, target: 'printer' | 'print', name: string, settings: Map<string, string>) {
+  const listed = (preset.get(`compatible_${target}s`) ?? '').match(/"(?:[^"\\]|\\.)*"|[^;"]+/g) ?? []
+  const names = listed.map((entry) => entry.trim().replace(/^"|"$/g, '')).filter(Boolean)
+  if (names.length > 0) return names.includes(name)
+  try {
+    return holds(preset.get(`compatible_${target}s_condition`) ?? '', lookupIn(settings))
+  } catch {
+    return false
+  }
+}
+
+/** The printer's own default of a kind (`default_print_profile`) when it is among those offered, else the first offered. */
+export function suggested(
+  vendor: string,
+  printer: string,
+  kind: 'print' | 'filament',
+  offered: string[],
+): string | null {
+  const preset = (resolvePreset(vendor, 'printer', printer).get(`default_${kind}_profile`) ?? '')
+    .split(';')[0]!
+    .trim()
+    .replace(/^"|"$/g, '')
+  return offered.includes(preset) ? preset : (offered[0] ?? null)
+}
+
+/** A printer of a vendor's bundle as the studio offers it. */
+export interface PrinterPreset {
+  name: string
+  buildVolumeMm: [number, number, number]
+  extruders: number
+}
+
+/** The filament printers of a vendor's bundle. */
+export function printers(vendor: string): PrinterPreset[] {
+  return presetNames(vendor, 'printer').map((name) => {
+    const settings = resolvePreset(vendor, 'printer', name)
+    return { name, buildVolumeMm: volumeOf(settings), extruders: extrudersIn(settings) }
+  })
+}
+
+/** The print settings of a vendor's bundle that suit its printer. */
+export function printsFor(vendor: string, printer: string): string[] {
+  const printerSettings = resolvePreset(vendor, 'printer', printer)
+  return presetNames(vendor, 'print').filter((print) =>
+    suits(resolvePreset(vendor, 'print', print), 'printer', printer, printerSettings),
+  )
+}
+
+/** The filaments of a vendor's bundle that suit its printer and print settings. */
+export function filamentsFor(vendor: string, printer: string, print: string): string[] {
+  const printerSettings = resolvePreset(vendor, 'printer', printer)
+  const printSettings = resolvePreset(vendor, 'print', print)
+  return presetNames(vendor, 'filament').filter((filament) => {
+    const settings = resolvePreset(vendor, 'filament', filament)
+    return suits(settings, 'printer', printer, printerSettings) && suits(settings, 'print', print, printSettings)
+  })
 }
 
 /** An uploaded PrusaSlicer config (File > Export > Export Config), checked: ProfileError naming what is wrong. */
@@ -161,23 +260,43 @@ export function readUploadedConfig(text: string): Map<string, string> {
 export interface SlicerConfig {
   text: string
   extruders: number
+  /** The printer's bed and highest print, mm: the print report's build volume too. */
+  buildVolumeMm: Volume
   /** The content's hash: a slice's cache key holds it. */
   hash: string
 }
 
-const bundleConfigs = new Map<string, SlicerConfig>()
+type Volume = [number, number, number]
 
-/** The flat config of a choice; a bundle's presets resolved once per process. */
-export function slicerConfig(choice: ProfileChoice = DEFAULT_PROFILE): SlicerConfig {
-  if ('config' in choice) return described(flatten(choice))
-  const key = JSON.stringify([choice.vendor, choice.printer, choice.print, choice.filament])
-  let config = bundleConfigs.get(key)
-  if (config === undefined) bundleConfigs.set(key, (config = described(flatten(choice))))
+/** By choice: an upload's by its content's hash. */
+const configs = new Map<string, SlicerConfig>()
+
+/**
+ * The flat config of a choice, its printer's bed replaced by a build volume the designer sets
+ * (the print report's and the slice's volume then agree); worked out once per process.
+ */
+export function slicerConfig(choice: ProfileChoice = DEFAULT_PROFILE, buildVolumeMm?: Volume): SlicerConfig {
+  const key = JSON.stringify([
+    'config' in choice ? sha256(choice.config) : [choice.vendor, choice.printer, choice.print, choice.filament],
+    buildVolumeMm,
+  ])
+  let config = configs.get(key)
+  if (config === undefined) configs.set(key, (config = described(flatten(choice, buildVolumeMm))))
   return config
 }
 
-function described(text: string): SlicerConfig {
-  return { text, extruders: extrudersOf(text), hash: createHash('sha256').update(text).digest('hex') }
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+function described(settings: Map<string, string>): SlicerConfig {
+  const text = [...settings].map(([key, value]) => `${key} = ${value}\n`).join('')
+  return {
+    text,
+    extruders: extrudersIn(settings),
+    buildVolumeMm: volumeOf(settings),
+    hash: sha256(text),
+  }
 }
 
 /** The flat config the slicer loads for a choice: its settings as `key = value` lines. */
@@ -185,7 +304,29 @@ export function flatConfig(choice: ProfileChoice = DEFAULT_PROFILE): string {
   return slicerConfig(choice).text
 }
 
-function flatten(choice: ProfileChoice): string {
+/** That the presets exist, the printer prints filament, and the print and filament suit it as PrusaSlicer's own lists would offer them. */
+function checkPresets({ vendor, printer, print, filament }: Exclude<ProfileChoice, { config: string }>): void {
+  const printerSettings = resolvePreset(vendor, 'printer', printer)
+  const printSettings = resolvePreset(vendor, 'print', print)
+  const filamentSettings = resolvePreset(vendor, 'filament', filament)
+  if (printerSettings.get('printer_technology') === 'SLA')
+    throw new ProfileError(
+      `${printer} prints resin, not filament: PrusaSlicer's quote is for filament printers`,
+      'printer',
+    )
+  if (!suits(printSettings, 'printer', printer, printerSettings))
+    throw new ProfileError(`the print settings ${JSON.stringify(print)} do not suit the ${printer}`, 'print')
+  if (!suits(filamentSettings, 'printer', printer, printerSettings))
+    throw new ProfileError(`the filament ${JSON.stringify(filament)} does not suit the ${printer}`, 'filament')
+  if (!suits(filamentSettings, 'print', print, printSettings))
+    throw new ProfileError(
+      `the filament ${JSON.stringify(filament)} does not suit the print settings ${JSON.stringify(print)}`,
+      'filament',
+    )
+}
+
+function flatten(choice: ProfileChoice, buildVolumeMm: Volume | undefined): Map<string, string> {
+  if (!('config' in choice)) checkPresets(choice)
   const settings =
     'config' in choice
       ? readUploadedConfig(choice.config)
@@ -195,18 +336,26 @@ function flatten(choice: ProfileChoice): string {
           ]),
         )
   if (!('config' in choice)) for (const [key, value] of Object.entries(BUNDLE_OVERRIDES)) settings.set(key, value)
+  if (buildVolumeMm) {
+    const [x, y, z] = buildVolumeMm
+    settings.set('bed_shape', `0x0,${x}x0,${x}x${y},0x${y}`)
+    settings.set('max_print_height', String(z))
+  }
   for (const key of PRESET_KEYS) settings.delete(key)
-  return [...settings].map(([key, value]) => `${key} = ${value}\n`).join('')
+  return settings
+}
+
+function flatSettings(config: string): Map<string, string> {
+  return parseIni(config, { refuseDuplicates: false }).get('')!
 }
 
 /** The printer's build volume in mm (x, y, z): its bed's extent and its highest print. */
-export function buildVolumeOf(config: string): [number, number, number] {
-  const settings = parseIni(config, { refuseDuplicates: false }).get('')!
-  const corners = (settings.get('bed_shape') ?? '')
+function volumeOf(settings: Map<string, string>): Volume {
+  const corners = settingOf(settings, 'bed_shape')!
     .split(',')
     .map((corner) => corner.split('x').map(Number))
     .filter((corner) => corner.length === 2 && corner.every(Number.isFinite))
-  const height = Number(settings.get('max_print_height'))
+  const height = Number(settingOf(settings, 'max_print_height'))
   if (corners.length < 3 || !(height > 0)) throw new ProfileError('the printer profile names no bed shape and height')
   const extent = (axis: number) =>
     Math.max(...corners.map((corner) => corner[axis]!)) - Math.min(...corners.map((corner) => corner[axis]!))
@@ -215,6 +364,9 @@ export function buildVolumeOf(config: string): [number, number, number] {
 
 /** How many extruders the printer has: one per nozzle diameter. */
 export function extrudersOf(config: string): number {
-  const settings = parseIni(config, { refuseDuplicates: false }).get('')!
-  return Math.max(1, (settings.get('nozzle_diameter') ?? '').split(',').length)
+  return extrudersIn(flatSettings(config))
+}
+
+function extrudersIn(settings: Map<string, string>): number {
+  return settingOf(settings, 'nozzle_diameter')!.split(',').length
 }

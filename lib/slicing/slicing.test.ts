@@ -8,15 +8,19 @@ import { parseBinaryStl } from '@/lib/cad/mesh/parse-stl'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
 import type { Rgba } from '@/lib/cad/mesh/mesh'
 import {
-  buildVolumeOf,
   DEFAULT_PROFILE,
   extrudersOf,
+  filamentsFor,
   flatConfig,
-  presetNames,
+  printers,
+  printsFor,
   ProfileError,
   readUploadedConfig,
+  slicerConfig,
   vendors,
 } from '@/lib/slicing/profiles'
+import { holds } from '@/lib/slicing/compatibility'
+import { DEFAULT_BUILD_VOLUME_MM } from '@/lib/manufacturing/print-report'
 import { readGcode, slice } from '@/lib/slicing/prusa-slicer'
 import { env } from '@/lib/env'
 import { directSlice, summaryDifferences } from '@/test/support/print-ready'
@@ -29,7 +33,7 @@ const MINI = {
   vendor: 'PrusaResearch',
   printer: 'Original Prusa MINI & MINI+',
   print: '0.15mm QUALITY @MINI',
-  filament: 'Prusament PETG',
+  filament: 'Prusament PETG @MINI',
 }
 
 /** The model of an OpenSCAD source, built by the real engine. */
@@ -59,20 +63,68 @@ function sliced(model: Uint8Array, config = flatConfig()) {
 
 describe('profiles', () => {
   it('lists the vendor bundles on the machine and resolves a preset through what it inherits', () => {
-    expect(vendors()).toContain('PrusaResearch')
-    expect(presetNames('PrusaResearch', 'printer')).toContain(DEFAULT_PROFILE.printer)
-    expect(presetNames('PrusaResearch', 'print').some((name) => name.startsWith('*'))).toBe(false)
-    const config = flatConfig()
+    expect(vendors()).toContainEqual({ id: 'PrusaResearch', name: 'Prusa Research' })
+    const config = slicerConfig()
     // The MK3S inherits its bed from the MK3, its quality's layer height from *0.20mm*, the filament's density from Prusament PLA.
-    expect(buildVolumeOf(config)).toEqual([250, 210, 210])
-    expect(config).toMatch(/^layer_height = 0\.2$/m)
-    expect(config).toMatch(/^filament_density = 1\.24$/m)
-    expect(config).toMatch(/^support_material = 1$/m)
-    expect(config).not.toMatch(/^(inherits|compatible_printers_condition) =/m)
-    expect(buildVolumeOf(flatConfig(MINI))).toEqual([180, 180, 180])
+    expect(config.buildVolumeMm).toEqual([250, 210, 210])
+    expect(config.buildVolumeMm).toEqual(DEFAULT_BUILD_VOLUME_MM)
+    expect(config.text).toMatch(/^layer_height = 0\.2$/m)
+    expect(config.text).toMatch(/^filament_density = 1\.24$/m)
+    expect(config.text).toMatch(/^support_material = 1$/m)
+    expect(config.text).not.toMatch(/^(inherits|compatible_printers_condition) =/m)
+    expect(slicerConfig(MINI).buildVolumeMm).toEqual([180, 180, 180])
   })
 
-  it('names what is wrong with a choice the machine does not have', () => {
+  it('offers a printer the print settings and filaments that suit it, as PrusaSlicer lists them', () => {
+    const prusas = printers('PrusaResearch')
+    expect(prusas).toContainEqual({ name: DEFAULT_PROFILE.printer, buildVolumeMm: [250, 210, 210], extruders: 1 })
+    expect(prusas).toContainEqual({
+      name: 'Original Prusa i3 MK3S & MK3S+ MMU2S',
+      buildVolumeMm: [250, 210, 210],
+      extruders: 5,
+    })
+    // Abstract presets and resin printers are not offered.
+    expect(prusas.map(({ name }) => name).filter((name) => name.startsWith('*') || name.includes('SL1'))).toEqual([])
+    const mk3sPrints = printsFor('PrusaResearch', DEFAULT_PROFILE.printer)
+    expect(mk3sPrints).toContain(DEFAULT_PROFILE.print)
+    expect(mk3sPrints).not.toContain(MINI.print)
+    expect(printsFor('PrusaResearch', MINI.printer)).toContain(MINI.print)
+    // The 0.6 mm nozzle gets its own prints, not the 0.4 mm nozzle's.
+    const wide = printsFor('PrusaResearch', 'Original Prusa i3 MK3S & MK3S+ 0.6 nozzle')
+    expect(wide.length).toBeGreaterThan(0)
+    expect(wide).not.toContain(DEFAULT_PROFILE.print)
+    const filaments = filamentsFor('PrusaResearch', DEFAULT_PROFILE.printer, DEFAULT_PROFILE.print)
+    expect(filaments).toContain(DEFAULT_PROFILE.filament)
+    expect(filaments.some((name) => name.includes('@MMU2'))).toBe(false)
+    // A printer whose preset leaves its nozzle to PrusaSlicer's default (0.4 mm) still gets prints.
+    expect(printsFor('Anycubic', 'Anycubic i3 Mega').length).toBeGreaterThan(0)
+  })
+
+  it("reads PrusaSlicer's compatibility conditions", () => {
+    const printer = new Map(
+      Object.entries({
+        printer_model: 'MINI',
+        nozzle_diameter: '0.4,0.6',
+        printer_notes: 'a\\nPRINTER_VENDOR_PRUSA3D\\n',
+        single_extruder_multi_material: '0',
+      }),
+    )
+    const lookup = (name: string) => printer.get(name)
+    expect(holds('', lookup)).toBe(true)
+    expect(holds('printer_model=="MINI" and nozzle_diameter[0]!=0.8', lookup)).toBe(true)
+    expect(holds('nozzle_diameter[1]>=0.6 && !single_extruder_multi_material', lookup)).toBe(true)
+    expect(
+      holds(
+        'printer_notes=~/.*PRINTER_VENDOR_PRUSA3D.*/ and not (printer_model!="MINI" or nozzle_diameter[0]==0.4)',
+        lookup,
+      ),
+    ).toBe(false)
+    expect(holds('printer_notes!~/.*PRINTER_MODEL_MK(2|2.5).*/ || printer_model=="MK3"', lookup)).toBe(true)
+    expect(() => holds('printer_colour=="red"', lookup)).toThrow('no setting is called printer_colour')
+    expect(() => holds('printer_model=="MINI" and', lookup)).toThrow('ends too soon')
+  })
+
+  it('names what is wrong with a choice the machine does not have, or that does not suit its printer', () => {
     expect(() => flatConfig({ ...DEFAULT_PROFILE, printer: 'Original Prusa i9' })).toThrow(
       'PrusaResearch has no printer profile "Original Prusa i9"',
     )
@@ -80,6 +132,19 @@ describe('profiles', () => {
     expect(() => flatConfig({ ...DEFAULT_PROFILE, vendor: 'Nobody' })).toThrow(
       'this machine has no PrusaSlicer profiles of Nobody',
     )
+    expect(() => flatConfig({ ...DEFAULT_PROFILE, print: MINI.print })).toThrow(
+      'the print settings "0.15mm QUALITY @MINI" do not suit the Original Prusa i3 MK3S & MK3S+',
+    )
+    expect(() => flatConfig({ ...DEFAULT_PROFILE, filament: 'Prusament PLA @MMU2' })).toThrow(
+      'the filament "Prusament PLA @MMU2" does not suit the Original Prusa i3 MK3S & MK3S+',
+    )
+  })
+
+  it("replaces the printer's bed by the build volume a designer sets", () => {
+    const config = slicerConfig(DEFAULT_PROFILE, [300, 200, 100])
+    expect(config.buildVolumeMm).toEqual([300, 200, 100])
+    expect(config.text).toMatch(/^bed_shape = 0x0,300x0,300x200,0x200$/m)
+    expect(config.hash).not.toBe(slicerConfig().hash)
   })
 
   describe('an uploaded config', () => {

@@ -152,7 +152,7 @@ describe('printability and price report', () => {
       fitsBuildVolume: true,
       problems: [],
       minimumWallMm: 0.8,
-      buildVolumeMm: [256, 256, 256],
+      buildVolumeMm: [250, 210, 210], // the default printer's, Prusa's MK3S
     })
     expect(
       print.parts.map((part: { name: string; color: string; material: unknown }) => [

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { api, callJson } from '@/test/support/api-client'
-import { expectError, openSession } from '@/test/support/fixtures'
+import { expectError, openSession, signUp } from '@/test/support/fixtures'
 import { directSlice, PRUSA_SLICER, summaryDifferences } from '@/test/support/print-ready'
 import { DEFAULT_PROFILE, flatConfig } from '@/lib/slicing/profiles'
 
@@ -59,6 +59,8 @@ describe('the slice of the manufactured model', () => {
     const { session, token } = await openSession('length = 300; // [100:400]\ncube([length, 20, 10]);\n')
     const { slice, print } = await sliced(session.id, token)
     expect(slice).toMatchObject({ state: 'failed', error: 'Objects could not fit on the bed', printTimeSeconds: null })
+    // The default printer's bed is the print report's build volume too.
+    expect(print).toMatchObject({ buildVolumeMm: [250, 210, 210], fitsBuildVolume: false })
     expect(print.volume).toBeCloseTo(300 * 20 * 10, 3)
   })
 
@@ -92,7 +94,7 @@ const MINI = {
   vendor: 'PrusaResearch',
   printer: 'Original Prusa MINI & MINI+',
   print: '0.15mm QUALITY @MINI',
-  filament: 'Prusament PETG',
+  filament: 'Prusament PETG @MINI',
 }
 const TOWER = 'height = 80; // [20:100]\ncube([10, 10, height]);\n'
 const slicerSettings = (slicer: typeof MINI | { name: string; config: string }) => ({
@@ -133,8 +135,32 @@ describe("the designer's slicer profile", () => {
       }),
       422,
       'unprocessable_entity',
-      /^extraSettings\.manufacturing\.slicer: PrusaResearch has no printer profile "Original Prusa i9"/,
+      /^extraSettings\.manufacturing\.slicer\.printer: PrusaResearch has no printer profile "Original Prusa i9"/,
     )
+    await expectError(
+      await api('PUT', `/configurators/${configuratorId}`, {
+        token,
+        body: slicerSettings({ ...MINI, print: DEFAULT_PROFILE.print }),
+      }),
+      422,
+      'unprocessable_entity',
+      /^extraSettings\.manufacturing\.slicer\.print: the print settings "0\.20mm QUALITY @MK3" do not suit the Original Prusa MINI & MINI\+/,
+    )
+  })
+
+  it("checks the model against the chosen printer's bed, or the volume the designer sets, in the print report and the slice alike", async () => {
+    const long = 'length = 200; // [100:400]\ncube([length, 20, 10]);\n'
+    const mini = await openSession(long, slicerSettings(MINI))
+    const onMini = await sliced(mini.session.id, mini.token)
+    expect(onMini.print).toMatchObject({ buildVolumeMm: [180, 180, 180], fitsBuildVolume: false, forSale: false })
+    expect(onMini.slice).toMatchObject({ state: 'failed', error: 'Objects could not fit on the bed' })
+
+    const larger = await openSession(long, {
+      extraSettings: { manufacturing: { slicer: MINI, buildVolumeMm: [220, 180, 180] } },
+    })
+    const onLarger = await sliced(larger.session.id, larger.token)
+    expect(onLarger.print).toMatchObject({ buildVolumeMm: [220, 180, 180], fitsBuildVolume: true })
+    expect(onLarger.slice).toMatchObject({ state: 'done', profile: MINI })
   })
 
   it('slices with a config exported from PrusaSlicer, and refuses one that would run a program, naming the key', async () => {
@@ -179,5 +205,49 @@ describe("the designer's slicer profile", () => {
     const session = await callJson('createSession', { token, body: { configuratorId } })
     const { slice } = await sliced(session.id, token)
     expect(slice).toMatchObject({ state: 'done', profile: MINI, layers: 533 })
+  })
+})
+
+describe('the profiles the studio picks from', () => {
+  it("lists the server's vendors, a vendor's printers, and the prints and filaments that suit a printer", async () => {
+    const { token } = await signUp()
+    const top = await callJson('listSlicerProfiles', { token, query: {} })
+    expect(top).toMatchObject({ installed: true, default: DEFAULT_PROFILE, printers: [], prints: [], filaments: [] })
+    expect(top.vendors).toContainEqual({ id: 'PrusaResearch', name: 'Prusa Research' })
+
+    const { printers, prints, filaments } = await callJson('listSlicerProfiles', {
+      token,
+      query: { vendor: 'PrusaResearch', printer: MINI.printer, print: MINI.print },
+    })
+    expect(printers).toContainEqual({ name: MINI.printer, buildVolumeMm: [180, 180, 180], extruders: 1 })
+    expect(prints).toContain(MINI.print)
+    expect(prints).not.toContain(DEFAULT_PROFILE.print)
+    expect(filaments).toContain(MINI.filament)
+    expect(filaments).not.toContain('Prusament PETG')
+    // The MINI's own defaults, which suit it.
+    const { suggested } = await callJson('listSlicerProfiles', {
+      token,
+      query: { vendor: 'PrusaResearch', printer: MINI.printer, print: MINI.print },
+    })
+    expect(suggested).toEqual({ print: '0.15mm QUALITY @MINI', filament: 'Prusament PLA' })
+  })
+
+  it('answers 404 naming a vendor or printer the server does not have, and 401 to a stranger', async () => {
+    const { token } = await signUp()
+    await expectError(
+      await api('GET', '/slicer/profiles?vendor=Nobody', { token }),
+      404,
+      'not_found',
+      /this machine has no PrusaSlicer profiles of Nobody/,
+    )
+    await expectError(
+      await api('GET', `/slicer/profiles?vendor=PrusaResearch&printer=${encodeURIComponent('Original Prusa i9')}`, {
+        token,
+      }),
+      404,
+      'not_found',
+      /PrusaResearch has no printer profile "Original Prusa i9"/,
+    )
+    expect((await api('GET', '/slicer/profiles')).status).toBe(401)
   })
 })

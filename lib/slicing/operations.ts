@@ -1,0 +1,15 @@
+import { defineOperation } from '@/lib/api/operation'
+import { ZSlicerProfiles, ZSlicerProfilesQuery } from '@/lib/slicing/schemas'
+
+export const listSlicerProfiles = defineOperation({
+  id: 'listSlicerProfiles',
+  method: 'GET',
+  path: '/slicer/profiles',
+  summary:
+    "The PrusaSlicer profiles a configurator's quote can slice with: the server's vendor bundles, a vendor's printers, and the print settings and filaments that suit a printer as PrusaSlicer's own lists offer them",
+  tag: 'Capabilities',
+  auth: 'user',
+  query: ZSlicerProfilesQuery,
+  response: ZSlicerProfiles,
+  errors: ['not_found'],
+})
