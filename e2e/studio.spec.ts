@@ -255,6 +255,74 @@ test('a designer copies a file from another configurator and deletes it after co
   expect(await remaining.json()).toEqual([])
 })
 
+test("a designer picks the print quote's printer, print settings and filament, or uploads a config", async ({
+  page,
+  request,
+  designer,
+}) => {
+  const headers = { authorization: `Bearer ${designer.token}` }
+  const created = await request.post('/api/configurators', {
+    data: { name: `Quote ${randomUUID().slice(0, 8)}`, mainFile: 'main.scad' },
+    headers,
+  })
+  expect(created.status()).toBe(201)
+  const { UUID: configuratorId } = (await created.json()) as { UUID: string }
+  await page.goto(`/studio/configurators/${configuratorId}`)
+  await signIn(page, designer)
+
+  const profile = page.getByLabel('Profile', { exact: true })
+  const printer = page.getByLabel('Printer', { exact: true })
+  const print = page.getByLabel('Print settings')
+  const filament = page.getByLabel('Filament')
+  const extraSettings = page.getByLabel('Extra settings (JSON)')
+  await expect(profile).toHaveValue('default')
+  await profile.selectOption('presets')
+  await expect(printer).toHaveValue('Original Prusa i3 MK3S & MK3S+')
+  await expect(print).toHaveValue('0.20mm QUALITY @MK3')
+  await expect(extraSettings).toHaveValue(/"printer": "Original Prusa i3 MK3S & MK3S\+"/)
+
+  // A printer brings the print settings that suit it, its own default chosen; the filament stays where it suits.
+  await printer.selectOption('Original Prusa MINI & MINI+')
+  await expect(print).toHaveValue('0.15mm QUALITY @MINI')
+  await expect(filament).toHaveValue('Prusament PLA')
+  await expect(print.locator('option', { hasText: '@MK3' })).toHaveCount(0)
+  await filament.selectOption('Prusament PETG @MINI')
+  await expect(page.getByText('Its bed and highest print, the build volume')).toBeVisible()
+  await expectAccessible(page)
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
+  const saved = await request.get(`/api/configurators/${configuratorId}`, { headers })
+  expect(((await saved.json()) as { extraSettings: unknown }).extraSettings).toEqual({
+    manufacturing: {
+      slicer: {
+        vendor: 'PrusaResearch',
+        printer: 'Original Prusa MINI & MINI+',
+        print: '0.15mm QUALITY @MINI',
+        filament: 'Prusament PETG @MINI',
+      },
+    },
+  })
+
+  // An uploaded config that would run a program is refused on saving, naming the key.
+  await profile.selectOption('upload')
+  await page.getByLabel('Config file').setInputFiles({
+    name: 'ours.ini',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(
+      'bed_shape = 0x0,200x0,200x200,0x200\nnozzle_diameter = 0.4\nlayer_height = 0.2\npost_process = /bin/sh evil\n',
+    ),
+  })
+  await expect(page.getByText('Now: ours.')).toBeVisible()
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText(/manufacturing\.slicer\.config: `post_process` may not be set/).first()).toBeVisible()
+  await expect(profile).toHaveAttribute('aria-invalid', 'true')
+
+  await profile.selectOption('default')
+  await expect(extraSettings).toHaveValue('{}')
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible()
+})
+
 test('a designer uploads a project zip and picks its main file when the archive leaves it open', async ({
   page,
   request,

@@ -13,6 +13,8 @@ import type { Capabilities } from '@/lib/capabilities/schemas'
 import type { ConfiguratorDto } from '@/lib/configurators/schemas'
 import { fieldErrors } from '@/lib/client/field-errors'
 import { parseJsonObject } from '@/components/studio/parse-json-object'
+import { SlicerProfilePicker } from '@/components/studio/slicer-profile-picker'
+import { type SlicerProfile, ZSlicerProfile } from '@/lib/manufacturing/schemas'
 import { callApiJson, operationKey } from '@/lib/endpoints/client'
 
 export function ConfiguratorSettings({ configuratorId }: { configuratorId: string }) {
@@ -93,6 +95,10 @@ function EngineChoice({
   )
 }
 
+function objectOrEmpty(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
 function SettingsForm({ configurator, capabilities }: { configurator: ConfiguratorDto; capabilities: Capabilities }) {
   const queryClient = useQueryClient()
   const { name, description, mainFile, cadType, cadVersion, rendererType, rendererVersion } = configurator
@@ -123,6 +129,25 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
   function change(patch: Partial<typeof fields>) {
     save.reset()
     setFields((current) => ({ ...current, ...patch }))
+  }
+
+  const manufacturing = objectOrEmpty(extraSettings.value?.manufacturing)
+  const slicer = ZSlicerProfile.safeParse(manufacturing.slicer).data
+
+  /** The picker's choice written into the extra settings' JSON, which stays the one thing saved. */
+  function changeSlicer(next: SlicerProfile | undefined) {
+    if (!extraSettings.value) return
+    const { slicer: _previous, ...others } = manufacturing
+    const nextManufacturing = next === undefined ? others : { ...others, slicer: next }
+    const { manufacturing: _old, ...rest } = extraSettings.value
+    save.reset()
+    setExtraSettingsText(
+      JSON.stringify(
+        Object.keys(nextManufacturing).length > 0 ? { ...rest, manufacturing: nextManufacturing } : rest,
+        null,
+        2,
+      ),
+    )
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -198,6 +223,17 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
           typeError={serverErrors.rendererType}
           versionError={serverErrors.rendererVersion}
           onChange={(rendererType, rendererVersion) => change({ rendererType, rendererVersion })}
+        />
+      </Card>
+
+      <Card>
+        <SlicerProfilePicker
+          slicer={slicer}
+          onChange={changeSlicer}
+          disabled={extraSettings.value === null}
+          error={
+            serverErrors.extraSettings?.startsWith('manufacturing.slicer') ? serverErrors.extraSettings : undefined
+          }
         />
       </Card>
 
