@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { BuildingIndicator, useSince } from '@/components/configurator/building-indicator'
 import { ModelDownloads } from '@/components/configurator/model-downloads'
 import { formatPrice, formatWeight, ModelFacts } from '@/components/configurator/model-facts'
-import { quoteOf } from '@/components/configurator/quote'
+import { quoteOf } from '@/lib/manufacturing/quote'
 import { ParameterControls } from '@/components/configurator/parameter-controls'
 import { Presets } from '@/components/configurator/presets'
 import { encodeShareQuery, type Values } from '@/components/configurator/share-values'

@@ -1,4 +1,6 @@
-import { formatDuration, isSlicePending, type Quote, quoteOf } from '@/components/configurator/quote'
+import { formatDuration, isSlicePending } from '@/components/configurator/quote'
+import { quoteOf } from '@/lib/manufacturing/quote'
+import type { Quote } from '@/lib/manufacturing/schemas'
 import type { ObjectInfo } from '@/components/configurator/use-config-session'
 
 const MM = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 })

@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef } from 'react'
 import { presetValues } from '@/components/configurator/presets'
-import { quoteOf } from '@/components/configurator/quote'
+import { quoteOf } from '@/lib/manufacturing/quote'
 import type { Values } from '@/components/configurator/share-values'
 import type { ConfigSession, ObjectInfo } from '@/components/configurator/use-config-session'
 import { ApiError, type ApiCredentials } from '@/lib/client/api-client'

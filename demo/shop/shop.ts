@@ -57,7 +57,7 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
   }
 
   async function fulfil(
-    snapshot: { id: string; parameters: Record<string, { value: unknown }>; print: { price: Order['price'] } },
+    snapshot: { id: string; parameters: Record<string, { value: unknown }>; quote: { price: Order['price'] } },
     webhookId: string,
   ): Promise<void> {
     const response = await fetch(`${options.paraformUrl}/api/snapshots/${snapshot.id}/finalizedmodel?type=3mf`, {
@@ -72,7 +72,7 @@ export async function startDemoShop(options: DemoShopOptions): Promise<http.Serv
       snapshotId: snapshot.id,
       webhookId,
       text: typeof name === 'string' ? name : '',
-      price: snapshot.print.price,
+      price: snapshot.quote.price,
       file,
       bytes: bytes.byteLength,
       receivedAt: new Date().toISOString(),

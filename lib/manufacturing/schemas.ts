@@ -93,6 +93,7 @@ export const ZManufacturing = z
     },
   )
 export type Manufacturing = z.infer<typeof ZManufacturing>
+export type SlicerProfile = z.infer<typeof ZSlicerProfile>
 
 export const ZBoundingBox = z.object({
   minX: z.number(),
@@ -210,3 +211,20 @@ export const ZSliceReport = z
   })
   .describe('the final quality as PrusaSlicer slices it: print time and filament for a quote (docs/slicing.md)')
 export type SliceReport = z.infer<typeof ZSliceReport>
+
+export const ZQuote = z
+  .object({
+    basis: z
+      .enum(['slice', 'geometry'])
+      .describe(
+        "slice: the slicer's print time and filament; geometry: the solid model's weight and no time, as the slice failed or is not made (`reason` says why)",
+      ),
+    weight: z
+      .number()
+      .describe('grams: of filament as the slicer weighs it (supports included), else of the solid model'),
+    price: ZSliceReport.shape.price.describe('null without a currency or for a model not for sale'),
+    printTimeSeconds: z.number().nullable().describe("the slicer's estimate; null on the geometry's basis"),
+    reason: z.string().nullable().describe("why the quote is the geometry's"),
+  })
+  .describe('weight, print time and price quoted for the values (docs/slicing.md)')
+export type Quote = z.infer<typeof ZQuote>

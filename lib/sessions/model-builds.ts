@@ -229,7 +229,7 @@ function printing(source: BuildSource, background: boolean): BuildSource {
  */
 export async function manufacturingOf(source: BuildSource, values: Values) {
   const print = await printReportOf(source, values)
-  return { print, slice: await sliceReportOf(source, values, print) }
+  return { print, slice: await sliceReportOf(source, values, print, { wait: false }) }
 }
 
 /** The configurator's slicer profile (its manufacturing settings), else the default. */
@@ -262,7 +262,17 @@ function configOf(source: BuildSource): SlicerConfig | ProfileError {
   }
 }
 
-async function sliceReportOf(source: BuildSource, values: Values, print: PrintReport): Promise<SliceReport> {
+/**
+ * The slice report of the values' final quality: from the cache, else started in the background
+ * (`slicing`), or, for one who waits for it (a snapshot's quote), sliced now as a customer's work,
+ * within the slice's time limit.
+ */
+async function sliceReportOf(
+  source: BuildSource,
+  values: Values,
+  print: PrintReport,
+  { wait }: { wait: boolean },
+): Promise<SliceReport> {
   const profile = slicerProfile(source)
   const config = configOf(source)
   const extruders = config instanceof ProfileError ? 1 : config.extruders
@@ -285,7 +295,7 @@ async function sliceReportOf(source: BuildSource, values: Values, print: PrintRe
   if (config instanceof ProfileError) return unavailable(config.message)
   if (print.quality !== 'final') return report
   const job = sliceJob(source, values, config)
-  const sliced = await findBuild(job.key)
+  const sliced = (await findBuild(job.key)) ?? (wait ? await getBuild(printing(source, false).session, job) : null)
   if (!sliced) {
     inBackground(source.session.id, job.key, () => slicedModel(source, values))
     return { ...report, state: 'slicing' }
@@ -312,6 +322,11 @@ function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport[
 /** The report of the final quality of these values, built now when it is not cached. */
 export async function finalPrintReport(source: BuildSource, values: Values): Promise<PrintReport> {
   return reportOf(source, await buildPrintModel(source, values, 'final'), 'final')
+}
+
+/** The slice of the final quality of these values (its `print` report), sliced now when it is not cached. */
+export function finalSliceReport(source: BuildSource, values: Values, print: PrintReport): Promise<SliceReport> {
+  return sliceReportOf(source, values, print, { wait: true })
 }
 
 /** The model that was built; 409 naming where the log says why it was not. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ZDateTime, ZSessionKey } from '@/lib/api/schemas'
 import { ZModelQuery, ZParameterSet } from '@/lib/sessions/schemas'
-import { ZPrintReport } from '@/lib/manufacturing/schemas'
+import { ZPrintReport, ZQuote, ZSliceReport } from '@/lib/manufacturing/schemas'
 
 export const ZSnapshotParams = z.object({ snapshotId: z.uuid() })
 
@@ -29,6 +29,12 @@ export const ZSnapshot = z
     }),
     parameters: ZParameterSet.describe('the values as they were, with their definitions'),
     print: ZPrintReport.describe('weight, price and printability of the final quality, as they were'),
+    slice: ZSliceReport.nullable().describe(
+      "PrusaSlicer's slice of the final quality, waited for when the snapshot was taken; null in one taken before slicing",
+    ),
+    quote: ZQuote.describe(
+      "the order's weight, print time and price, frozen: the slicer's, or the geometry's (marked so) when the slice failed or is not made; it never changes",
+    ),
     modelKey: z
       .string()
       .describe(

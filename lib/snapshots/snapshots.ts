@@ -12,7 +12,8 @@ import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
 import type { Snapshot } from '@/lib/generated/prisma/client'
 import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { installedFiles } from '@/lib/builds/library-files'
-import { ZPrintReport } from '@/lib/manufacturing/schemas'
+import { type Quote, ZPrintReport, ZQuote, ZSliceReport } from '@/lib/manufacturing/schemas'
+import { quoteOf } from '@/lib/manufacturing/quote'
 import { isRendererRequest } from '@/lib/render/server/image-renderer'
 import { renderScene } from '@/lib/render/server/render-session-image'
 import type { ImageQuery } from '@/lib/renderers/image-query'
@@ -26,6 +27,7 @@ import {
   buildStoredModel,
   builtOrConflict,
   finalPrintReport,
+  finalSliceReport,
 } from '@/lib/sessions/model-builds'
 import { hashOf } from '@/lib/hash-of'
 import { modelFileOf, type SessionModelOptions } from '@/lib/sessions/session-model'
@@ -62,6 +64,9 @@ const ZFrozenInputs = z.object({
   scene: ZSceneSettings,
   sceneFiles: z.array(ZStoredFile.extend({ contentType: z.string(), size: z.number() })),
   print: ZPrintReport,
+  /** Absent in snapshots taken before slicing: their quote is the print report's. */
+  slice: ZSliceReport.optional(),
+  quote: ZQuote.optional(),
 })
 type Frozen = z.infer<typeof ZFrozenInputs>
 
@@ -123,6 +128,8 @@ export async function takeSnapshot(session: LoadedSession, logPath: string): Pro
       `These values make a model that is not for sale: ${reason}. The configurator's manufacturing settings may allowOversize`,
     )
   }
+  // The order's quote: the slicer's, waited for; the geometry's, marked so, when the slice fails.
+  const slice = await finalSliceReport(source, values, print)
   const frozen: Frozen = {
     format: 1,
     title: session.configurator.name,
@@ -139,6 +146,8 @@ export async function takeSnapshot(session: LoadedSession, logPath: string): Pro
     values,
     ...scene,
     print,
+    slice,
+    quote: frozenQuote(quoteOf({ print, slice })),
   }
   const { dto, deliveryId } = await db.$transaction(async (tx) => {
     const created = await tx.snapshot.create({
@@ -167,6 +176,23 @@ export async function takeSnapshot(session: LoadedSession, logPath: string): Pro
   return dto
 }
 
+function frozenQuote({ estimate: _, ...quote }: Quote & { estimate: boolean }): Quote {
+  return quote
+}
+
+/** A snapshot's quote as frozen; one taken before slicing existed has the print report's. */
+function quoteOfFrozen({ print, quote }: Frozen): Quote {
+  return (
+    quote ?? {
+      basis: 'geometry',
+      weight: print.weight,
+      price: print.price,
+      printTimeSeconds: null,
+      reason: 'taken before slicing',
+    }
+  )
+}
+
 function withoutKey({ modelKey: _, ...rest }: SnapshotDto): Omit<SnapshotDto, 'modelKey'> {
   return rest
 }
@@ -176,7 +202,8 @@ function frozenOf(snapshot: Snapshot): Frozen {
 }
 
 export async function toSnapshotDto(snapshot: Snapshot): Promise<SnapshotDto> {
-  const { engine, definitions, values, print } = frozenOf(snapshot)
+  const frozen = frozenOf(snapshot)
+  const { engine, definitions, values, print } = frozen
   return {
     id: snapshot.id,
     sessionId: snapshot.sessionId,
@@ -188,6 +215,8 @@ export async function toSnapshotDto(snapshot: Snapshot): Promise<SnapshotDto> {
     engine,
     parameters: toParameterSet(definitions, values),
     print,
+    slice: frozen.slice ?? null,
+    quote: quoteOfFrozen(frozen),
     modelKey: await signSessionKey(snapshot.id, 'snapshot'),
   }
 }

@@ -208,6 +208,71 @@ describe("the designer's slicer profile", () => {
   })
 })
 
+describe("a snapshot's quote", () => {
+  const priced = {
+    currency: 'EUR',
+    basePrice: 1,
+    pricePerHour: 2,
+    parts: [{ material: { name: 'PLA', density: 1.24, pricePerKg: 25 } }],
+  }
+
+  it("waits for the slice of its values and freezes the slicer's quote: later changes of price never reach it", async () => {
+    const { session, token, configuratorId } = await openSession(
+      'height = 60; // [20:100]\ncube([10, 10, height]);\n',
+      {
+        extraSettings: { manufacturing: priced },
+      },
+    )
+    // Taken at once, before the background slice of the values could have ended.
+    const snapshot = await callJson('createSnapshot', { token, params: { sessionId: session.id } })
+    expect(snapshot.slice).toMatchObject({ state: 'done', supports: false, layers: 300 })
+    const { slice } = await sliced(session.id, token)
+    expect(snapshot.slice).toEqual(slice)
+    const weight = slice.materials[0].weightG
+    expect(snapshot.quote).toEqual({
+      basis: 'slice',
+      weight,
+      price: slice.price,
+      printTimeSeconds: slice.printTimeSeconds,
+      reason: null,
+    })
+    expect(snapshot.quote.price).toEqual({
+      amount: (1 + (slice.printTimeSeconds / 3600) * 2 + (weight / 1000) * 25).toFixed(2),
+      currency: 'EUR',
+    })
+
+    const dearer = { ...priced, pricePerHour: 50 }
+    expect(
+      (
+        await api('PUT', `/configurators/${configuratorId}`, {
+          token,
+          body: { extraSettings: { manufacturing: dearer } },
+        })
+      ).status,
+    ).toBe(200)
+    const again = await callJson('getSnapshot', { token, params: { snapshotId: snapshot.id } })
+    expect(again.quote).toEqual(snapshot.quote)
+  })
+
+  it("keeps the geometry's price, marked so, when the slicer cannot slice the values", async () => {
+    // Larger than the printer's bed, offered anyway (the designer allows oversize): the slicer refuses it.
+    const { session, token } = await openSession('length = 300; // [100:400]\ncube([length, 20, 10]);\n', {
+      extraSettings: { manufacturing: { ...priced, allowOversize: true } },
+    })
+    const snapshot = await callJson('createSnapshot', { token, params: { sessionId: session.id } })
+    expect(snapshot.slice).toMatchObject({ state: 'failed', error: 'Objects could not fit on the bed' })
+    expect(snapshot.quote).toEqual({
+      basis: 'geometry',
+      weight: snapshot.print.weight,
+      price: snapshot.print.price,
+      printTimeSeconds: null,
+      reason: 'not sliced: Objects could not fit on the bed',
+    })
+    // 60 cm³ of solid PLA, 74.4 g at 25 € a kg, and no time.
+    expect(snapshot.quote.price).toEqual({ amount: '2.86', currency: 'EUR' })
+  })
+})
+
 describe('the profiles the studio picks from', () => {
   it("lists the server's vendors, a vendor's printers, and the prints and filaments that suit a printer", async () => {
     const { token } = await signUp()
