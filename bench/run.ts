@@ -30,6 +30,7 @@ const { benchGrowth } = await import('./growth')
 const { benchReleases } = await import('./releases')
 const { benchReplicad } = await import('./replicad')
 const { benchCrowdOverHttp } = await import('./crowd')
+const { benchSlicing } = await import('./slicing')
 
 await prepareDatabase()
 const { accessToken } = (
@@ -60,6 +61,7 @@ const sections: [string, () => Promise<unknown>][] = [
   ['releases', () => benchReleases(ids.get('name-tag')!, accessToken)],
   ['queue', () => benchQueue()],
   ['replicad', () => benchReplicad()],
+  ['slicing', () => benchSlicing()],
 ]
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !sections.some(([section]) => section === name))

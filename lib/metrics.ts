@@ -79,8 +79,8 @@ function createMetrics() {
         'Background engine runs ' +
         '(print figures, preparation, ' +
         'prefetch candidates) started, yielded (held ' +
-        'back while customers builds ran or waited) and ' +
-        'dropped (a candidate no worker was free for)',
+        'back while customers builds ran or waited), ' +
+        'dropped (a candidate no worker was free for) and paused (a slice stopped while customers builds ran)',
       labelNames: ['event'],
       registers,
     }),

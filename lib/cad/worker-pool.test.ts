@@ -15,6 +15,8 @@ interface Ran {
   booted: bigint
   /** The niceness of the thread it ran on. */
   niceness: number
+  /** How often it was told to pause. */
+  pauses: number
 }
 
 const SCRIPT = path.join(process.cwd(), 'test/support/sleep-worker.ts')
@@ -110,6 +112,25 @@ describe('WorkerPool', () => {
     const sliced = run(slicer, 'slice', { turn: 'slice', exclusive: ['slice'], shared: [], background: true }, 10)
     const [move, slice] = await Promise.all([build, sliced])
     expect(slice.start).toBeGreaterThan(move.end + 100_000_000n)
+  })
+
+  it('pauses a running slice while customers of the machine build, and its time limit does not count the pause', async () => {
+    const options = { script: SCRIPT, maxHeapMb: 64, backgroundGraceMs: 100, sharesMachine: true }
+    const engines = new WorkerPool<Job, Ran>({ ...options, size: 1, backgroundSize: 0 })
+    const slicer = new WorkerPool<Job, Ran>({ ...options, size: 0, backgroundSize: 1, pausesForCustomers: true })
+    const background = { turn: 'slice', exclusive: ['slice'], shared: [], background: true }
+    // 300 ms of slicing within a limit of 500 ms, though it ends more than 500 ms after it started.
+    let started!: () => void
+    const slicing = new Promise<void>((resolve) => (started = resolve))
+    const sliced = slicer.run({ name: 'slice', ms: 300 }, { timeLimitMs: 500, fairness: background, onStart: started })
+    await slicing
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const move = await engines.run({ name: 'move', ms: 400 }, { timeLimitMs: 10_000, fairness: customer('c4', 's4') })
+    const slice = await sliced
+    expect(slice.pauses).toBe(1)
+    // It stood still through the move and the moment after it, then slept its last 200 ms.
+    expect(slice.end).toBeGreaterThan(move.end + 100_000_000n + 150_000_000n)
+    expect(Number(slice.end - slice.start) / 1e6).toBeGreaterThan(500)
   })
 
   it('drops a candidate that the background worker cannot start at once, and runs it when it can, customers or not', async () => {

@@ -83,12 +83,19 @@ interface Slot<Job, Result> {
   /** When its task started, as a dispatch count. */
   startedAt?: number
   timer?: NodeJS.Timeout
+  /** When its task's time limit ends (performance.now()), or, while it is paused, how much of it is left. */
+  deadline?: { at: number } | { leftMs: number }
+  /** Told to pause (pausesForCustomers): it stands still until told to resume. */
+  paused?: boolean
 }
 
 /** What a worker posts when it can take a task: after starting, and again after each answer once prepared. */
 export const WORKER_READY = 'ready'
 /** What an idle worker posts when it starts preparing ahead, which takes its thread: not ready until its next WORKER_READY. */
 export const WORKER_BUSY = 'busy'
+/** What a pool that pausesForCustomers posts to a background worker when customers' builds start, and when they have ended. */
+export const WORKER_PAUSE = 'pause'
+export const WORKER_RESUME = 'resume'
 
 /**
  * The buffers a worker hands back with a result's mesh, each once: a mesh read from the cache
@@ -117,6 +124,12 @@ export interface WorkerPoolOptions {
   backgroundGraceMs?: number
   /** Its background work waits for the customers of every pool that shares the machine too (a slice waits for builds). */
   sharesMachine?: boolean
+  /**
+   * Its background workers run child processes that can stand still (SIGSTOP): they are told to
+   * pause while customers' builds of the machine run or wait, and to resume once background work
+   * may start again. Paused time does not count against the task's time limit.
+   */
+  pausesForCustomers?: boolean
 }
 
 /** The pools whose background work waits for each other's customers: this process's engines and slicer, whichever copy of this module made them. */
@@ -249,6 +262,7 @@ export class WorkerPool<Job, Result> {
   }
 
   private dispatch(): void {
+    this.followCustomers()
     for (const slot of this.slots) {
       if (slot.task || !slot.isReady) continue
       const task = this.pickNext(slot.background)
@@ -258,12 +272,45 @@ export class WorkerPool<Job, Result> {
       slot.isReady = false
       slot.task = task
       slot.startedAt = this.dispatches
+      slot.deadline = { at: performance.now() + task.timeLimitMs }
       slot.timer = setTimeout(() => this.replace(slot, new TimeLimitError(task.timeLimitMs)), task.timeLimitMs)
       slot.worker.postMessage(task.job)
       if (task.fairness.background) metrics.backgroundWork.inc({ event: 'started' })
       task.onStart?.()
     }
     this.preempt()
+    if (this.hasCustomerWork) for (const pool of this.neighbours) if (pool !== this) pool.followCustomers()
+  }
+
+  /** Pauses its busy background workers while the machine's customers work, resumes them once background work may start. */
+  private followCustomers(): void {
+    if (!this.options.pausesForCustomers) return
+    const busy = this.neighbours.some((pool) => pool.hasCustomerWork)
+    for (const slot of this.slots) {
+      if (!slot.background) continue
+      if (busy && slot.task?.fairness.background && !slot.paused) this.pause(slot)
+      else if (!busy && slot.paused && this.mayStartBackground()) this.resume(slot)
+    }
+  }
+
+  private pause(slot: Slot<Job, Result>): void {
+    slot.paused = true
+    slot.worker.postMessage(WORKER_PAUSE)
+    if (slot.deadline && 'at' in slot.deadline) {
+      clearTimeout(slot.timer)
+      slot.deadline = { leftMs: slot.deadline.at - performance.now() }
+    }
+    metrics.backgroundWork.inc({ event: 'paused' })
+  }
+
+  private resume(slot: Slot<Job, Result>): void {
+    slot.paused = false
+    slot.worker.postMessage(WORKER_RESUME)
+    const { task, deadline } = slot
+    if (task && deadline && 'leftMs' in deadline) {
+      slot.deadline = { at: performance.now() + deadline.leftMs }
+      slot.timer = setTimeout(() => this.replace(slot, new TimeLimitError(task.timeLimitMs)), deadline.leftMs)
+    }
   }
 
   /**
@@ -297,10 +344,16 @@ export class WorkerPool<Job, Result> {
     this.dispatch()
   }
 
-  /** A queued background task someone now waits for: it goes to the customers' workers, without waiting for them to be idle. */
+  /**
+   * A background task someone now waits for: queued, it goes to the customers' workers without
+   * waiting for them to be idle; running and paused, it goes on.
+   */
   private promote(task: Task<Job, Result>): void {
-    if (!task.fairness.background || !this.queue.includes(task)) return
+    if (!task.fairness.background) return
+    const slot = this.slots.find((candidate) => candidate.task === task)
+    if (!slot && !this.queue.includes(task)) return
     task.fairness = { ...task.fairness, background: false }
+    if (slot?.paused) this.resume(slot)
     this.dispatch()
   }
 

@@ -4,6 +4,7 @@
 // that owns nothing on the host, with prlimit's limits inside. Relative imports: worker threads
 // load it too.
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 
 export const BWRAP = '/usr/bin/bwrap'
 export const PRLIMIT = '/usr/bin/prlimit'
@@ -62,10 +63,61 @@ export function limitHit(ended: SandboxEnded): 'time' | 'output' | 'signal' | nu
   return null
 }
 
-/** Runs a sandbox to its end, each line it prints to `print`; killed at `timeLimitMs` or when `signal` aborts. */
+/**
+ * Whether background work is to stand still (a customer's build runs): set by the worker that
+ * runs it, followed by the sandboxes it runs. Paused time does not count against a time limit.
+ */
+export class PauseSwitch extends EventTarget {
+  paused = false
+
+  set(paused: boolean): void {
+    if (paused === this.paused) return
+    this.paused = paused
+    this.dispatchEvent(new Event('change'))
+  }
+}
+
+/** The sandbox's processes: bubblewrap and all below it (the program runs in a session of its own, so no group holds them all). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>()
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)])
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const tree = [root]
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []))
+  return tree
+}
+
+const RESTOP_MS = 100
+
+/** Stops or continues every process of the sandbox, the outermost first. */
+function signalTree(root: number | undefined, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  if (root === undefined) return
+  for (const pid of processTree(root)) {
+    try {
+      process.kill(pid, signal)
+    } catch {
+      // ended meanwhile
+    }
+  }
+}
+
+/** Runs a sandbox to its end, each line it prints to `print`; killed at `timeLimitMs` (paused time not counted) or when `signal` aborts. */
 export function runSandbox(
   args: string[],
-  { timeLimitMs, signal, print }: { timeLimitMs: number; signal?: AbortSignal; print: (line: string) => void },
+  {
+    timeLimitMs,
+    signal,
+    print,
+    pauses,
+  }: { timeLimitMs: number; signal?: AbortSignal; print: (line: string) => void; pauses?: PauseSwitch },
 ): Promise<SandboxEnded> {
   const child = spawnSandbox(args)
   child.stdin.end()
@@ -79,10 +131,32 @@ export function runSandbox(
   child.stderr.on('data', read)
   let timedOut = false
   let cancelled = false
-  const timer = setTimeout(() => {
+  let remainingMs = timeLimitMs
+  let runningSince = performance.now()
+  const kill = () => {
     timedOut = true
     killSandbox(child.pid)
-  }, timeLimitMs)
+  }
+  let timer: NodeJS.Timeout | undefined = setTimeout(kill, remainingMs)
+  // Stopped again and again while paused: a process the sandbox was forking meanwhile stops too.
+  let stopping: NodeJS.Timeout | undefined
+  const follow = () => {
+    if (pauses!.paused === (timer === undefined)) return
+    if (pauses!.paused) {
+      clearTimeout(timer)
+      timer = undefined
+      remainingMs -= performance.now() - runningSince
+      signalTree(child.pid, 'SIGSTOP')
+      stopping = setInterval(() => signalTree(child.pid, 'SIGSTOP'), RESTOP_MS)
+    } else {
+      clearInterval(stopping)
+      runningSince = performance.now()
+      timer = setTimeout(kill, remainingMs)
+      signalTree(child.pid, 'SIGCONT')
+    }
+  }
+  pauses?.addEventListener('change', follow)
+  if (pauses?.paused) follow()
   const cancel = () => {
     cancelled = true
     killSandbox(child.pid)
@@ -92,6 +166,8 @@ export function runSandbox(
     child.on('error', (error) => print(`ERROR: the sandbox did not start: ${error.message}`))
     child.on('close', (code, endedBy) => {
       clearTimeout(timer)
+      clearInterval(stopping)
+      pauses?.removeEventListener('change', follow)
       signal?.removeEventListener('abort', cancel)
       if (pending) print(pending)
       resolve({ code, signal: endedBy, timedOut, cancelled })

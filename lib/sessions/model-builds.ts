@@ -242,7 +242,9 @@ function sliceJob(source: BuildSource, values: Values, config: SlicerConfig): Ca
   const job = buildJob(source, values, 'final')
   // `1`: the format of the 3MF sliced and the figures stored.
   const key = exportKey(`slice-${hashOf({ config: config.hash, format: 1 })}`, partsKey(job.key))
-  return { ...job, kind: 'slice', key, buildKey: partsKey(job.key), sliceConfig: config.text }
+  // It slices the cached parts: none of the model's files, libraries or fonts are read for it.
+  const noFiles = { files: [], libraries: [], fonts: [] }
+  return { ...job, ...noFiles, kind: 'slice', key, buildKey: partsKey(job.key), sliceConfig: config.text }
 }
 
 /** Slices the final quality's parts in the background, once per key however many ask; nothing when the profile is not on this server. */

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { limitHit, PRLIMIT, runSandbox, sandboxArgs } from '../sandbox/bubblewrap'
+import { limitHit, type PauseSwitch, PRLIMIT, runSandbox, sandboxArgs } from '../sandbox/bubblewrap'
 
 /** Where the sandbox sees the slicer, whichever folder it lives in outside. */
 const SLICER = '/engine/prusa-slicer'
@@ -40,19 +40,23 @@ export interface SliceFigures {
 
 export type SliceResult = { figures: SliceFigures; log: string } | { figures: null; error: string; log: string }
 
-/** One slice in a sandbox of its own; every failure is a result, a cancellation rejects. */
-export async function slice(input: SliceInput): Promise<SliceResult> {
+/** One slice in a sandbox of its own, standing still while `pauses` says so; every failure is a result, a cancellation rejects. */
+export async function slice(input: SliceInput, pauses?: PauseSwitch): Promise<SliceResult> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), input.folderPrefix ?? SLICE_FOLDER_PREFIX))
   // The sandbox's user may pass through to the run's folders, not list what else is there.
   fs.chmodSync(root, 0o711)
   try {
-    return await sliceIn(root, input)
+    return await sliceIn(root, input, pauses)
   } finally {
     fs.rmSync(root, { recursive: true, force: true })
   }
 }
 
-async function sliceIn(root: string, { binary, model, config, timeLimitMs, memoryLimitBytes, signal }: SliceInput) {
+async function sliceIn(
+  root: string,
+  { binary, model, config, timeLimitMs, memoryLimitBytes, signal }: SliceInput,
+  pauses: PauseSwitch | undefined,
+) {
   const input = path.join(root, 'in')
   const out = path.join(root, 'out')
   fs.mkdirSync(input, { mode: 0o755 })
@@ -75,7 +79,7 @@ async function sliceIn(root: string, { binary, model, config, timeLimitMs, memor
       ...['--output', '/out/model.gcode', '/in/model.3mf'],
     ],
     // Its trace of start-up and its progress lines say nothing a designer can act on.
-    { timeLimitMs, signal, print: (line) => /\[trace\]|^\d+ => /.test(line) || lines.push(line) },
+    { timeLimitMs, signal, pauses, print: (line) => /\[trace\]|^\d+ => /.test(line) || lines.push(line) },
   )
   const log = lines.join('\n')
   if (ended.cancelled) throw signal!.reason

@@ -12,7 +12,8 @@ export const SLICE_LIMITS = { timeLimitMs: 180_000, memoryLimitBytes: 4 * 1024 *
 /**
  * The slicer's workers: one for slices someone waits for (a snapshot before its quote arrived),
  * one at the lowest priority for the background, which waits for the customers of the engines'
- * pools too (sharesMachine).
+ * pools too (sharesMachine) and stands still while they build (pausesForCustomers): even at nice 19
+ * a running slice slowed a customer's moves by a quarter (docs/slicing.md).
  */
 function slicerPool(): WorkerPool<SliceInput, SliceResult> {
   return processSingleton(
@@ -24,6 +25,7 @@ function slicerPool(): WorkerPool<SliceInput, SliceResult> {
         backgroundSize: env.BUILD_WORKERS > 0 ? 1 : 0,
         maxHeapMb: 256,
         sharesMachine: true,
+        pausesForCustomers: true,
       }),
   )
 }

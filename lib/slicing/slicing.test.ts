@@ -22,6 +22,7 @@ import {
 import { holds } from '@/lib/slicing/compatibility'
 import { DEFAULT_BUILD_VOLUME_MM } from '@/lib/manufacturing/print-report'
 import { readGcode, slice } from '@/lib/slicing/prusa-slicer'
+import { PauseSwitch } from '@/lib/sandbox/bubblewrap'
 import { env } from '@/lib/env'
 import { directSlice, summaryDifferences } from '@/test/support/print-ready'
 
@@ -46,7 +47,7 @@ async function meshOf(source: string, defines: string[] = []) {
     defines,
     format: 'binstl',
     timeLimitMs: 60_000,
-    memoryLimitBytes: 2 << 30,
+    memoryLimitBytes: 2 * 1024 ** 3,
   })
   expect(built.exitCode, built.log.error).toBe(0)
   return parseBinaryStl(built.output!)
@@ -58,7 +59,7 @@ async function printReady(source: string, defines: string[] = []) {
 }
 
 function sliced(model: Uint8Array, config = flatConfig()) {
-  return slice({ binary: env.PRUSA_SLICER, model, config, timeLimitMs: 60_000, memoryLimitBytes: 2 << 30 })
+  return slice({ binary: env.PRUSA_SLICER, model, config, timeLimitMs: 60_000, memoryLimitBytes: 2 * 1024 ** 3 })
 }
 
 describe('profiles', () => {
@@ -244,10 +245,30 @@ describe('slicing in the sandbox', () => {
       model,
       config: flatConfig(),
       timeLimitMs: 300,
-      memoryLimitBytes: 2 << 30,
+      memoryLimitBytes: 2 * 1024 ** 3,
     })
     expect(result).toMatchObject({ figures: null, error: 'the slicer was stopped after its time limit of 0.3 s' })
     expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('paraform-slice-')).length).toBe(before)
+  })
+
+  it('stands still while paused, every process of its sandbox, and its time limit does not count the pause', async () => {
+    const model = await printReady('cube([20, 20, 10]);')
+    const pauses = new PauseSwitch()
+    pauses.set(true)
+    let ended = false
+    const running = slice(
+      { binary: env.PRUSA_SLICER, model, config: flatConfig(), timeLimitMs: 2000, memoryLimitBytes: 2 * 1024 ** 3 },
+      pauses,
+    ).finally(() => (ended = true))
+    // A slice of this cube takes under a second when it runs.
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    expect(ended).toBe(false)
+    const stopped = execFileSync('ps', ['-o', 'stat=,comm=', '-u', 'nobody'], { encoding: 'utf8' })
+    // PrusaSlicer names its main thread slic3r_main.
+    expect(stopped).toMatch(/^T\S*\s+slic3r_main/m)
+    pauses.set(false)
+    const result = await running
+    expect(result.figures?.layers).toBe(50)
   })
 
   it('keeps what the slicer runs inside its sandbox: a post-processing script reaches none of the host', async () => {

@@ -11,6 +11,8 @@ import { DEFAULT_PROFILE, flatConfig } from '@/lib/slicing/profiles'
 // The session's objectinfo with PrusaSlicer's slice of its final quality (issue 48): sliced in the
 // background once the values settle, by whichever worker takes it, cached by the parts and profile.
 const SLICE_TIMEOUT_MS = 90_000
+/** A test waits for a slice or two on a machine the rest of the suite shares. */
+const SLICING = { timeout: 2 * SLICE_TIMEOUT_MS }
 
 async function objectInfoOf(sessionId: string, token: string) {
   const response = await api('GET', `/configsessions/${sessionId}/objectinfo`, { token })
@@ -26,7 +28,7 @@ async function sliced(sessionId: string, token: string) {
   return objectInfoOf(sessionId, token)
 }
 
-describe('the slice of the manufactured model', () => {
+describe('the slice of the manufactured model', SLICING, () => {
   it('reports what PrusaSlicer writes for the final 3MF with the default profile, and answers it from the cache after', async () => {
     const source = 'height = 80; // [20:100]\ncube([10, 10, height]);\n'
     const { session, token } = await openSession(source)
@@ -117,7 +119,7 @@ function exportedConfig(presets: typeof MINI): string {
   }
 }
 
-describe("the designer's slicer profile", () => {
+describe("the designer's slicer profile", SLICING, () => {
   it('slices with presets of the bundles on the server, and refuses those it does not have, naming the setting', async () => {
     const { session, token, configuratorId } = await openSession(TOWER, slicerSettings(MINI))
     const { slice } = await sliced(session.id, token)
@@ -208,7 +210,7 @@ describe("the designer's slicer profile", () => {
   })
 })
 
-describe("a snapshot's quote", () => {
+describe("a snapshot's quote", SLICING, () => {
   const priced = {
     currency: 'EUR',
     basePrice: 1,
