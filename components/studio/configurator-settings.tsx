@@ -245,11 +245,13 @@ function SettingsForm({ configurator, capabilities }: { configurator: Configurat
               A JSON object. The server reads <code>quality.preview</code> and <code>quality.final</code> (variable
               overrides such as {JSON.stringify(system.qualityExample)}), <code>limits.buildSeconds</code>,{' '}
               <code>renderers</code> and <code>manufacturing</code>: each part&apos;s <code>label</code> and{' '}
-              <code>material</code> ({'{"name": "PETG", "density": 1.27, "pricePerCm3": 0.09}'}) by part number in{' '}
-              <code>parts</code>, <code>currency</code> (ISO 4217), <code>basePrice</code>, <code>minimumWallMm</code>{' '}
-              (0.8), <code>buildVolumeMm</code> ([256, 256, 256]), <code>allowOversize</code> (false: a model that fits
-              it in no orientation has no price and cannot be ordered) and <code>slicer</code>, the PrusaSlicer profile
-              the quote slices with: presets of the server&apos;s bundles (
+              <code>material</code> ({'{"name": "PETG", "density": 1.27, "pricePerKg": 25}'}, or{' '}
+              <code>pricePerCm3</code>) by part number in <code>parts</code>, <code>currency</code> (ISO 4217),{' '}
+              <code>basePrice</code>, <code>pricePerHour</code> (of print time), <code>minimumWallMm</code> (0.8),{' '}
+              <code>buildVolumeMm</code> (the slicer&apos;s printer&apos;s bed; set, it replaces the bed),{' '}
+              <code>allowOversize</code> (false: a model that fits it in no orientation has no price and cannot be
+              ordered) and <code>slicer</code>, the PrusaSlicer profile the quote slices with: presets of the
+              server&apos;s bundles (
               {
                 '{"vendor": "PrusaResearch", "printer": "Original Prusa MINI & MINI+", "print": "0.15mm QUALITY @MINI", "filament": "Prusament PETG @MINI"}'
               }
