@@ -96,7 +96,7 @@ async function measured<T extends { log: EngineLog }>(
     startedAt = Date.now()
     scheduling.onStart?.()
   }
-  const ended = (outcome: 'built' | 'failed' | 'timed_out' | 'cancelled') => {
+  const ended = (outcome: 'built' | 'failed' | 'timed_out' | 'cancelled', error?: string) => {
     const endedAt = Date.now()
     const quality = job.quality ?? 'none'
     metrics.builds.inc({ engine: job.cadVersion, kind: job.kind, quality, outcome })
@@ -108,11 +108,22 @@ async function measured<T extends { log: EngineLog }>(
       startedAt === undefined
         ? { queueWaitMs: endedAt - askedAt }
         : { queueWaitMs: startedAt - askedAt, engineMs: endedAt - startedAt }
-    logger.info({ cacheKey: job.key, engine: job.cadVersion, kind: job.kind, quality, outcome, ...times }, 'build')
+    // Why it failed, in the engine's or slicer's first words (a slice's error reaches an operator only here).
+    const why = error && {
+      error: error
+        .replace(/^ERROR: /, '')
+        .split('\n')[0]!
+        .slice(0, 300),
+    }
+    logger.info(
+      { cacheKey: job.key, engine: job.cadVersion, kind: job.kind, quality, outcome, ...times, ...why },
+      'build',
+    )
   }
   try {
     const result = await run({ ...scheduling, onStart })
-    ended(isBuilt(result) ? 'built' : isTimedOut(result.log) ? 'timed_out' : 'failed')
+    if (isBuilt(result)) ended('built')
+    else ended(isTimedOut(result.log) ? 'timed_out' : 'failed', result.log.error)
     return result
   } catch (error) {
     // A prefetch candidate no worker was free for never ran.

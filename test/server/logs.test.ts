@@ -78,6 +78,42 @@ describe('the log', () => {
     for (const line of afterStart) expect(() => JSON.parse(line) as unknown, line).not.toThrow()
   })
 
+  it("names why a slice failed in its build line: the slicer's own words", async () => {
+    const token = await signIn(server.url)
+    const created = await callServer(server.url, token, 'POST', '/configurators', {
+      name: 'Too long',
+      mainFile: 'main.scad',
+    })
+    const { UUID } = (await created.json()) as { UUID: string }
+    await callServer(
+      server.url,
+      token,
+      'PUT',
+      `/configurators/${UUID}/files/configurator/main.scad`,
+      'cube([300, 20, 10]);\n',
+    )
+    const { id } = (await (
+      await callServer(server.url, token, 'POST', '/configsessions', { configuratorId: UUID })
+    ).json()) as {
+      id: string
+    }
+    const slice = async () =>
+      (
+        (await (await callServer(server.url, token, 'GET', `/configsessions/${id}/objectinfo`)).json()) as {
+          slice: { state: string }
+        }
+      ).slice.state
+    await expect.poll(slice, { timeout: 60_000, interval: 500 }).toBe('failed')
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({
+        msg: 'build',
+        kind: 'slice',
+        outcome: 'failed',
+        error: 'Objects could not fit on the bed',
+      }),
+    )
+  })
+
   it('is one JSON line per request with its id, operation, status and duration, the id answered in X-Request-Id', async () => {
     const sane = await fetch(`${server.url}/api/health`, { headers: { 'x-request-id': 'shop-backend.4711' } })
     expect(sane.headers.get('x-request-id')).toBe('shop-backend.4711')
