@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintMeasures } from '@/lib/cad/mesh/printability'
 import type { Scheduling } from '@/lib/cad/worker-pool'
+import type { SearchResult } from '@/lib/cad/refused-values'
 
 /** A file as the model sees it, relative to the model's root directory. */
 export interface ModelFile {
@@ -73,6 +74,12 @@ export interface BuildInput extends ParametersInput {
   overrides: Record<string, ParameterValue>
 }
 
+/** A search for the values of one parameter that the model refuses, the others at `values`. */
+export interface RefusalsInput extends BuildInput {
+  parameter: ParameterDefinition
+  budget: { evaluations: number; timeMs: number }
+}
+
 /** A model's parts closed: what `closeParts` reads. */
 export interface PartsInput extends BuildInput {
   /** The build of the same values: one solid, its faces in parts by colour. */
@@ -116,6 +123,8 @@ export interface CadEngine {
    * `log.error` says why; null `mesh` when the run itself failed (time or memory limit).
    */
   closeParts(input: PartsInput): Promise<PartsOutput>
+  /** The values of a parameter the model refuses, by evaluating it without building; only engines that can. */
+  refusedValues?(input: RefusalsInput): Promise<SearchResult & { evaluations: number; log: EngineLog }>
   /** The model as a file of one of its CAD system's exportTypes; only engines whose system has some. */
   exportModel?(input: ExportInput): Promise<ExportOutput>
 }

@@ -179,8 +179,13 @@ export async function lib3mfWarnings(bytes: Uint8Array): Promise<string[]> {
   const wrapper = new library.CWrapper()
   const model = wrapper.CreateModel()
   const reader = model.QueryReader('3mf')
-  reader.SetStrictModeActive(true)
-  library.FS.writeFile('/in.3mf', bytes)
-  reader.ReadFromFile('/in.3mf')
-  return Array.from({ length: reader.GetWarningCount() }, (_, i) => String(reader.GetWarning(i)))
+  try {
+    reader.SetStrictModeActive(true)
+    library.FS.writeFile('/in.3mf', bytes)
+    reader.ReadFromFile('/in.3mf')
+    return Array.from({ length: reader.GetWarningCount() }, (_, i) => String(reader.GetWarning(i)))
+  } finally {
+    reader.delete()
+    model.delete()
+  }
 }

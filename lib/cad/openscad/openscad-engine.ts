@@ -1,7 +1,9 @@
 import path from 'node:path'
-import type { BuildInput, CadEngine, ModelFile, ParametersInput, ParameterValue, PartsInput } from '@/lib/cad/engine'
+import type { CadEngine, ModelFile, ParametersInput, PartsInput, RefusalsInput, BuildInput } from '@/lib/cad/engine'
 import { withError } from '@/lib/cad/engine'
 import type { OpenscadJob, OpenscadJobResult, PlacedFont } from '@/lib/cad/openscad/openscad-job'
+import { definesOf } from '@/lib/cad/openscad/defines'
+import { failureReason } from '@/lib/cad/openscad/failure-reason'
 import { addFontProbe, readFontProbe } from '@/lib/cad/openscad/font-probe'
 import { fontsForModel, type ModelText } from '@/lib/cad/openscad/model-fonts'
 import { hasError } from '@/lib/cad/openscad/openscad-log'
@@ -11,17 +13,6 @@ import { env } from '@/lib/env'
 import { readFontName } from '@/lib/cad/fonts/font-names'
 import { hostFonts, placedFontName } from '@/lib/cad/fonts/host-fonts'
 import { processSingleton } from '@/lib/process-singleton'
-
-const IDENTIFIER = /^\$?[A-Za-z_][A-Za-z0-9_]*$/
-
-/** OpenSCAD source for a value given with -D: numbers, booleans and vectors as they are, strings quoted. */
-export function toDefine(key: string, value: ParameterValue): string {
-  if (!IDENTIFIER.test(key)) throw new Error(`not an OpenSCAD variable name: ${key}`)
-  if ([value].flat().some((item) => typeof item === 'number' && !Number.isFinite(item)))
-    throw new Error(`${key} must be finite numbers`)
-  // A vector's JSON (`[42,42,7]`) is OpenSCAD's. JSON string escapes (\" \\ \n \uXXXX) are also OpenSCAD's.
-  return `${key}=${typeof value === 'boolean' || typeof value === 'number' ? String(value) : JSON.stringify(value)}`
-}
 
 /** The build workers of an engine: `size` for customers, one at the lowest priority for background work. */
 export function openscadPool(script: string): WorkerPool<OpenscadJob, OpenscadJobResult> {
@@ -165,6 +156,44 @@ export function openscadEngineOn(run: RunJob, { probesFonts }: { probesFonts: bo
       )
       return { mesh: result.mesh ?? null, log: result.log, print: result.print }
     },
+
+    async refusedValues({
+      files,
+      mainFile,
+      libraries,
+      fonts,
+      values,
+      overrides,
+      parameter,
+      budget,
+      timeLimitMs,
+      memoryLimitBytes,
+      scheduling,
+    }: RefusalsInput) {
+      const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
+      const result = await run(
+        {
+          kind: 'refusals',
+          files,
+          mainFile,
+          libraries,
+          fonts: placed,
+          defines: [],
+          memoryLimitBytes,
+          search: { parameter, values, overrides, ...budget },
+        },
+        // Each evaluation stops at the search's deadline; one that runs away stops at the model's own limit after it.
+        { timeLimitMs: budget.timeMs + timeLimitMs, ...scheduling },
+      )
+      return result.refusals
+        ? { ...result.refusals, log: result.log }
+        : {
+            refusals: { searched: false as const, reason: failureReason(result.log) ?? 'the search did not end' },
+            complete: false,
+            evaluations: 0,
+            log: result.log,
+          }
+    },
   }
 }
 
@@ -186,10 +215,6 @@ function fontsOf(model: ModelText, frozen: ModelFile[] | undefined): PlacedFont[
     family: font.family,
   }))
   return fontsForModel(model, machineFonts)
-}
-
-function definesOf(values: BuildInput['values'], overrides: BuildInput['overrides']): string[] {
-  return Object.entries({ ...values, ...overrides }).map(([key, value]) => toDefine(key, value))
 }
 
 /** Starts the workers (and their first warm instances), and reads the machine's fonts, before the first request needs them. */

@@ -1,4 +1,5 @@
-import type { EngineLog, ModelFile } from '../engine'
+import type { EngineLog, ModelFile, ParameterDefinition, ParameterValue } from '../engine'
+import type { SearchResult } from '../refused-values'
 import type { Mesh } from '../mesh/mesh'
 import type { PrintMeasures } from '../mesh/printability'
 
@@ -6,7 +7,7 @@ import type { PrintMeasures } from '../mesh/printability'
 export type PlacedFont = { path: string; file: string } | ModelFile
 
 export interface OpenscadJob {
-  kind: 'parameters' | 'build' | 'parts'
+  kind: 'parameters' | 'build' | 'parts' | 'refusals'
   files: ModelFile[]
   mainFile: string
   /** Placed in OpenSCAD's built-in library folder. */
@@ -18,6 +19,14 @@ export interface OpenscadJob {
   memoryLimitBytes: number
   /** Of a `parts` job: the model as the build of the same defines made it. */
   union?: Mesh
+  /** Of a `refusals` job: the parameter searched at these values, within a budget of evaluations and time. */
+  search?: {
+    parameter: ParameterDefinition
+    values: Record<string, ParameterValue>
+    overrides: Record<string, ParameterValue>
+    evaluations: number
+    timeMs: number
+  }
   /** Of a native job: the time limit its sandbox enforces, the cores it may take (native-engine.ts), whether its OFF holds colours, and how its runs' folders begin. */
   native?: { timeLimitMs: number; cores: CoreClaim; writesColours: boolean; folderPrefix: string }
 }
@@ -43,6 +52,8 @@ export interface OpenscadJobResult {
   mesh?: Mesh
   /** Of a `parts` job: its parts measured. */
   print?: PrintMeasures
+  /** Of a `refusals` job: the values the model refuses, and how many evaluations it took. */
+  refusals?: SearchResult & { evaluations: number }
 }
 
 export type RunFormat = 'param' | 'off' | 'binstl' | 'csg' | 'svg'

@@ -11,7 +11,11 @@ import { contoursOfPathData } from '../mesh/path-data'
 import { parseBinaryStl } from '../mesh/parse-stl'
 import { measurePrint, weld } from '../mesh/printability'
 import { closeParts } from '../mesh/solid-parts'
+import { searchParameter } from '../refused-values'
 import { colourSolidSource, sameColour, treeColours } from './colour-solid'
+import { definesOf } from './defines'
+import { failureReason } from './failure-reason'
+import { hasError } from './openscad-log'
 import type { OpenscadJob, OpenscadJobResult, RunOpenscad } from './openscad-job'
 
 // The machine's fonts by file, read the first time a build draws with them.
@@ -59,6 +63,33 @@ async function runParts(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<Ope
   // Told apart or not, the shop gets parts it can print: at worst the model as one.
   const mesh = 'mesh' in closed ? closed.mesh : { parts: [{ ...weld(union), color: union.parts[0]!.color }] }
   return { exitCode: 0, log: closed.log, mesh, print: measurePrint(union, mesh) }
+}
+
+/**
+ * The values of one parameter the model refuses at the job's other values: each value tried is
+ * evaluated only (the CSG tree, no geometry), where OpenSCAD checks every assert.
+ */
+async function runRefusals(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<OpenscadJobResult> {
+  const { parameter, values, overrides, evaluations, timeMs } = job.search!
+  const budget = { evaluations, deadline: performance.now() + timeMs }
+  const result = await searchParameter(
+    parameter,
+    values[parameter.key]!,
+    async (value) => {
+      const { exitCode, log } = await runOpenscad(
+        { ...job, defines: definesOf({ ...values, [parameter.key]: value }, overrides) },
+        'csg',
+      )
+      if (exitCode === 0 && !hasError(log)) return { refused: false }
+      return { refused: true, message: failureReason(log) ?? 'the model does not build with this value' }
+    },
+    budget,
+  )
+  return {
+    exitCode: 0,
+    log: { message: '', error: '' },
+    refusals: { ...result, evaluations: evaluations - budget.evaluations },
+  }
 }
 
 /**
@@ -113,6 +144,7 @@ async function closeUnion(
 /** The job done with the engine's runs. */
 export async function runJob(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<OpenscadJobResult> {
   if (job.kind === 'parts') return runParts(job, runOpenscad)
+  if (job.kind === 'refusals') return runRefusals(job, runOpenscad)
   if (job.kind === 'parameters') {
     const { output, ...result } = await runOpenscad(job, 'param')
     return { ...result, parameters: output && textOf(output) }
