@@ -6,7 +6,7 @@ import { Field, FieldNotes, Input, Select } from '@/components/ui/field'
 import { useApiQuery } from '@/components/use-api-query'
 import { callApiJson, operationKey } from '@/lib/endpoints/client'
 import type { SlicerProfile } from '@/lib/manufacturing/schemas'
-import type { SlicerProfilesQuery } from '@/lib/slicing/schemas'
+import type { SlicerProfilesQuery } from '@/lib/capabilities/schemas'
 
 type Presets = Extract<SlicerProfile, { vendor: string }>
 type Mode = 'default' | 'presets' | 'upload'

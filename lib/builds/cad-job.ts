@@ -1,5 +1,5 @@
 import { buildStored, type CachedBuild, findBuild, remember, storeBuild } from '@/lib/builds/build-cache'
-import type { EngineLimits, EngineLog, ModelSource, ParameterValue } from '@/lib/cad/engine'
+import type { EngineLimits, EngineLog, ModelSource, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/engine-versions'
 import { type ReadParameters, storeParameters } from '@/lib/builds/parameter-cache'
 import { isDropped, type Scheduling } from '@/lib/cad/worker-pool'
@@ -20,7 +20,7 @@ import { sliceScheduled } from '@/lib/slicing/slicer'
  * Its result goes to the cache under `key`.
  */
 export interface CadJob {
-  kind: 'build' | 'parameters' | 'parts' | 'export' | 'slice'
+  kind: 'build' | 'parameters' | 'parts' | 'export' | 'slice' | 'refusals'
   /** The cache key: a hash of everything below. */
   key: string
   cadType: string
@@ -42,6 +42,8 @@ export interface CadJob {
   buildKey?: string
   /** Of a `slice` job: the flat PrusaSlicer config (lib/slicing/profiles.ts). */
   sliceConfig?: string
+  /** Of a `refusals` job: the parameter searched for the values the model refuses, the others at `values`. */
+  parameter?: ParameterDefinition
   /** Of an `export` job: the file type its engine writes (its CAD system's exportTypes). */
   exportType?: string
   /** Of a build: the quality whose overrides it has, for its metrics and log line (the overrides are in the key). */
@@ -236,7 +238,49 @@ export async function runSliceJob(job: CadJob, scheduling: Scheduling, _source?:
   return storeBuild(job.key, null, log, null, file)
 }
 
-export const RUN = { build: runBuildJob, parts: runPartsJob, export: runExportJob, slice: runSliceJob }
+/** A map's budget: at most this many evaluations and this long (docs/refused-values.md). */
+export const REFUSALS_BUDGET = { evaluations: 120, timeMs: 20_000 }
+
+/** The values of a parameter the model refuses (CadEngine.refusedValues), stored as JSON; an engine that cannot evaluate without building says so. */
+export async function runRefusalsJob(
+  job: CadJob,
+  scheduling: Scheduling,
+  source = readSource(job),
+  askedAt = Date.now(),
+): Promise<CachedBuild> {
+  const engine = getEngine(job.cadType, job.cadVersion)
+  const input = await buildInputOf(job, source)
+  const found = engine.refusedValues
+    ? await measured(
+        job,
+        scheduling,
+        askedAt,
+        (measuring) =>
+          engine.refusedValues!({
+            ...input,
+            parameter: job.parameter!,
+            budget: REFUSALS_BUDGET,
+            scheduling: measuring,
+          }),
+        (searched) => searched.complete,
+      )
+    : {
+        refusals: { searched: false, reason: 'this CAD system evaluates a model only by building it' },
+        complete: true,
+        evaluations: 0,
+        log: { message: '', error: '' },
+      }
+  const { log, ...map } = found
+  return storeBuild(job.key, null, log, null, new TextEncoder().encode(JSON.stringify(map)))
+}
+
+export const RUN = {
+  build: runBuildJob,
+  parts: runPartsJob,
+  export: runExportJob,
+  slice: runSliceJob,
+  refusals: runRefusalsJob,
+}
 
 /**
  * Runs the job and resolves once its result is stored: for a build worker, whose asker reads the

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintMeasures } from '@/lib/cad/mesh/printability'
 import type { Scheduling } from '@/lib/cad/worker-pool'
-import type { SearchResult } from '@/lib/cad/refused-values'
 
 /** A file as the model sees it, relative to the model's root directory. */
 export interface ModelFile {
@@ -72,6 +71,29 @@ export interface BuildInput extends ParametersInput {
   values: Record<string, ParameterValue>
   /** Engine variables set for this quality, e.g. OpenSCAD's `$fn`. */
   overrides: Record<string, ParameterValue>
+}
+
+// Where a model refuses values (lib/cad/refused-values.ts searches them).
+
+/** A closed range of refused numbers, exact to the step at both ends. */
+export interface RefusedRange {
+  from: number
+  to: number
+  message: string
+}
+
+/** A value of a choice, or a boolean. */
+export type OptionValue = number | string | boolean
+
+export type ParameterRefusals =
+  | { searched: true; ranges: RefusedRange[]; options: { value: OptionValue; message: string }[] }
+  | { searched: true; components: { ranges: RefusedRange[] }[] }
+  | { searched: false; reason: string }
+
+export interface SearchResult {
+  refusals: ParameterRefusals
+  /** Every sample evaluated and every change bisected to the step. */
+  complete: boolean
 }
 
 /** A search for the values of one parameter that the model refuses, the others at `values`. */

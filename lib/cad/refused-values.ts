@@ -1,4 +1,4 @@
-import type { ParameterDefinition, ParameterValue } from './engine'
+import type { OptionValue, ParameterDefinition, ParameterValue, RefusedRange, SearchResult } from './engine'
 
 // Where a model refuses values (issue 49): for one parameter, the others held at the customer's
 // values, which of its values make the model fail to evaluate (a failed assert, any error), with
@@ -8,18 +8,6 @@ import type { ParameterDefinition, ParameterValue } from './engine'
 
 /** What evaluating the model at a value said: accepted, or refused with the reason. */
 export type Verdict = { refused: false } | { refused: true; message: string }
-
-/** A closed range of refused numbers, exact to the step at both ends. */
-export interface RefusedRange {
-  from: number
-  to: number
-  message: string
-}
-
-export type ParameterRefusals =
-  | { searched: true; ranges: RefusedRange[]; options: { value: ParameterValue; message: string }[] }
-  | { searched: true; components: { ranges: RefusedRange[] }[] }
-  | { searched: false; reason: string }
 
 /** Evaluations left and when to stop: a map cut short by either says so. */
 export interface Budget {
@@ -31,12 +19,6 @@ export interface Budget {
 export const SAMPLES = 17
 /** The resolution of a range without a step: a thousandth of it. */
 const STEPS_WITHOUT_STEP = 1000
-
-export interface SearchResult {
-  refusals: ParameterRefusals
-  /** Every sample evaluated and every change bisected to the step. */
-  complete: boolean
-}
 
 type Evaluate = (value: ParameterValue) => Promise<Verdict>
 
@@ -91,8 +73,8 @@ export async function searchParameter(
   }
 }
 
-async function searchValues(values: ParameterValue[], evaluate: Evaluate, budget: Budget): Promise<SearchResult> {
-  const options: { value: ParameterValue; message: string }[] = []
+async function searchValues(values: OptionValue[], evaluate: Evaluate, budget: Budget): Promise<SearchResult> {
+  const options: { value: OptionValue; message: string }[] = []
   for (const value of values) {
     try {
       spend(budget)

@@ -10,7 +10,6 @@ import * as releases from '@/lib/publishing/operations'
 import * as renderers from '@/lib/renderers/operations'
 import * as services from '@/lib/services/operations'
 import * as sessions from '@/lib/sessions/operations'
-import * as slicer from '@/lib/slicing/operations'
 import * as snapshots from '@/lib/snapshots/operations'
 import * as users from '@/lib/users/operations'
 import * as webhooks from '@/lib/webhooks/operations'
@@ -28,7 +27,6 @@ export const operations = {
   ...renderers,
   ...services,
   ...capabilities,
-  ...slicer,
   ...health,
   ...libraries,
   ...fonts,

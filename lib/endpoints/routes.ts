@@ -50,6 +50,7 @@ export const ROUTES = {
   getLog: { method: 'GET', path: '/configsessions/{sessionId}/log' },
   getModel: { method: 'GET', path: '/configsessions/{sessionId}/model' },
   getObjectInfo: { method: 'GET', path: '/configsessions/{sessionId}/objectinfo' },
+  getRefusedValues: { method: 'GET', path: '/configsessions/{sessionId}/refused-values' },
   getParameters: { method: 'GET', path: '/configsessions/{sessionId}/parameters' },
   getSession: { method: 'GET', path: '/configsessions/{sessionId}' },
   getSessionFile: { method: 'GET', path: '/configsessions/{sessionId}/files/{fileId}' },

@@ -1,7 +1,8 @@
 import { AppError } from '@/lib/api/errors'
 import { type CachedBuild, exportKey, findBuild } from '@/lib/builds/build-cache'
 import { getBuild, readParameters } from '@/lib/queue/scheduled-builds'
-import { type CadJob, isTimedOut } from '@/lib/builds/cad-job'
+import { type CadJob, isTimedOut, REFUSALS_BUDGET } from '@/lib/builds/cad-job'
+import type { SearchResult } from '@/lib/cad/engine'
 import type { BuildOwner } from '@/lib/queue/scheduling'
 import type { EngineLog, ParameterDefinition, ParameterValue, Values } from '@/lib/cad/engine'
 import { cadSystem } from '@/lib/cad/engines'
@@ -319,6 +320,48 @@ function buildVolumeOf(source: BuildSource): [number, number, number] {
 function reportOf(source: BuildSource, build: CachedBuild, quality: PrintReport['quality']): PrintReport {
   const { mesh, print } = printedOrConflict(build)
   return printReport(print, partNaming(source, mesh), buildVolumeOf(source), quality, quality === 'preview')
+}
+
+/** A parameter's search for the values the model refuses, the others held: cached by the model, the parameter and the other values. */
+function refusalsJob(source: BuildSource, values: Values, parameter: ParameterDefinition): CadJob {
+  const job = buildJob(source, values, 'preview')
+  const { [parameter.key]: _searched, ...others } = job.values
+  const { sourceHash, limits } = source.inputs
+  // `1`: the format of the map stored.
+  const key = `refusals:${hashOf({ source: sourceHash, others, parameter, overrides: job.overrides, limits, budget: REFUSALS_BUDGET, format: 1 })}`
+  return { ...job, kind: 'refusals', key, parameter }
+}
+
+const SEARCHING = { searched: false as const, reason: 'being searched: ask again' }
+
+/**
+ * Where the model refuses values at these values (issue 49): each parameter's map from the cache,
+ * the missing ones searched in the background, one after another, behind every customer's build
+ * and stopped when the session's values change again.
+ */
+export async function refusedValuesOf(source: BuildSource, values: Values) {
+  const maps = await Promise.all(
+    source.definitions.map(async (definition) => {
+      const job = refusalsJob(source, values, definition)
+      const cached = await findBuild(job.key)
+      return { job, map: cached?.file && (JSON.parse(new TextDecoder().decode(cached.file)) as SearchResult) }
+    }),
+  )
+  const missing = maps.filter(({ map }) => !map).map(({ job }) => job)
+  if (missing.length > 0)
+    inBackground(`refusals:${source.session.id}`, hashOf(missing.map((job) => job.key)), async (signal) => {
+      for (const job of missing) if (!signal.aborted) await getBuild(searching(source), job, signal)
+    })
+  return {
+    complete: maps.every(({ map }) => map?.complete),
+    values: Object.fromEntries(source.definitions.map(({ key, default: fallback }) => [key, values[key] ?? fallback])),
+    parameters: Object.fromEntries(maps.map(({ job, map }) => [job.parameter!.key, map?.refusals ?? SEARCHING])),
+  }
+}
+
+/** The session's background searches: a lane of their own beside its builds, counted as its print figures are. */
+function searching(source: BuildSource): BuildOwner {
+  return { ...source.session, print: true, background: true }
 }
 
 /** The report of the final quality of these values, built now when it is not cached. */

@@ -6,6 +6,7 @@ import {
   ZLog,
   ZModelQuery,
   ZObjectInfo,
+  ZRefusedValues,
   ZParameterSet,
   ZPrefetch,
   ZPrefetchAccepted,
@@ -161,6 +162,19 @@ export const getObjectInfo = defineOperation({
   params: ZSessionParams,
   response: ZObjectInfo,
   errors: ['conflict', 'too_many_requests'],
+})
+
+export const getRefusedValues = defineOperation({
+  id: 'getRefusedValues',
+  method: 'GET',
+  path: '/configsessions/{sessionId}/refused-values',
+  summary:
+    "Where the model refuses values at the session's values: each parameter's refused ranges and options with the designer's messages, searched in the background (an addition to the interface)",
+  tag,
+  auth: 'session',
+  params: ZSessionParams,
+  response: ZRefusedValues,
+  errors: ['too_many_requests'],
 })
 
 export const getLog = defineOperation({

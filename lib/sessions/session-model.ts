@@ -14,6 +14,7 @@ import {
   type BuildSource,
   exportedModel,
   manufacturingOf,
+  refusedValuesOf,
   type Quality,
   readBuildSource,
   write3mfOf,
@@ -41,6 +42,12 @@ export async function getObjectInfo(session: LoadedSession, logPath: string) {
     ...(isFlat(mesh) && { area: flatArea(mesh) }),
     ...(await manufacturingOf(source, values)),
   }
+}
+
+/** Where the session's model refuses values at its values: what is searched so far (refusedValuesOf). */
+export async function getRefusedValues(session: LoadedSession) {
+  const source = await readBuildSource(session)
+  return refusedValuesOf(source, session.values)
 }
 
 export async function getParameters(session: LoadedSession): Promise<ParameterSet> {

@@ -264,8 +264,8 @@ describe('slicing in the sandbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 3000))
     expect(ended).toBe(false)
     const stopped = execFileSync('ps', ['-o', 'stat=,comm=', '-u', 'nobody'], { encoding: 'utf8' })
-    // PrusaSlicer names its main thread slic3r_main.
-    expect(stopped).toMatch(/^T\S*\s+slic3r_main/m)
+    // PrusaSlicer names its main thread slic3r_main once it has started.
+    expect(stopped).toMatch(/^T\S*\s+(prusa-slicer|slic3r_main)$/m)
     pauses.set(false)
     const result = await running
     expect(result.figures?.layers).toBe(50)

@@ -20,7 +20,8 @@ describe('a replicad configurator', () => {
     expect(configurator).toMatchObject({ cadType: 'replicad', cadVersion: '1.1', mainFile: 'main.js' })
   })
 
-  it('gives sessions its parameters, models, object info, log and presets', async () => {
+  // Seven B-rep builds and their parts, one after another: about 25 s while the rest of the suite runs.
+  it('gives sessions its parameters, models, object info, log and presets', { timeout: 60_000 }, async () => {
     const { session, token } = await openSession(BRACKET, REPLICAD, { 'configurator/main.json': PRESETS })
     const params = { sessionId: session.id }
     const parameters = await callJson('getParameters', { params, token })

@@ -152,6 +152,8 @@ describe('Prometheus scraping two web instances and a worker', () => {
     const { id: sessionId } = (await (
       await callServer(b, token, 'POST', '/configsessions', { configuratorId })
     ).json()) as { id: string }
+    // Opening a session starts its first model: built and counted before the script's moves are.
+    expect((await callServer(b, token, 'GET', `/configsessions/${sessionId}/model`)).status).toBe(200)
     await scraped()
     const query = {
       builds: 'sum(paraform_builds_total{kind="build",outcome="built"})',

@@ -1,5 +1,4 @@
-import type { EngineLog, ModelFile, ParameterDefinition, ParameterValue } from '../engine'
-import type { SearchResult } from '../refused-values'
+import type { EngineLog, ModelFile, ParameterDefinition, ParameterValue, SearchResult } from '../engine'
 import type { Mesh } from '../mesh/mesh'
 import type { PrintMeasures } from '../mesh/printability'
 

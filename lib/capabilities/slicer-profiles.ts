@@ -8,7 +8,7 @@ import {
   suggested,
   vendors,
 } from '@/lib/slicing/profiles'
-import type { SlicerProfiles, SlicerProfilesQuery } from '@/lib/slicing/schemas'
+import type { SlicerProfiles, SlicerProfilesQuery } from '@/lib/capabilities/schemas'
 import { isSlicerInstalled } from '@/lib/slicing/slicer'
 
 /** The studio's profile pickers, one level deeper with each choice made; 404 naming a choice the server's bundles do not have. */
