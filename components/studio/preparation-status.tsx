@@ -1,7 +1,9 @@
 'use client'
 
+import { refusalOf } from '@/components/configurator/refusals'
 import { Spinner } from '@/components/ui/spinner'
 import { useApiQuery } from '@/components/use-api-query'
+import type { OperationResult } from '@/lib/endpoints/client'
 
 /** What the preparation built: of `builds` (the defaults, then each preset) `failed` did not build. */
 export function describeBuilds(builds: number, failed: number): string {
@@ -10,6 +12,49 @@ export function describeBuilds(builds: number, failed: number): string {
   if (failed === builds)
     return builds === 1 ? 'the defaults did not build:' : `none of ${builds} models (${which}) built:`
   return `${builds - failed} of ${builds} models (${which}) built, ${failed} did not:`
+}
+
+type PreparationRefusals = OperationResult<'getPreparation'>['refusals'][number]
+
+const rangeText = ({ from, to }: { from: number; to: number }) => (from === to ? `${from}` : `${from}–${to}`)
+
+/**
+ * What the preparation's maps say (docs/refused-values.md): each range and option the model refuses
+ * at the defaults ("hole: 33–100 refused at the defaults: ..."), each preset whose own value the
+ * model refuses at that preset's values, and what could not be searched.
+ */
+export function describeRefusals(maps: PreparationRefusals[]) {
+  const refused: string[] = []
+  const presets: string[] = []
+  const unsearched: string[] = []
+  for (const { build, values, parameters, complete } of maps) {
+    const at = `at ${build}${complete ? '' : ' (the search was cut short)'}`
+    for (const [key, refusals] of Object.entries(parameters)) {
+      const own = refusalOf({ values, refusals }, key, values[key]!)
+      if (build !== 'the defaults') {
+        if (own)
+          presets.push(
+            `${build.replace(/^preset/, 'The preset')} sets ${key} = ${JSON.stringify(values[key])}, which the model refuses: ${own}`,
+          )
+        continue
+      }
+      if (!refusals.searched) unsearched.push(`${key}: ${refusals.reason}`)
+      else if ('components' in refusals)
+        refusals.components.forEach(({ ranges }, index) =>
+          refused.push(
+            ...ranges.map((range) => `${key}[${index}]: ${rangeText(range)} refused ${at}: ${range.message}`),
+          ),
+        )
+      else
+        refused.push(
+          ...refusals.ranges.map((range) => `${key}: ${rangeText(range)} refused ${at}: ${range.message}`),
+          ...refusals.options.map(
+            (option) => `${key}: ${JSON.stringify(option.value)} refused ${at}: ${option.message}`,
+          ),
+        )
+    }
+  }
+  return { refused, presets, unsearched }
 }
 
 /** Where the background preparation of the model stands after the last change: customers' first models come from it. */
@@ -52,6 +97,7 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
           ))}
         </ul>
       )}
+      <RefusedValues state={state} />
       {samples.length > 0 && (
         <section aria-label="Test drive" className="text-sm text-stone-700">
           <p>
@@ -77,5 +123,50 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
         </section>
       )}
     </div>
+  )
+}
+
+/** Where the model refuses values at the defaults and presets, once the preparation has searched them. */
+function RefusedValues({ state }: { state: OperationResult<'getPreparation'> }) {
+  if (state.state !== 'ready') return null
+  const searching =
+    state.refusals.length < state.builds && !state.testDrive.done && state.testDrive.samples.length === 0
+  const { refused, presets, unsearched } = describeRefusals(state.refusals)
+  return (
+    <section aria-label="Refused values" className="flex flex-col gap-1 text-sm text-stone-700">
+      {searching ? (
+        <Spinner label="Searching where the model refuses values at the defaults and presets…" />
+      ) : (
+        <p>
+          {refused.length === 0
+            ? 'The model refuses no value of its sliders and options at the defaults.'
+            : 'Where the model refuses values (customers see it on the sliders):'}
+        </p>
+      )}
+      {[...presets, ...refused].length > 0 && (
+        <ul className="flex flex-col gap-1">
+          {presets.map((line) => (
+            <li key={line} className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-900">
+              {line}
+            </li>
+          ))}
+          {refused.map((line) => (
+            <li key={line} className="rounded-md border border-stone-200 bg-stone-50 px-3 py-2">
+              {line}
+            </li>
+          ))}
+        </ul>
+      )}
+      {unsearched.length > 0 && (
+        <details className="text-xs text-stone-600">
+          <summary className="cursor-pointer">Not searched ({unsearched.length})</summary>
+          <ul className="mt-1 list-disc pl-5">
+            {unsearched.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
   )
 }

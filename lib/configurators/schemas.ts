@@ -4,6 +4,7 @@ import { RENDERER_TYPES, RENDERER_VERSIONS } from '@/lib/renderers/renderer-type
 import { ZDateTime } from '@/lib/api/schemas'
 import { ZFilePath } from '@/lib/storage/file-path'
 import { ZManufacturing } from '@/lib/manufacturing/schemas'
+import { ZRefusedValues } from '@/lib/cad/refused-values-schema'
 
 const DEFAULT_SYSTEM = cadSystem(DEFAULT_CAD_TYPE)
 
@@ -118,6 +119,10 @@ export const ZPreparationFailure = z.object({
   log: z.string().describe('the errors and warnings of its log (at most 16 KB)'),
 })
 
+export const ZPreparationRefusals = ZRefusedValues.extend({
+  build: z.string().describe('at which values: "the defaults", or "preset <name>"'),
+})
+
 export const ZPreparation = z.object({
   state: z
     .enum(['none', 'preparing', 'ready', 'failed'])
@@ -135,6 +140,11 @@ export const ZPreparation = z.object({
   testDrive: z
     .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
     .describe('random combinations within the ranges, built after the preparation behind every other build'),
+  refusals: z
+    .array(ZPreparationRefusals)
+    .describe(
+      'where the model refuses values at the defaults and at each preset, searched one after another once the builds are done, before the test drive (docs/refused-values.md)',
+    ),
 })
 
 /** A vector parameter's value: 1 to 4 numbers. */

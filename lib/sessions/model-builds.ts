@@ -20,6 +20,7 @@ import {
 } from '@/lib/manufacturing/print-report'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import type { PrintReport, SliceReport } from '@/lib/manufacturing/schemas'
+import { SEARCHING_REASON } from '@/lib/cad/refused-values-schema'
 import {
   DEFAULT_PROFILE,
   type ProfileChoice,
@@ -332,30 +333,27 @@ function refusalsJob(source: BuildSource, values: Values, parameter: ParameterDe
   return { ...job, kind: 'refusals', key, parameter }
 }
 
-const SEARCHING = { searched: false as const, reason: 'being searched: ask again' }
+const SEARCHING = { searched: false as const, reason: SEARCHING_REASON }
 
 /**
  * Where the model refuses values at these values (issue 49): each parameter's map from the cache,
- * the missing ones searched in the background, one after another, behind every customer's build
- * and stopped when the session's values change again.
+ * the missing ones searched one after another, behind every customer's build. In the background
+ * (stopped when the session's values change again), or with `wait`, before answering.
  */
-export async function refusedValuesOf(source: BuildSource, values: Values) {
-  const maps = await Promise.all(
-    source.definitions.map(async (definition) => {
-      const job = refusalsJob(source, values, definition)
-      const cached = await findBuild(job.key)
-      return { job, map: cached?.file && (JSON.parse(new TextDecoder().decode(cached.file)) as SearchResult) }
-    }),
-  )
-  const missing = maps.filter(({ map }) => !map).map(({ job }) => job)
-  if (missing.length > 0)
+export async function refusedValuesOf(source: BuildSource, values: Values, { wait = false } = {}) {
+  const jobs = source.definitions.map((definition) => refusalsJob(source, values, definition))
+  const found = await Promise.all(jobs.map((job) => findBuild(job.key)))
+  const missing = jobs.filter((_, index) => !found[index]?.file)
+  if (wait) for (const job of missing) found[jobs.indexOf(job)] = await getBuild(searching(source), job)
+  else if (missing.length > 0)
     inBackground(`refusals:${source.session.id}`, hashOf(missing.map((job) => job.key)), async (signal) => {
       for (const job of missing) if (!signal.aborted) await getBuild(searching(source), job, signal)
     })
+  const maps = found.map((build) => build?.file && (JSON.parse(new TextDecoder().decode(build.file)) as SearchResult))
   return {
-    complete: maps.every(({ map }) => map?.complete),
+    complete: maps.every((map) => map?.complete),
     values: Object.fromEntries(source.definitions.map(({ key, default: fallback }) => [key, values[key] ?? fallback])),
-    parameters: Object.fromEntries(maps.map(({ job, map }) => [job.parameter!.key, map?.refusals ?? SEARCHING])),
+    parameters: Object.fromEntries(jobs.map((job, index) => [job.parameter!.key, maps[index]?.refusals ?? SEARCHING])),
   }
 }
 

@@ -1,3 +1,4 @@
+import { ZRefusedValues } from '@/lib/cad/refused-values-schema'
 import { z } from 'zod'
 import { defineOperation } from '@/lib/api/operation'
 import {
@@ -6,7 +7,6 @@ import {
   ZLog,
   ZModelQuery,
   ZObjectInfo,
-  ZRefusedValues,
   ZParameterSet,
   ZPrefetch,
   ZPrefetchAccepted,

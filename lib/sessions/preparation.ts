@@ -1,12 +1,19 @@
 import { findOwnedConfigurator, type OwnedConfiguratorOptions } from '@/lib/configurators/configurators'
 import { z } from 'zod'
-import { ZPreparationFailure, ZTestDriveSample } from '@/lib/configurators/schemas'
+import { ZPreparationFailure, ZPreparationRefusals, ZTestDriveSample } from '@/lib/configurators/schemas'
 import { db } from '@/lib/db'
 import { parseColumn, toJsonInput } from '@/lib/json-columns'
 import { presetsOf } from '@/lib/sessions/presets'
-import { type BuildSource, buildValues, preparePrint, readConfiguratorSource } from '@/lib/sessions/model-builds'
+import {
+  type BuildSource,
+  buildValues,
+  preparePrint,
+  readConfiguratorSource,
+  refusedValuesOf,
+} from '@/lib/sessions/model-builds'
 import { sampleValues } from '@/lib/configurators/test-drive'
 import type { Preparation, Prisma } from '@/lib/generated/prisma/client'
+import type { Values } from '@/lib/cad/engine'
 import { logger } from '@/lib/log'
 import { draftOf, readDraft } from '@/lib/releases/release-content'
 
@@ -41,6 +48,7 @@ export function startPreparation(configuratorId: string, changes: bigint[] = [])
 
 const ZFailures = z.array(ZPreparationFailure)
 const ZTestDrive = z.array(ZTestDriveSample)
+const ZRefusals = z.array(ZPreparationRefusals)
 
 /** Each model of the preparation that did not build. */
 export function readFailures(preparation: Preparation): z.infer<typeof ZFailures> {
@@ -50,6 +58,11 @@ export function readFailures(preparation: Preparation): z.infer<typeof ZFailures
 /** The test drive's samples built so far, each with how its build went. */
 export function readTestDrive(preparation: Preparation): z.infer<typeof ZTestDrive> {
   return parseColumn(ZTestDrive, preparation.testDrive, { ...rowOf(preparation), column: 'testDrive' })
+}
+
+/** Where the model refuses values at the defaults and each preset, as searched so far. */
+export function readRefusals(preparation: Preparation): z.infer<typeof ZRefusals> {
+  return parseColumn(ZRefusals, preparation.refusals, { ...rowOf(preparation), column: 'refusals' })
 }
 
 function rowOf(preparation: Preparation) {
@@ -81,17 +94,19 @@ export async function prepareConfigurator(configuratorId: string, changes: bigin
     failures: [],
     testDrive: [],
     testDriveDone: false,
+    refusals: [],
   }
   await db.$transaction([
     db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset }),
     db.modelChange.deleteMany({ where: { id: { in: changes } } }),
   ])
   let source: BuildSource
+  let valueSets: ValueSet[]
   try {
     source = await readConfiguratorSource(configurator)
     // A broken preset file is the presets' problem (its requests say so); the defaults still build.
     const presets = await presetsOf(draftOf(configurator), source.definitions).catch(() => [])
-    const valueSets = [
+    valueSets = [
       { build: 'the defaults', values: {} },
       ...presets.map((preset) => ({ build: `preset ${preset.name}`, values: preset.values })),
     ]
@@ -118,7 +133,32 @@ export async function prepareConfigurator(configuratorId: string, changes: bigin
     })
     return
   }
+  await searchRefusals(source, valueSets, startedAt)
   await runTestDrive(source, startedAt)
+}
+
+interface ValueSet {
+  /** Which model: "the defaults", or "preset <name>". */
+  build: string
+  values: Values
+}
+
+/**
+ * Where the model refuses values at the defaults and each preset (docs/refused-values.md), one
+ * after another behind every customer's build, stored as each is found. A failure is logged: the
+ * test drive still follows.
+ */
+async function searchRefusals(source: BuildSource, valueSets: ValueSet[], startedAt: Date): Promise<void> {
+  const configuratorId = source.session.configuratorId
+  const maps: z.infer<typeof ZRefusals> = []
+  try {
+    for (const { build, values } of valueSets) {
+      maps.push({ build, ...(await refusedValuesOf(source, values, { wait: true })) })
+      await updatePreparation(configuratorId, startedAt, { refusals: toJsonInput(ZRefusals, maps) })
+    }
+  } catch (error) {
+    logger.warn({ err: error, configuratorId }, 'searching where a model refuses values failed')
+  }
 }
 
 const TEST_DRIVE_SAMPLES = 4
@@ -171,6 +211,7 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
       message: '',
       failures: [],
       testDrive: { done: false, samples: [] },
+      refusals: [],
     }
   const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, testDriveDone } = preparation
   return {
@@ -183,5 +224,6 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
     failedBuilds,
     message,
     failures: readFailures(preparation),
+    refusals: readRefusals(preparation),
   }
 }

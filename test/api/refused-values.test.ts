@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { env } from '@/lib/env'
 import { api, callJson } from '@/test/support/api-client'
-import { openSession } from '@/test/support/fixtures'
+import { expectError, openSession } from '@/test/support/fixtures'
 
 // Where a model refuses values (issue 49), as a shop or a customer page asks for it: searched in
 // the background at the session's values, exact to the step, and never calling refused a value
@@ -102,5 +103,69 @@ describe('the refused values of a session', { timeout: 3 * SEARCH_TIMEOUT_MS }, 
     const map = await refusedValues(session.id, token)
     expect(map.complete).toBe(false)
     expect(await builds(session.id, token, { n: 6 })).toBe(true)
+  })
+
+  it('says a model that draws random numbers without a seed cannot be searched, and why', async () => {
+    const { session, token } = await openSession(
+      GUARDED_BOX.replace('hole <= size - 8', 'hole <= size - 8 - rands(0, 8, 1)[0]'),
+    )
+    const { complete, parameters } = await refusedValues(session.id, token)
+    expect(complete).toBe(true)
+    for (const key of ['size', 'hole'])
+      expect(parameters[key]).toEqual({
+        searched: false,
+        reason: expect.stringMatching(/random numbers without a seed/),
+      })
+  })
+
+  it("answers a stranger 401 and another's session 404, with the session endpoints' authentication", async () => {
+    const { session } = await openSession(GUARDED_BOX)
+    const other = await openSession(GUARDED_BOX)
+    await expectError(await api('GET', `/configsessions/${session.id}/refused-values`), 401, 'unauthorized')
+    await expectError(
+      await api('GET', `/configsessions/${session.id}/refused-values`, { token: other.token }),
+      404,
+      'not_found',
+    )
+  })
+})
+
+describe("the preparation's refused values", { timeout: 3 * SEARCH_TIMEOUT_MS }, () => {
+  beforeAll(() => {
+    env.PREPARE_MODELS = true
+  })
+  afterAll(() => {
+    env.PREPARE_MODELS = false
+  })
+
+  it('maps the defaults and each preset, and the preset that sits in a refused range is there to name', async () => {
+    const presets = {
+      fileFormatVersion: '1',
+      parameterSets: { Wide: { size: '40', hole: '36' }, Big: { size: '80', hole: '60' } },
+    }
+    const { configuratorId, token } = await openSession(
+      GUARDED_BOX,
+      {},
+      {
+        'configurator/main.json': JSON.stringify(presets),
+      },
+    )
+    const read = () => callJson('getPreparation', { params: { configuratorId }, token })
+    await expect.poll(async () => (await read()).refusals.length, { timeout: SEARCH_TIMEOUT_MS, interval: 250 }).toBe(3)
+    const { refusals, failures } = await read()
+    const hole = (from: number) => ({
+      searched: true,
+      ranges: [{ from, to: 100, message: 'The hole must leave a 4 mm rim' }],
+      options: [],
+    })
+    expect(
+      refusals.map(({ build, values, complete, parameters }) => ({ build, values, complete, hole: parameters.hole })),
+    ).toEqual([
+      { build: 'the defaults', values: { size: 40, hole: 10 }, complete: true, hole: hole(33) },
+      { build: 'preset Wide', values: { size: 40, hole: 36 }, complete: true, hole: hole(33) },
+      { build: 'preset Big', values: { size: 80, hole: 60 }, complete: true, hole: hole(73) },
+    ])
+    // The preset the map refuses is the one that does not build.
+    expect(failures.map(({ build }) => build)).toEqual(['preset Wide'])
   })
 })

@@ -51,6 +51,23 @@ describe("the embedded engine's search for refused values", () => {
     }
   })
 
+  it('leaves out a model that draws random numbers without a seed, and searches one with a seed', async () => {
+    const withRandoms = (call: string) => GUARDED_BOX.replace('hole <= size - 8', `hole <= size - 8 - ${call}[0]`)
+    const search = (source: string) =>
+      openscadEngine.refusedValues!({
+        ...input(source, { size: 40, hole: 10 }),
+        parameter: HOLE,
+        budget: { evaluations: 200, timeMs: 30_000 },
+      })
+    expect((await search(withRandoms('rands(0, 8, 1)'))).refusals).toEqual({
+      searched: false,
+      reason: expect.stringMatching(/random numbers without a seed/),
+    })
+    const seeded = await search(withRandoms('rands(0, 8, 1, 42)'))
+    expect(seeded.complete).toBe(true)
+    expect(seeded.refusals).toMatchObject({ searched: true, ranges: [{ to: 100 }] })
+  })
+
   it('gives a model that loops an incomplete map, and the worker goes on', async () => {
     const looping =
       'n = 5; // [1:1:10]\nassert(n < 8 || len([for (i = [0:1e5]) for (j = [0:1e5]) if (i < 0) i]) == 0);\ncube(n);\n'

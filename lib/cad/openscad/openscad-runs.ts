@@ -2,7 +2,7 @@
 // native OpenSCAD in its sandbox): a job's model, its parameters, or its parts closed and
 // measured. Relative imports: worker threads load it.
 import fs from 'node:fs'
-import type { EngineLog, ModelFile } from '../engine'
+import type { EngineLog, ModelFile, SearchResult } from '../engine'
 import { withError } from '../engine'
 import { flatPart } from '../mesh/flat-outline'
 import type { Mesh, Rgba } from '../mesh/mesh'
@@ -71,7 +71,14 @@ async function runParts(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<Ope
  */
 async function runRefusals(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<OpenscadJobResult> {
   const { parameter, values, overrides, evaluations, timeMs } = job.search!
-  const budget = { evaluations, deadline: performance.now() + timeMs }
+  const budget = { evaluations: evaluations - 1, deadline: performance.now() + timeMs }
+  const done = (result: SearchResult) => ({
+    exitCode: 0,
+    log: { message: '', error: '' },
+    refusals: { ...result, evaluations: evaluations - budget.evaluations },
+  })
+  if (await drawsUnseededRandoms(job, runOpenscad))
+    return done({ refusals: { searched: false, reason: UNSEEDED_RANDOMS }, complete: true })
   const result = await searchParameter(
     parameter,
     values[parameter.key]!,
@@ -85,11 +92,23 @@ async function runRefusals(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<
     },
     budget,
   )
-  return {
-    exitCode: 0,
-    log: { message: '', error: '' },
-    refusals: { ...result, evaluations: evaluations - budget.evaluations },
-  }
+  return done(result)
+}
+
+const UNSEEDED_RANDOMS =
+  'the model draws random numbers without a seed (rands): the same values may be refused once and accepted the next'
+const RANDS_CALLED = 'PARAFORM: rands without a seed'
+
+/**
+ * Whether evaluating the model at the job's values calls `rands` without a seed: one run with
+ * `rands` replaced by a function that says so. A -D assignment is source appended to the model,
+ * so it may define a function, and the later definition is the one called.
+ */
+async function drawsUnseededRandoms(job: OpenscadJob, runOpenscad: RunOpenscad): Promise<boolean> {
+  const { values, overrides } = job.search!
+  const rands = `function rands(low, high, count, seed) = seed == undef ? echo("${RANDS_CALLED}") [for (i = [1:1:count]) low] : [for (i = [1:1:count]) low]`
+  const { log } = await runOpenscad({ ...job, defines: [...definesOf(values, overrides), rands] }, 'csg')
+  return log.message.includes(RANDS_CALLED) || log.error.includes(RANDS_CALLED)
 }
 
 /**

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Preparation" ADD COLUMN     "refusals" JSONB NOT NULL DEFAULT '[]';
