@@ -125,7 +125,11 @@ test(
   async ({ page, request, baseURL }) => {
     const shop = await servePage(
       `<!doctype html><title>Shop</title><div id="product" style="height: 600px"></div><script src="${baseURL}/embed.js"></script>
-<script>window.configurator = Paraform.mount(document.getElementById('product'), { key: new URLSearchParams(location.search).get('key') })</script>`,
+<script>
+  window.configurator = Paraform.mount(document.getElementById('product'), { key: new URLSearchParams(location.search).get('key') })
+  window.refusedMaps = []
+  window.configurator.then((configurator) => configurator.on('refusedValues', (map) => window.refusedMaps.push(map)))
+</script>`,
     )
     const { port } = shop
     try {
@@ -148,6 +152,28 @@ test(
         failure: 'The shelf must be at least as wide as it is deep',
       })
       expect(await set({ depth: 100 })).toEqual({ valid: true, failure: null })
+
+      // The embed's messages carry where the model refuses values, for a shop's own controls to show.
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() => {
+              const maps = (window as unknown as { refusedMaps: { values: { depth: number }; parameters: object }[] })
+                .refusedMaps
+              return maps.findLast((map) => map.values.depth === 100)?.parameters
+            }),
+          { timeout: 60_000 },
+        )
+        .toMatchObject({
+          depth: {
+            searched: true,
+            ranges: [{ from: 130, to: 300, message: 'The shelf must be at least as wide as it is deep' }],
+          },
+          width: {
+            searched: true,
+            ranges: [{ from: 60, to: 90, message: 'The shelf must be at least as wide as it is deep' }],
+          },
+        })
     } finally {
       await shop.close()
     }

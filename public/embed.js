@@ -127,7 +127,7 @@
     }
     var controller = {
       frame: frame,
-      /** Listens to 'ready', 'change', 'error' or 'snapshot'; answers a function that stops listening. */
+      /** Listens to 'ready', 'change', 'refusedValues', 'error' or 'snapshot'; answers a function that stops listening. */
       on: function (type, listener) {
         ;(listeners[type] = listeners[type] || []).push(listener)
         return function () {

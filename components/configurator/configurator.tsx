@@ -20,6 +20,8 @@ import {
 } from '@/components/configurator/use-config-session'
 import { useEmbedBridge } from '@/components/configurator/use-embed-bridge'
 import { useModelDetails } from '@/components/configurator/use-model-details'
+import { refusalsAt } from '@/components/configurator/refusals'
+import { useRefusedValues } from '@/components/configurator/use-refused-values'
 import { modelUrl, useRendererScene } from '@/components/configurator/use-renderer-scene'
 import { Button } from '@/components/ui/button'
 import { ErrorMessage } from '@/components/ui/error-message'
@@ -106,6 +108,24 @@ export function Configurator({
     isModelShown && !configSession.isUpdating,
     credentials,
   )
+  const refused = useRefusedValues(
+    session?.id ?? null,
+    modelVersion,
+    isModelShown && !configSession.isUpdating,
+    credentials,
+  )
+  const refusals = useMemo(
+    () =>
+      parameters
+        ? refusalsAt(
+            refused.known,
+            Object.fromEntries(
+              Object.entries(parameters).map(([key, parameter]) => [key, draft[key] ?? parameter.value]),
+            ),
+          )
+        : {},
+    [refused.known, parameters, draft],
+  )
   useEffect(() => {
     if (details.log) onLog?.(details.log)
   }, [details.log, onLog])
@@ -187,6 +207,7 @@ export function Configurator({
     objectInfo: details.objectInfo,
     failure,
     refusal,
+    refusedValues: refused.map,
     setValues: setValuesAsStep,
   })
 
@@ -273,6 +294,7 @@ export function Configurator({
                 parameters={parameters}
                 values={draft}
                 errors={configSession.fieldErrors}
+                refusals={refusals}
                 onChange={configSession.setValue}
                 onCommit={configSession.commit}
                 onUpload={upload}

@@ -5,7 +5,8 @@ import { describedByIds, Field, FieldNotes, Input, Select } from '@/components/u
 import { FOCUS_RING } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import type { Values } from '@/components/configurator/share-values'
-import type { ParameterValue } from '@/lib/cad/engine'
+import { type KnownRefusals, refusalOf } from '@/components/configurator/refusals'
+import type { ParameterValue, RefusedRange } from '@/lib/cad/engine'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 
 type Parameter = ParameterSet[string]
@@ -15,6 +16,8 @@ interface ParameterControlsProps {
   parameters: ParameterSet
   values: Values
   errors: Record<string, string>
+  /** Each parameter's map of refused values that holds at `values` (refusals.ts). */
+  refusals: Record<string, KnownRefusals>
   onChange: (key: string, value: ParameterValue) => void
   /** A slider was let go: what changed may be sent at once instead of after the pause for more. */
   onCommit: () => void
@@ -27,10 +30,14 @@ export function ParameterControls({
   parameters,
   values,
   errors,
+  refusals,
   onChange,
   onCommit,
   onUpload,
 }: ParameterControlsProps) {
+  // The parameter the customer set last: where a value just picked is refused, only it says so (at
+  // refused values every other parameter's value is refused too, with the same message).
+  const [picked, setPicked] = useState<string | null>(null)
   const groups = new Map<string, [string, Parameter][]>()
   for (const entry of Object.entries(parameters)) {
     const group = entry[1].group || 'Parameters'
@@ -41,17 +48,32 @@ export function ParameterControls({
       {[...groups].map(([group, entries]) => (
         <fieldset key={group} className="flex flex-col gap-4">
           <legend className="mb-2 text-xs font-semibold uppercase tracking-wide text-stone-500">{group}</legend>
-          {entries.map(([key, parameter]) => (
-            <ParameterControl
-              key={key}
-              parameter={parameter}
-              value={values[key] ?? parameter.value}
-              error={errors[key] ?? null}
-              onChange={(value) => onChange(key, value)}
-              onCommit={onCommit}
-              onUpload={onUpload}
-            />
-          ))}
+          {entries.map(([key, parameter]) => {
+            const value = values[key] ?? parameter.value
+            const refusedAt = (candidate: ParameterValue) => refusalOf(refusals[key], key, candidate)
+            const map = refusals[key]?.refusals
+            return (
+              <div key={key} className="flex flex-col gap-1">
+                <ParameterControl
+                  parameter={parameter}
+                  value={value}
+                  error={errors[key] ?? null}
+                  refusedAt={refusedAt}
+                  refusedRanges={map?.searched && 'ranges' in map ? map.ranges : []}
+                  onChange={(changed) => {
+                    setPicked(key)
+                    onChange(key, changed)
+                  }}
+                  onCommit={onCommit}
+                  onUpload={onUpload}
+                />
+                <RefusedNote
+                  testId={`refused-${key}`}
+                  message={key !== picked || errors[key] ? null : refusedAt(value)}
+                />
+              </div>
+            )
+          })}
         </fieldset>
       ))}
     </div>
@@ -62,12 +84,24 @@ interface ParameterControlProps {
   parameter: Parameter
   value: ParameterValue
   error: string | null
+  /** The designer's message when the model refuses this value at the others; null when it does not or nobody knows yet. */
+  refusedAt: (value: ParameterValue) => string | null
+  refusedRanges: RefusedRange[]
   onChange: (value: ParameterValue) => void
   onCommit: () => void
   onUpload: (file: File) => Promise<string>
 }
 
-function ParameterControl({ parameter, value, error, onChange, onCommit, onUpload }: ParameterControlProps) {
+function ParameterControl({
+  parameter,
+  value,
+  error,
+  refusedAt,
+  refusedRanges,
+  onChange,
+  onCommit,
+  onUpload,
+}: ParameterControlProps) {
   const hint = parameter.caption || undefined
   switch (parameter.type) {
     case 'float':
@@ -76,6 +110,7 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
           parameter={parameter}
           value={typeof value === 'number' ? value : Number(value)}
           error={error}
+          refusedRanges={refusedRanges}
           onChange={onChange}
           onCommit={onCommit}
         />
@@ -89,16 +124,27 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
           onChange={onChange}
         />
       )
-    case 'bool':
+    case 'bool': {
+      const otherRefused = refusedAt(value !== true)
       return (
         <Checkbox
           label={parameter.name}
-          hint={hint}
+          hint={
+            otherRefused ? (
+              <>
+                {hint && <span className="block">{hint}</span>}
+                <span className="block">{`Refused ${value === true ? 'off' : 'on'}: ${otherRefused}`}</span>
+              </>
+            ) : (
+              hint
+            )
+          }
           checked={value === true}
           error={error}
           onChange={(event) => onChange(event.target.checked)}
         />
       )
+    }
     case 'choice': {
       const { options } = parameter
       const index = options.findIndex((option) => option.value === value)
@@ -113,7 +159,7 @@ function ParameterControl({ parameter, value, error, onChange, onCommit, onUploa
               {index < 0 && <option value={-1}>{String(value)}</option>}
               {options.map((option, optionIndex) => (
                 <option key={String(option.value)} value={optionIndex}>
-                  {option.label}
+                  {refusedAt(option.value) ? `${option.label} (refused: ${refusedAt(option.value)})` : option.label}
                 </option>
               ))}
             </Select>
@@ -164,31 +210,47 @@ interface NumberControlProps {
   parameter: Extract<Parameter, { type: 'float' }>
   value: number
   error: string | null
+  refusedRanges: RefusedRange[]
   onChange: (value: number) => void
   onCommit: () => void
 }
 
-function NumberControl({ parameter, value, error, onChange, onCommit }: NumberControlProps) {
+function NumberControl({ parameter, value, error, refusedRanges, onChange, onCommit }: NumberControlProps) {
   const hasRange = typeof parameter.min === 'number' && typeof parameter.max === 'number'
   return (
     <Field label={parameter.name} hint={parameter.caption || undefined} error={error}>
       {(control) => (
-        <div className="flex items-center gap-3">
+        <div className="flex items-start gap-3">
           {hasRange && (
-            <input
-              type="range"
-              aria-label={parameter.name}
-              aria-describedby={control['aria-describedby']}
-              min={parameter.min ?? undefined}
-              max={parameter.max ?? undefined}
-              step={parameter.step ?? 'any'}
-              // A refused value (typed out of range) is the input's alone: the slider shows the model's.
-              value={error === null && Number.isFinite(value) ? value : parameter.value}
-              onChange={(event) => onChange(event.target.valueAsNumber)}
-              onPointerUp={onCommit}
-              onKeyUp={onCommit}
-              className={`h-2 flex-1 cursor-pointer accent-stone-900 ${FOCUS_RING}`}
-            />
+            <div className="flex flex-1 flex-col pt-3.5">
+              <input
+                type="range"
+                aria-label={parameter.name}
+                aria-describedby={
+                  [control['aria-describedby'], refusedRanges.length > 0 && `${control.id}-refused`]
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
+                min={parameter.min ?? undefined}
+                max={parameter.max ?? undefined}
+                step={parameter.step ?? 'any'}
+                // A refused value (typed out of range) is the input's alone: the slider shows the model's.
+                value={error === null && Number.isFinite(value) ? value : parameter.value}
+                onChange={(event) => onChange(event.target.valueAsNumber)}
+                onPointerUp={onCommit}
+                onKeyUp={onCommit}
+                className={`h-2 w-full cursor-pointer accent-stone-900 ${FOCUS_RING}`}
+              />
+              {refusedRanges.length > 0 && (
+                <RefusedTrack
+                  id={`${control.id}-refused`}
+                  name={parameter.name}
+                  min={parameter.min!}
+                  max={parameter.max!}
+                  ranges={refusedRanges}
+                />
+              )}
+            </div>
           )}
           <div className={hasRange ? 'w-24 flex-none' : 'flex-1'}>
             <NumberInput {...control} range={parameter} value={value} onChange={onChange} />
@@ -196,6 +258,77 @@ function NumberControl({ parameter, value, error, onChange, onCommit }: NumberCo
         </div>
       )}
     </Field>
+  )
+}
+
+/** What the range says of a refused range: its ends, and the designer's message. */
+const rangeText = ({ from, to, message }: RefusedRange) => `${from === to ? from : `${from}–${to}`} refused: ${message}`
+
+/**
+ * A slider's refused ranges, hatched on a strip under its track (told apart without colour), each
+ * with its message on hover, focus and tap; the slider's description lists them for a screen reader.
+ */
+function RefusedTrack({
+  id,
+  name,
+  min,
+  max,
+  ranges,
+}: {
+  id: string
+  name: string
+  min: number
+  max: number
+  ranges: RefusedRange[]
+}) {
+  const [shown, setShown] = useState<RefusedRange | null>(null)
+  const percent = (value: number) => ((value - min) / (max - min)) * 100
+  return (
+    // Inset by half the thumb, so that a range's ends sit under the thumb at those values.
+    <div className="relative mx-2 h-6" data-testid={`refused-track-${name}`}>
+      <span id={id} className="sr-only">
+        {ranges.map(rangeText).join('. ')}
+      </span>
+      {ranges.map((range) => (
+        <button
+          key={`${range.from}-${range.to}`}
+          type="button"
+          aria-label={`${name} ${rangeText(range)}`}
+          data-testid="refused-range"
+          style={{ left: `${percent(range.from)}%`, width: `${percent(range.to) - percent(range.from)}%` }}
+          className={`absolute top-0 h-6 min-w-6 cursor-help ${FOCUS_RING}`}
+          onPointerEnter={() => setShown(range)}
+          onPointerLeave={() => setShown(null)}
+          onFocus={() => setShown(range)}
+          onBlur={() => setShown(null)}
+          onClick={() => setShown(range)}
+        >
+          <span
+            aria-hidden
+            className="absolute inset-x-0 top-1 h-2 rounded-sm border border-red-800 bg-[repeating-linear-gradient(135deg,var(--color-red-800)_0_2px,transparent_2px_5px)]"
+          />
+        </button>
+      ))}
+      <p role="status" className="absolute left-0 right-0 top-full z-20">
+        {shown && (
+          <span
+            data-testid="refused-range-message"
+            className="block rounded-md bg-stone-900 px-2 py-1 text-xs text-white shadow"
+          >
+            {rangeText(shown)}
+          </span>
+        )}
+      </p>
+    </div>
+  )
+}
+
+/** Announced at once when the value just picked is one the model refuses; the build still runs and decides. */
+function RefusedNote({ testId, message }: { testId: string; message: string | null }) {
+  return (
+    <p role="status" data-testid={testId} className="text-xs font-medium text-red-800">
+      {message && `Not possible with the other values as they are: ${message}`}
+    </p>
   )
 }
 

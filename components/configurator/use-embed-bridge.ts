@@ -16,6 +16,7 @@ import {
 } from '@/lib/embed/messages'
 import { callApiJson } from '@/lib/endpoints/client'
 import type { ParameterSet } from '@/lib/sessions/schemas'
+import type { RefusedValues } from '@/lib/cad/refused-values-schema'
 
 export interface EmbedBridgeState {
   session: ConfigSession | null
@@ -29,6 +30,8 @@ export interface EmbedBridgeState {
   failure: string | null
   /** Why the shop's mount() options are refused (they stop the mount); null when they are not. */
   refusal: string | null
+  /** Where the model refuses values at the session's values, as the server answered last. */
+  refusedValues: RefusedValues | null
   setValues: (values: Values) => void
 }
 
@@ -59,7 +62,7 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
     [hostOrigin],
   )
 
-  const { session, parameters, modelVersion, fieldErrors, objectInfo, failure, refusal } = state
+  const { session, parameters, modelVersion, fieldErrors, objectInfo, failure, refusal, refusedValues } = state
   useEffect(() => {
     if (refusal) post({ type: 'error', requestId: null, code: 'bad_option', message: refusal })
   }, [refusal, post])
@@ -69,6 +72,13 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
   useEffect(() => {
     if (isReady) post({ type: 'ready', sessionId, parameters: stateRef.current.parameters! })
   }, [isReady, sessionId, post])
+
+  // Each map the server answers, so that a shop's own controls can show it (docs/refused-values.md).
+  const refusedValuesJson = refusedValues && JSON.stringify(refusedValues)
+  useEffect(() => {
+    if (isReady && refusedValuesJson)
+      post({ type: 'refusedValues', ...(JSON.parse(refusedValuesJson) as RefusedValues) })
+  }, [isReady, refusedValuesJson, post])
 
   // After each build, once its figures (or its failure) are known, and again when the final figures replace the estimate.
   useEffect(() => {

@@ -29,7 +29,7 @@ describe("the preparation's maps of refused values", () => {
       describeRefusals([at('the defaults', 10, 33), at('preset Wide', 40, 33), at('preset Small', 8, 33)]),
     ).toEqual({
       refused: [`hole: 33–100 refused at the defaults: ${RIM}`],
-      presets: [`The preset Wide sets hole = 40, which the model refuses: ${RIM}`],
+      presets: [`The preset Wide sits where the model refuses values (hole = 40): ${RIM}`],
       unsearched: ['label: a text has no range to search'],
     })
   })

@@ -29,15 +29,20 @@ export function describeRefusals(maps: PreparationRefusals[]) {
   const unsearched: string[] = []
   for (const { build, values, parameters, complete } of maps) {
     const at = `at ${build}${complete ? '' : ' (the search was cut short)'}`
-    for (const [key, refusals] of Object.entries(parameters)) {
-      const own = refusalOf({ values, refusals }, key, values[key]!)
-      if (build !== 'the defaults') {
-        if (own)
-          presets.push(
-            `${build.replace(/^preset/, 'The preset')} sets ${key} = ${JSON.stringify(values[key])}, which the model refuses: ${own}`,
-          )
-        continue
+    if (build !== 'the defaults') {
+      // At refused values each parameter's own value is refused, mostly for one reason: the preset is named once per reason.
+      const byMessage = new Map<string, string[]>()
+      for (const [key, refusals] of Object.entries(parameters)) {
+        const own = refusalOf({ values, refusals }, key, values[key]!)
+        if (own) byMessage.set(own, [...(byMessage.get(own) ?? []), `${key} = ${JSON.stringify(values[key])}`])
       }
+      for (const [message, settings] of byMessage)
+        presets.push(
+          `${build.replace(/^preset/, 'The preset')} sits where the model refuses values (${settings.join(', ')}): ${message}`,
+        )
+      continue
+    }
+    for (const [key, refusals] of Object.entries(parameters)) {
       if (!refusals.searched) unsearched.push(`${key}: ${refusals.reason}`)
       else if ('components' in refusals)
         refusals.components.forEach(({ ranges }, index) =>

@@ -25,6 +25,9 @@ base_r = pitch_r * cos(pressure_angle);
 outer_r = pitch_r + gear_module;
 root_r = max(pitch_r - 1.25 * gear_module, bore / 2 + 1);
 
+assert(bore <= 2 * (pitch_r - 1.25 * gear_module) - 4,
+       "The bore must leave 2 mm of gear around it: a smaller bore, or more or larger teeth");
+
 function involute(r, t) = r * [cos(t) + t * PI / 180 * sin(t), sin(t) - t * PI / 180 * cos(t)];
 function roll_angle(r) = sqrt(max(r * r / (base_r * base_r) - 1, 0)) * 180 / PI;
 function rotate2(p, a) = [p[0] * cos(a) - p[1] * sin(a), p[0] * sin(a) + p[1] * cos(a)];

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { belongsToDomain } from '@/lib/applications/application-domain'
+import type { RefusedValues } from '@/lib/cad/refused-values-schema'
 import type { ZObjectInfo, ZParameterSet } from '@/lib/sessions/schemas'
 import type { SnapshotDto } from '@/lib/snapshots/schemas'
 
@@ -55,6 +56,8 @@ export type EmbedMessage = { protocol: typeof EMBED_PROTOCOL; version: typeof EM
       /** The page's `set` and `applyPreset` requests this change completes. */
       requestIds: string[]
     }
+  /** Where the model refuses values, each time the server's map of them changes: GET .../refused-values's answer. */
+  | ({ type: 'refusedValues' } & RefusedValues)
   | { type: 'error'; requestId: string | null; code: string; message: string }
   | { type: 'snapshot'; requestId: string; snapshot: SnapshotDto }
 )
