@@ -31,6 +31,7 @@ const { benchReleases } = await import('./releases')
 const { benchReplicad } = await import('./replicad')
 const { benchCrowdOverHttp } = await import('./crowd')
 const { benchSlicing } = await import('./slicing')
+const { benchRefusals } = await import('./refusals')
 
 await prepareDatabase()
 const { accessToken } = (
@@ -62,6 +63,7 @@ const sections: [string, () => Promise<unknown>][] = [
   ['queue', () => benchQueue()],
   ['replicad', () => benchReplicad()],
   ['slicing', () => benchSlicing()],
+  ['refusals', () => benchRefusals()],
 ]
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !sections.some(([section]) => section === name))

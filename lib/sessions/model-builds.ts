@@ -346,7 +346,9 @@ export async function refusedValuesOf(source: BuildSource, values: Values, { wai
   const missing = jobs.filter((_, index) => !found[index]?.file)
   if (wait) for (const job of missing) found[jobs.indexOf(job)] = await getBuild(searching(source), job)
   else if (missing.length > 0)
-    inBackground(`refusals:${source.session.id}`, hashOf(missing.map((job) => job.key)), async (signal) => {
+    // Named by every map of these values, not by those missing: a page asking again as each map is
+    // found must not stop the search of the next one.
+    inBackground(`refusals:${source.session.id}`, hashOf(jobs.map((job) => job.key)), async (signal) => {
       for (const job of missing) if (!signal.aborted) await getBuild(searching(source), job, signal)
     })
   const maps = found.map((build) => build?.file && (JSON.parse(new TextDecoder().decode(build.file)) as SearchResult))
