@@ -12,6 +12,7 @@ hole = 10; // [1:1:100]
 assert(hole <= size - 8, "The hole must leave a 4 mm rim");
 difference() { cube(size, center = true); cylinder(d = hole, h = size + 1, center = true); }
 `
+const HOLE_RANGE = { min: 1, max: 100, step: 1 }
 const SEARCH_TIMEOUT_MS = 60_000
 
 /** The map once every parameter's search has ended. */
@@ -36,6 +37,26 @@ async function builds(sessionId: string, token: string, values: Record<string, n
   return (await api('GET', `/configsessions/${sessionId}/model`, { token })).status === 200
 }
 
+/** Each end of each range builds as the map says: refused inside, built just outside (within the slider's range). */
+async function expectBoundariesBuild(
+  sessionId: string,
+  token: string,
+  key: string,
+  map: object | undefined,
+  { min, max, step, others = {} }: { min: number; max: number; step: number; others?: Record<string, number> },
+) {
+  const ranges = map && 'ranges' in map ? (map.ranges as { from: number; to: number }[]) : []
+  expect(ranges.length).toBeGreaterThan(0)
+  for (const { from, to } of ranges)
+    for (const [value, built] of [
+      [from - step, true],
+      [from, false],
+      [to, false],
+      [to + step, true],
+    ] as const)
+      if (value >= min && value <= max) expect(await builds(sessionId, token, { ...others, [key]: value })).toBe(built)
+}
+
 describe('the refused values of a session', { timeout: 3 * SEARCH_TIMEOUT_MS }, () => {
   it("maps a guarded box's hole at the session's size, again after the size changes, and each boundary builds as mapped", async () => {
     const { session, token } = await openSession(GUARDED_BOX)
@@ -52,8 +73,7 @@ describe('the refused values of a session', { timeout: 3 * SEARCH_TIMEOUT_MS }, 
         },
       },
     })
-    expect(await builds(session.id, token, { hole: 32 })).toBe(true)
-    expect(await builds(session.id, token, { hole: 33 })).toBe(false)
+    await expectBoundariesBuild(session.id, token, 'hole', at40.parameters.hole, HOLE_RANGE)
 
     await builds(session.id, token, { size: 60, hole: 10 })
     const at60 = await refusedValues(session.id, token)
@@ -63,8 +83,10 @@ describe('the refused values of a session', { timeout: 3 * SEARCH_TIMEOUT_MS }, 
       ranges: [{ from: 53, to: 100, message: 'The hole must leave a 4 mm rim' }],
       options: [],
     })
-    expect(await builds(session.id, token, { hole: 52 })).toBe(true)
-    expect(await builds(session.id, token, { hole: 53 })).toBe(false)
+    await expectBoundariesBuild(session.id, token, 'hole', at60.parameters.hole, {
+      ...HOLE_RANGE,
+      others: { size: 60 },
+    })
   })
 
   it('gives two rules on one parameter their own ranges, and says which parameters it cannot search', async () => {
@@ -94,6 +116,7 @@ describe('the refused values of a session', { timeout: 3 * SEARCH_TIMEOUT_MS }, 
       options: [{ value: 'star', message: 'A star needs a width of 30' }],
     })
     expect(parameters.label).toEqual({ searched: false, reason: 'a text has no range to search' })
+    await expectBoundariesBuild(session.id, token, 'width', parameters.width, { min: 1, max: 50, step: 1 })
   })
 
   it('marks the map of a model that loops at some values incomplete, and the server builds on', async () => {
