@@ -11,10 +11,10 @@ import type { RefusedValues } from '@/lib/cad/refused-values-schema'
 import { operationPath } from '@/lib/endpoints/client'
 import { startServer, stopServer, tempDir } from '@/test/support/start-server'
 import { settledMachine } from '@/test/support/machine'
+import { type BackgroundWork, nextMoveWhile } from './background-cost'
 import { type Model, MODELS, move, openCustomer, previewOf } from './foreground'
-import { describe, hasProductionBuild, ms } from './stats'
+import { hasProductionBuild, ms } from './stats'
 
-const MOVES = 24
 const GUARDED_BOX: Model = {
   name: 'Guarded box',
   slug: 'guarded-box',
@@ -110,42 +110,17 @@ async function mapTimes(url: string): Promise<string[]> {
   return rows
 }
 
-/** The customer's moves on an idle server, then while another customer's maps are searched. */
-async function nextMoveWhileSearching(url: string) {
-  const moving = await openCustomer(url, MOVING)
+/** Another customer's maps searched in the background: each new thickness of its gear, a new map of its six other parameters. */
+async function searchedMaps(url: string): Promise<BackgroundWork> {
   const mapped = await openCustomer(url, MAPPED)
-  let value = 0
-  await move(moving, MOVING.parameter, MOVING.value(value++))
   await completeMap(mapped)
-  // Half the idle moves before the searches and half after, so that neither side has the warm-up;
-  // each followed by the same request for the map as while searching (its time lets the server
-  // prefetch the next value), which finds it complete and starts nothing.
-  const idle: number[] = []
-  const idleMoves = async () => {
-    for (let i = 0; i < MOVES / 2; i++) {
-      idle.push((await move(moving, MOVING.parameter, MOVING.value(value++))).ms)
-      if (isSearching(await refusedValues(mapped))) throw new Error('the idle server searches a map')
-    }
+  return {
+    start: async (attempt) => {
+      await move(mapped, 'thickness', 2.5 + attempt / 2)
+      return isSearching(await refusedValues(mapped))
+    },
+    isRunning: async () => isSearching(await refusedValues(mapped)),
   }
-  await idleMoves()
-
-  const searching: number[] = []
-  let maps = 0
-  // Each new thickness of the gear: a new map of its other parameters, searched in the background.
-  for (let thickness = 2.5; searching.length < MOVES && thickness <= 30; thickness += 0.5) {
-    await move(mapped, 'thickness', thickness)
-    if (!isSearching(await refusedValues(mapped))) continue
-    maps++
-    // Only moves that began and ended while the search was under way count.
-    while (searching.length < MOVES) {
-      const moved = await move(moving, MOVING.parameter, MOVING.value(value++))
-      if (!isSearching(await refusedValues(mapped))) break
-      searching.push(moved.ms)
-    }
-  }
-  while (isSearching(await refusedValues(mapped))) await sleep(100)
-  await idleMoves()
-  return { idle: describe(idle).p50, searching: describe(searching).p50, moves: searching.length, maps }
 }
 
 export async function benchRefusals(): Promise<void> {
@@ -168,13 +143,13 @@ export async function benchRefusals(): Promise<void> {
         'the replicad demo is not searched (it evaluates only by building).',
     )
 
-    const next = await nextMoveWhileSearching(server.url)
+    const next = await nextMoveWhile(server.url, MOVING, await searchedMaps(server.url))
     console.log(
       '\n| moves of | idle server p50 | while maps are searched p50 | searching / idle (goal ≤ 1.1x) | moves counted | maps |',
     )
     console.log('|---|---|---|---|---|---|')
     console.log(
-      `| ${MOVING.slug} | ${ms(next.idle)} | ${ms(next.searching)} | ${(next.searching / next.idle).toFixed(2)}x | ${next.moves} | ${next.maps} |`,
+      `| ${MOVING.slug} | ${ms(next.idle)} | ${ms(next.busy)} | ${(next.busy / next.idle).toFixed(2)}x | ${next.moves} | ${next.started} |`,
     )
     console.log(
       `\nEach move a new value, back to back (PUT, GET the STL). While searching: another customer's ${MAPPED.slug} ` +

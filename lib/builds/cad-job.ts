@@ -1,5 +1,12 @@
 import { buildStored, type CachedBuild, findBuild, remember, storeBuild } from '@/lib/builds/build-cache'
-import type { EngineLimits, EngineLog, ModelSource, ParameterDefinition, ParameterValue } from '@/lib/cad/engine'
+import type {
+  CadEngine,
+  EngineLimits,
+  EngineLog,
+  ModelSource,
+  ParameterDefinition,
+  ParameterValue,
+} from '@/lib/cad/engine'
 import { getEngine } from '@/lib/cad/engine-versions'
 import { type ReadParameters, storeParameters } from '@/lib/builds/parameter-cache'
 import { isDropped, type Scheduling } from '@/lib/cad/worker-pool'
@@ -134,9 +141,25 @@ async function measured<T extends { log: EngineLog }>(
   }
 }
 
-/** What the engine builds a build, parts or export job from: the files, the job's values and quality, its limits. */
+/** What the engine builds a build, parts, export or refusals job from: the files, the job's values and quality, its limits. */
 async function buildInputOf(job: CadJob, source: Promise<ModelSource>) {
   return { ...(await source), values: job.values, overrides: job.overrides, ...job.limits }
+}
+
+type EngineInput = Awaited<ReturnType<typeof buildInputOf>> & { scheduling: Scheduling }
+
+/** `call` on the job's engine with the job's input, measured as every run is. */
+async function runEngine<T extends { log: EngineLog }>(
+  job: CadJob,
+  scheduling: Scheduling,
+  source: Promise<ModelSource>,
+  askedAt: number,
+  call: (engine: CadEngine, input: EngineInput) => Promise<T>,
+  isBuilt: (result: T) => boolean,
+): Promise<T> {
+  const engine = getEngine(job.cadType, job.cadVersion)
+  const input = await buildInputOf(job, source)
+  return measured(job, scheduling, askedAt, (measuring) => call(engine, { ...input, scheduling: measuring }), isBuilt)
 }
 
 export async function runBuildJob(
@@ -145,13 +168,12 @@ export async function runBuildJob(
   source = readSource(job),
   askedAt = Date.now(),
 ): Promise<CachedBuild> {
-  const engine = getEngine(job.cadType, job.cadVersion)
-  const input = await buildInputOf(job, source)
-  const { mesh, log } = await measured(
+  const { mesh, log } = await runEngine(
     job,
     scheduling,
+    source,
     askedAt,
-    (measuring) => engine.build({ ...input, scheduling: measuring }),
+    (engine, input) => engine.build(input),
     (built) => built.mesh !== null,
   )
   return storeBuild(job.key, mesh, log)
@@ -186,13 +208,12 @@ export async function runPartsJob(
   if (!union) throw new Error(`the build ${job.buildKey} to close the parts of is not in the cache`)
   // A 2D model's parts are its outline's pieces, for cutting: nothing to close, whatever its engine.
   if (isFlat(union)) return storeBuild(job.key, union, { message: '', error: '' }, measureFlatParts(union))
-  const engine = getEngine(job.cadType, job.cadVersion)
-  const input = { ...(await buildInputOf(job, source)), union }
-  const { mesh, log, print } = await measured(
+  const { mesh, log, print } = await runEngine(
     job,
     scheduling,
+    source,
     askedAt,
-    (measuring) => engine.closeParts({ ...input, scheduling: measuring }),
+    (engine, input) => engine.closeParts({ ...input, union }),
     (closed) => closed.mesh !== null,
   )
   return storeBuild(job.key, mesh, log, print)
@@ -205,14 +226,14 @@ export async function runExportJob(
   source = readSource(job),
   askedAt = Date.now(),
 ): Promise<CachedBuild> {
-  const engine = getEngine(job.cadType, job.cadVersion)
-  if (!engine.exportModel) throw new Error(`the ${job.cadType} engine writes no ${job.exportType}`)
-  const input = await buildInputOf(job, source)
-  const { file, log } = await measured(
+  if (!getEngine(job.cadType, job.cadVersion).exportModel)
+    throw new Error(`the ${job.cadType} engine writes no ${job.exportType}`)
+  const { file, log } = await runEngine(
     job,
     scheduling,
+    source,
     askedAt,
-    (measuring) => engine.exportModel!({ ...input, type: job.exportType!, scheduling: measuring }),
+    (engine, input) => engine.exportModel!({ ...input, type: job.exportType! }),
     (written) => written.file !== null,
   )
   return storeBuild(job.key, null, log, null, file)
@@ -248,20 +269,13 @@ export async function runRefusalsJob(
   source = readSource(job),
   askedAt = Date.now(),
 ): Promise<CachedBuild> {
-  const engine = getEngine(job.cadType, job.cadVersion)
-  const input = await buildInputOf(job, source)
-  const found = engine.refusedValues
-    ? await measured(
+  const found = getEngine(job.cadType, job.cadVersion).refusedValues
+    ? await runEngine(
         job,
         scheduling,
+        source,
         askedAt,
-        (measuring) =>
-          engine.refusedValues!({
-            ...input,
-            parameter: job.parameter!,
-            budget: REFUSALS_BUDGET,
-            scheduling: measuring,
-          }),
+        (engine, input) => engine.refusedValues!({ ...input, parameter: job.parameter!, budget: REFUSALS_BUDGET }),
         (searched) => searched.complete,
       )
     : {

@@ -79,6 +79,19 @@ const runWasm = runOn(wasmPool)
  * them. `probesFonts`: the engine has fontmetrics() (font-probe.ts).
  */
 export function openscadEngineOn(run: RunJob, { probesFonts }: { probesFonts: boolean }): CadEngine {
+  /** A job on the input's model at its values, its fonts placed, within its limits; `job` sets the rest. */
+  const runModel = (
+    input: BuildInput,
+    job: Partial<OpenscadJob> & Pick<OpenscadJob, 'kind'>,
+    timeLimitMs = input.timeLimitMs,
+  ) => {
+    const { files, mainFile, libraries, fonts, values, overrides, memoryLimitBytes, scheduling } = input
+    const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
+    return run(
+      { files, mainFile, libraries, fonts: placed, defines: definesOf(values, overrides), memoryLimitBytes, ...job },
+      { timeLimitMs, ...scheduling },
+    )
+  }
   return {
     async readParameters({ files, mainFile, libraries, timeLimitMs, memoryLimitBytes, scheduling }: ParametersInput) {
       const result = await runWasm(
@@ -100,90 +113,25 @@ export function openscadEngineOn(run: RunJob, { probesFonts }: { probesFonts: bo
       }
     },
 
-    async build({
-      files,
-      mainFile,
-      libraries,
-      fonts,
-      values,
-      overrides,
-      timeLimitMs,
-      memoryLimitBytes,
-      scheduling,
-    }: BuildInput) {
+    async build(input: BuildInput) {
+      const { files, mainFile, values, overrides } = input
       const probed = probesFonts ? addFontProbe(files, mainFile, { ...values, ...overrides }) : files
-      const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
-      const result = await run(
-        {
-          kind: 'build',
-          files: probed,
-          mainFile,
-          libraries,
-          fonts: placed,
-          defines: definesOf(values, overrides),
-          memoryLimitBytes,
-        },
-        { timeLimitMs, ...scheduling },
-      )
+      const result = await runModel(input, { kind: 'build', files: probed })
       return { mesh: hasError(result.log) ? null : (result.mesh ?? null), log: readFontProbe(result.log) }
     },
 
-    async closeParts({
-      files,
-      mainFile,
-      libraries,
-      fonts,
-      values,
-      overrides,
-      timeLimitMs,
-      memoryLimitBytes,
-      scheduling,
-      union,
-    }: PartsInput) {
-      const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
-      const result = await run(
-        {
-          kind: 'parts',
-          files,
-          mainFile,
-          libraries,
-          fonts: placed,
-          defines: definesOf(values, overrides),
-          memoryLimitBytes,
-          union,
-        },
-        { timeLimitMs, ...scheduling },
-      )
+    async closeParts(input: PartsInput) {
+      const result = await runModel(input, { kind: 'parts', union: input.union })
       return { mesh: result.mesh ?? null, log: result.log, print: result.print }
     },
 
-    async refusedValues({
-      files,
-      mainFile,
-      libraries,
-      fonts,
-      values,
-      overrides,
-      parameter,
-      budget,
-      timeLimitMs,
-      memoryLimitBytes,
-      scheduling,
-    }: RefusalsInput) {
-      const placed = fontsOf({ files, libraries, values: { ...values, ...overrides } }, fonts)
-      const result = await run(
-        {
-          kind: 'refusals',
-          files,
-          mainFile,
-          libraries,
-          fonts: placed,
-          defines: [],
-          memoryLimitBytes,
-          search: { parameter, values, overrides, ...budget },
-        },
+    async refusedValues(input: RefusalsInput) {
+      const { parameter, budget, values, overrides, timeLimitMs } = input
+      const result = await runModel(
+        input,
+        { kind: 'refusals', defines: [], search: { parameter, values, overrides, ...budget } },
         // Each evaluation stops at the search's deadline; one that runs away stops at the model's own limit after it.
-        { timeLimitMs: budget.timeMs + timeLimitMs, ...scheduling },
+        budget.timeMs + timeLimitMs,
       )
       return result.refusals
         ? { ...result.refusals, log: result.log }
