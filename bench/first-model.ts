@@ -30,8 +30,9 @@ async function demoKeys(url: string): Promise<Map<string, string>> {
       const preparation = (await get(operationPath('getPreparation', { params: { configuratorId } }))) as {
         state: string
         testDrive: { done: boolean }
+        refusals: { done: boolean }
       }
-      if (preparation.state !== 'preparing' && preparation.testDrive.done) break
+      if (preparation.state !== 'preparing' && preparation.testDrive.done && preparation.refusals.done) break
       if (waited > 180_000) throw new Error(`${name}: not prepared after 3 minutes`)
       await new Promise((resolve) => setTimeout(resolve, 250))
     }

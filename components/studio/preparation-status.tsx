@@ -14,7 +14,7 @@ export function describeBuilds(builds: number, failed: number): string {
   return `${builds - failed} of ${builds} models (${which}) built, ${failed} did not:`
 }
 
-type PreparationRefusals = OperationResult<'getPreparation'>['refusals'][number]
+type PreparationRefusals = OperationResult<'getPreparation'>['refusals']['maps'][number]
 
 const rangeText = ({ from, to }: { from: number; to: number }) => (from === to ? `${from}` : `${from}–${to}`)
 
@@ -70,7 +70,7 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
     {
       // A change anywhere (another tab, the API) starts a new preparation: asked again now and then.
       refetchInterval: (query) =>
-        query.state.data?.state === 'preparing' || query.state.data?.testDrive.done === false ? 1000 : 3000,
+        query.state.data?.state === 'preparing' || query.state.data?.refusals.done === false ? 1000 : 3000,
     },
   )
   const state = preparation.data
@@ -134,9 +134,10 @@ export function PreparationStatus({ configuratorId }: { configuratorId: string }
 /** Where the model refuses values at the defaults and presets, once the preparation has searched them. */
 function RefusedValues({ state }: { state: OperationResult<'getPreparation'> }) {
   if (state.state !== 'ready') return null
-  const searching =
-    state.refusals.length < state.builds && !state.testDrive.done && state.testDrive.samples.length === 0
-  const { refused, presets, unsearched } = describeRefusals(state.refusals)
+  // After the test drive: nothing to say before it ends.
+  if (!state.testDrive.done) return null
+  const searching = !state.refusals.done
+  const { refused, presets, unsearched } = describeRefusals(state.refusals.maps)
   return (
     <section aria-label="Refused values" className="flex flex-col gap-1 text-sm text-stone-700">
       {searching ? (

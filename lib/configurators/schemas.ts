@@ -141,9 +141,9 @@ export const ZPreparation = z.object({
     .object({ done: z.boolean(), samples: z.array(ZTestDriveSample) })
     .describe('random combinations within the ranges, built after the preparation behind every other build'),
   refusals: z
-    .array(ZPreparationRefusals)
+    .object({ done: z.boolean(), maps: z.array(ZPreparationRefusals) })
     .describe(
-      'where the model refuses values at the defaults and at each preset, searched one after another once the builds are done, before the test drive (docs/refused-values.md)',
+      'where the model refuses values at the defaults and at each preset, searched one after another after the test drive, behind every other build (docs/refused-values.md)',
     ),
 })
 

@@ -335,6 +335,10 @@ function refusalsJob(source: BuildSource, values: Values, parameter: ParameterDe
 
 const SEARCHING = { searched: false as const, reason: SEARCHING_REASON }
 
+/** When each session last asked for its map here: a search nobody has asked about for ABANDONED_MS stops (its page closed). */
+const askedAt = new Map<string, number>()
+const ABANDONED_MS = 5000
+
 /**
  * Where the model refuses values at these values (issue 49): each parameter's map from the cache,
  * the missing ones searched one after another, behind every customer's build. In the background
@@ -344,13 +348,20 @@ export async function refusedValuesOf(source: BuildSource, values: Values, { wai
   const jobs = source.definitions.map((definition) => refusalsJob(source, values, definition))
   const found = await Promise.all(jobs.map((job) => findBuild(job.key)))
   const missing = jobs.filter((_, index) => !found[index]?.file)
+  const sessionId = source.session.id
   if (wait) for (const job of missing) found[jobs.indexOf(job)] = await getBuild(searching(source), job)
-  else if (missing.length > 0)
+  else if (missing.length > 0) {
+    askedAt.set(sessionId, Date.now())
     // Named by every map of these values, not by those missing: a page asking again as each map is
     // found must not stop the search of the next one.
-    inBackground(`refusals:${source.session.id}`, hashOf(jobs.map((job) => job.key)), async (signal) => {
-      for (const job of missing) if (!signal.aborted) await getBuild(searching(source), job, signal)
+    inBackground(`refusals:${sessionId}`, hashOf(jobs.map((job) => job.key)), async (signal) => {
+      for (const job of missing) {
+        if (signal.aborted || Date.now() - askedAt.get(sessionId)! > ABANDONED_MS) break
+        await getBuild(searching(source), job, signal)
+      }
+      askedAt.delete(sessionId)
     })
+  }
   const maps = found.map((build) => build?.file && (JSON.parse(new TextDecoder().decode(build.file)) as SearchResult))
   return {
     complete: maps.every((map) => map?.complete),

@@ -95,6 +95,7 @@ export async function prepareConfigurator(configuratorId: string, changes: bigin
     testDrive: [],
     testDriveDone: false,
     refusals: [],
+    refusalsDone: false,
   }
   await db.$transaction([
     db.preparation.upsert({ where: { configuratorId }, create: { configuratorId, ...reset }, update: reset }),
@@ -130,11 +131,12 @@ export async function prepareConfigurator(configuratorId: string, changes: bigin
       message: (error as Error).message,
       finishedAt: new Date(),
       testDriveDone: true,
+      refusalsDone: true,
     })
     return
   }
-  await searchRefusals(source, valueSets, startedAt)
   await runTestDrive(source, startedAt)
+  await searchRefusals(source, valueSets, startedAt)
 }
 
 interface ValueSet {
@@ -145,8 +147,8 @@ interface ValueSet {
 
 /**
  * Where the model refuses values at the defaults and each preset (docs/refused-values.md), one
- * after another behind every customer's build, stored as each is found. A failure is logged: the
- * test drive still follows.
+ * after another behind every customer's build, stored as each is found; after the test drive,
+ * which publishing waits for. It ends done whatever happens; a failure is logged.
  */
 async function searchRefusals(source: BuildSource, valueSets: ValueSet[], startedAt: Date): Promise<void> {
   const configuratorId = source.session.configuratorId
@@ -158,6 +160,8 @@ async function searchRefusals(source: BuildSource, valueSets: ValueSet[], starte
     }
   } catch (error) {
     logger.warn({ err: error, configuratorId }, 'searching where a model refuses values failed')
+  } finally {
+    await updatePreparation(configuratorId, startedAt, { refusalsDone: true })
   }
 }
 
@@ -211,9 +215,10 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
       message: '',
       failures: [],
       testDrive: { done: false, samples: [] },
-      refusals: [],
+      refusals: { done: false, maps: [] },
     }
-  const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, testDriveDone } = preparation
+  const { state, draft, startedAt, finishedAt, builds, failedBuilds, message, testDriveDone, refusalsDone } =
+    preparation
   return {
     draft,
     testDrive: { done: testDriveDone, samples: readTestDrive(preparation) },
@@ -224,6 +229,6 @@ export async function getPreparation(options: OwnedConfiguratorOptions) {
     failedBuilds,
     message,
     failures: readFailures(preparation),
-    refusals: readRefusals(preparation),
+    refusals: { done: refusalsDone, maps: readRefusals(preparation) },
   }
 }

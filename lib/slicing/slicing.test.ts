@@ -254,18 +254,20 @@ describe('slicing in the sandbox', () => {
   it('stands still while paused, every process of its sandbox, and its time limit does not count the pause', async () => {
     const model = await printReady('cube([20, 20, 10]);')
     const pauses = new PauseSwitch()
-    pauses.set(true)
     let ended = false
     const running = slice(
       { binary: env.PRUSA_SLICER, model, config: flatConfig(), timeLimitMs: 2000, memoryLimitBytes: 2 * 1024 ** 3 },
       pauses,
     ).finally(() => (ended = true))
-    // A slice of this cube takes under a second when it runs.
+    // PrusaSlicer names its main thread slic3r_main once it has started.
+    const slicer = /^(\S+)\s+(prusa-slicer|slic3r_main)$/m
+    const sandboxed = () => execFileSync('ps', ['-o', 'stat=,comm=', '-u', 'nobody'], { encoding: 'utf8' })
+    await expect.poll(sandboxed, { timeout: 10_000, interval: 20 }).toMatch(slicer)
+    // Paused as a customer's build would pause it, running: longer than its time limit.
+    pauses.set(true)
     await new Promise((resolve) => setTimeout(resolve, 3000))
     expect(ended).toBe(false)
-    const stopped = execFileSync('ps', ['-o', 'stat=,comm=', '-u', 'nobody'], { encoding: 'utf8' })
-    // PrusaSlicer names its main thread slic3r_main once it has started.
-    expect(stopped).toMatch(/^T\S*\s+(prusa-slicer|slic3r_main)$/m)
+    expect(sandboxed()).toMatch(/^T\S*\s+(prusa-slicer|slic3r_main)$/m)
     pauses.set(false)
     const result = await running
     expect(result.figures?.layers).toBe(50)

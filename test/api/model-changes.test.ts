@@ -195,7 +195,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Waits until every recorded change has had its effects and no preparation runs. */
 async function settled(): Promise<void> {
   for (const deadline = Date.now() + 60_000; ; await sleep(100)) {
-    const busy = await db.preparation.count({ where: { OR: [{ state: 'preparing' }, { testDriveDone: false }] } })
+    const busy = await db.preparation.count({
+      where: { OR: [{ state: 'preparing' }, { testDriveDone: false }, { refusalsDone: false }] },
+    })
     if (busy === 0 && (await db.modelChange.count()) === 0) return
     expect(Date.now(), 'model changes still waiting for their effects').toBeLessThan(deadline)
   }

@@ -30,12 +30,17 @@ async function preparationOf(token: string, configuratorId: string) {
   )
 }
 
-/** The configurator's preparation once it, and its test drive, are done; one that began after `after` when given. */
+/** The configurator's preparation once it, its test drive and its maps of refused values are done; one that began after `after` when given. */
 async function settledPreparation(token: string, configuratorId: string, after: string | null = null) {
   for (const deadline = Date.now() + 60_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
     const preparation = await preparationOf(token, configuratorId)
     expect(preparation.state).not.toBe('failed')
-    if (preparation.state === 'ready' && preparation.testDrive.done && preparation.startedAt !== after)
+    if (
+      preparation.state === 'ready' &&
+      preparation.testDrive.done &&
+      preparation.refusals.done &&
+      preparation.startedAt !== after
+    )
       return preparation
     expect(Date.now()).toBeLessThan(deadline)
   }

@@ -174,7 +174,9 @@ describe("the preparation's refused values", { timeout: 3 * SEARCH_TIMEOUT_MS },
       },
     )
     const read = () => callJson('getPreparation', { params: { configuratorId }, token })
-    await expect.poll(async () => (await read()).refusals.length, { timeout: SEARCH_TIMEOUT_MS, interval: 250 }).toBe(3)
+    await expect
+      .poll(async () => (await read()).refusals.done, { timeout: SEARCH_TIMEOUT_MS, interval: 250 })
+      .toBe(true)
     const { refusals, failures } = await read()
     const hole = (from: number) => ({
       searched: true,
@@ -182,7 +184,12 @@ describe("the preparation's refused values", { timeout: 3 * SEARCH_TIMEOUT_MS },
       options: [],
     })
     expect(
-      refusals.map(({ build, values, complete, parameters }) => ({ build, values, complete, hole: parameters.hole })),
+      refusals.maps.map(({ build, values, complete, parameters }) => ({
+        build,
+        values,
+        complete,
+        hole: parameters.hole,
+      })),
     ).toEqual([
       { build: 'the defaults', values: { size: 40, hole: 10 }, complete: true, hole: hole(33) },
       { build: 'preset Wide', values: { size: 40, hole: 36 }, complete: true, hole: hole(33) },

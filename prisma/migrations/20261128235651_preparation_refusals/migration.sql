@@ -1,2 +1,3 @@
 -- AlterTable
-ALTER TABLE "Preparation" ADD COLUMN     "refusals" JSONB NOT NULL DEFAULT '[]';
+ALTER TABLE "Preparation" ADD COLUMN     "refusals" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "refusalsDone" BOOLEAN NOT NULL DEFAULT false;
