@@ -48,7 +48,7 @@ export interface CadSystem {
   defaultQuality: Record<'preview' | 'final', Record<string, ParameterValue>>
   /** Quality overrides as an example for the designer: the variables its engine sets per quality. */
   qualityExample: Record<string, ParameterValue>
-  /** The files beyond meshes (stl, 3mf, glb, off) its engine writes a model as, by `type`, with their media type. */
+  /** The files beyond meshes (stl, 3mf, glb, usdz, off) its engine writes a model as, by `type`, with their media type. */
   exportTypes: Record<string, string>
   /** Why a build failed, in words a customer can read; null when the log names no error. */
   failureReason(log: EngineLog): string | null

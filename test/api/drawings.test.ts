@@ -95,7 +95,7 @@ describe.each(SYSTEMS)('a 2D $name model', ({ source, fields }) => {
       await call('getModel', { params: { sessionId: solid.session.id }, token: solid.token, query: { type: 'svg' } }),
       422,
       'unprocessable_entity',
-      /type: a 3D OpenSCAD model is one of stl, 3mf, glb, off/,
+      /type: a 3D OpenSCAD model is one of stl, 3mf, glb, usdz, off/,
     )
   })
 })

@@ -181,7 +181,7 @@ describe('STEP of a replicad model', () => {
       await call('getModel', { params, token, query: { type: 'step' } }),
       422,
       'unprocessable_entity',
-      /type: a 3D OpenSCAD model is one of stl, 3mf, glb, off/,
+      /type: a 3D OpenSCAD model is one of stl, 3mf, glb, usdz, off/,
     )
     expect(error.fields?.map((field) => field.path)).toEqual([['type']])
   })

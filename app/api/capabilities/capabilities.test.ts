@@ -17,13 +17,13 @@ describe('capabilities', () => {
         type: 'openscad',
         versions: ['2025.07', expect.stringMatching(/^\d{4}\.\d{2}.*-native$/)],
         default: Number(native!.slice(0, 4)) >= 2024 ? native : '2025.07',
-        modelTypes: ['stl', '3mf', 'glb', 'off', 'svg', 'dxf'],
+        modelTypes: ['stl', '3mf', 'glb', 'usdz', 'off', 'svg', 'dxf'],
       },
       {
         type: 'replicad',
         versions: ['1.1'],
         default: '1.1',
-        modelTypes: ['stl', '3mf', 'glb', 'off', 'step', 'svg', 'dxf'],
+        modelTypes: ['stl', '3mf', 'glb', 'usdz', 'off', 'step', 'svg', 'dxf'],
       },
     ])
     expect(capabilities.renderers.map((renderer) => renderer.type)).toEqual(['webgl', 'headless'])

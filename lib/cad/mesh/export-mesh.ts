@@ -6,12 +6,15 @@ import { writeGlb } from '@/lib/cad/mesh/write-glb'
 import { writeOff } from '@/lib/cad/mesh/write-off'
 import { writeDxf } from '@/lib/cad/mesh/write-dxf'
 import { writeStl } from '@/lib/cad/mesh/write-stl'
+import { writeUsdz } from '@/lib/cad/mesh/write-usdz'
 import { writeSvg } from '@/lib/cad/mesh/write-svg'
 
 export const MESH_FORMATS = {
   stl: { contentType: 'model/stl', write: writeStl },
   '3mf': { contentType: 'model/3mf', write: write3mf },
   glb: { contentType: 'model/gltf-binary', write: writeGlb },
+  // For AR Quick Look on iOS (docs/ar.md).
+  usdz: { contentType: 'model/vnd.usdz+zip', write: writeUsdz },
   off: { contentType: 'model/off', write: (mesh: Mesh) => new TextEncoder().encode(writeOff(mesh)) },
 } as const
 

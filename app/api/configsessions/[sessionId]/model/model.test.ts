@@ -165,7 +165,7 @@ describe('model formats', () => {
         await get(owner, `${resource}?type=obj`),
         422,
         'unprocessable_entity',
-        /type.*stl, 3mf, glb, off/,
+        /type.*stl, 3mf, glb, usdz, off/,
       )
     }
   })
