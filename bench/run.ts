@@ -32,6 +32,7 @@ const { benchReplicad } = await import('./replicad')
 const { benchCrowdOverHttp } = await import('./crowd')
 const { benchSlicing } = await import('./slicing')
 const { benchRefusals } = await import('./refusals')
+const { benchAr } = await import('./ar')
 
 await prepareDatabase()
 const { accessToken } = (
@@ -64,6 +65,7 @@ const sections: [string, () => Promise<unknown>][] = [
   ['replicad', () => benchReplicad()],
   ['slicing', () => benchSlicing()],
   ['refusals', () => benchRefusals()],
+  ['ar', () => benchAr()],
 ]
 const chosen = process.argv.slice(2)
 const unknown = chosen.filter((name) => !sections.some(([section]) => section === name))
