@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
-import type { Mesh } from '@/lib/cad/mesh/mesh'
+import { linear, MATTE, type Mesh } from '@/lib/cad/mesh/mesh'
 import { parseOff } from '@/lib/cad/mesh/parse-off'
 import { BOX_AND_CUBE_OFF, TRANSLUCENT_WITH_DEGENERATE } from '@/lib/cad/mesh/test-meshes'
 import { writeGlb } from '@/lib/cad/mesh/write-glb'
@@ -11,13 +11,18 @@ const validator = createRequire(import.meta.url)('gltf-validator') as {
   validateBytes(bytes: Uint8Array): Promise<{ issues: { numErrors: number; messages: unknown[] } }>
 }
 
+const MATTE_FACTORS = { metallicFactor: MATTE.metallic, roughnessFactor: MATTE.roughness }
+
 interface Gltf {
-  asset: { version: string; extras: unknown }
+  asset: { version: string; extras?: unknown }
   scene: number
   scenes: { nodes?: number[] }[]
   nodes?: { name: string; mesh?: number; extras: { partIndex: number } }[]
   meshes?: { name: string; primitives: { attributes: Record<string, number>; material: number }[] }[]
-  materials?: { pbrMetallicRoughness: { baseColorFactor: number[]; metallicFactor: number }; alphaMode?: string }[]
+  materials?: {
+    pbrMetallicRoughness: { baseColorFactor: number[]; metallicFactor: number; roughnessFactor: number }
+    alphaMode?: string
+  }[]
   accessors?: { count: number; min?: number[]; max?: number[] }[]
 }
 
@@ -34,10 +39,10 @@ async function readGlb(bytes: Uint8Array): Promise<Gltf> {
 }
 
 describe('writeGlb', () => {
-  it('writes a valid flat-shaded node and mesh per part whose bounds match the mesh', async () => {
+  it('writes a valid flat-shaded node and mesh per part, in metres and Y up, whose bounds match the mesh', async () => {
     const mesh = parseOff(BOX_AND_CUBE_OFF)
     const gltf = await readGlb(writeGlb(mesh))
-    expect(gltf.asset).toMatchObject({ version: '2.0', extras: { up: 'Z', unit: 'mm' } })
+    expect(gltf.asset).toEqual({ version: '2.0', generator: 'Paraform' })
     expect(gltf.scenes[gltf.scene]!.nodes).toEqual([0, 1])
     expect(gltf.nodes!.map((node) => [node.name, node.mesh, node.extras.partIndex])).toEqual([
       ['part-0', 0, 0],
@@ -55,14 +60,28 @@ describe('writeGlb', () => {
       expect(accessors[attributes.NORMAL!]!.count).toBe(position.count)
       position.min!.forEach((value, axis) => (min[axis] = Math.min(min[axis]!, value)))
       position.max!.forEach((value, axis) => (max[axis] = Math.max(max[axis]!, value)))
-      expect(gltf.materials![material]!.pbrMetallicRoughness).toMatchObject({
-        baseColorFactor: [...mesh.parts[n]!.color],
-        metallicFactor: 0,
+      const [r, g, b, a] = mesh.parts[n]!.color
+      expect(gltf.materials![material]!.pbrMetallicRoughness).toEqual({
+        baseColorFactor: [linear(r), linear(g), linear(b), a],
+        ...MATTE_FACTORS,
       })
       expect(gltf.materials![material]!.alphaMode).toBeUndefined()
     })
+    // The model's Z is glTF's Y, its Y glTF's -Z; millimetres are thousandths.
     const { minX, minY, minZ, maxX, maxY, maxZ } = measureMesh(mesh).boundingBox
-    expect({ min, max }).toEqual({ min: [minX, minY, minZ], max: [maxX, maxY, maxZ] })
+    const expected = { min: [minX, minZ, -maxY], max: [maxX, maxZ, -minY] }
+    const found = { min, max }
+    for (const bound of ['min', 'max'] as const)
+      found[bound].forEach((m, axis) => expect(m).toBeCloseTo(expected[bound][axis]! / 1000, 7))
+  })
+
+  it("gives a part the scene's surface where it maps", async () => {
+    const [red, cube] = parseOff(BOX_AND_CUBE_OFF).parts
+    const gltf = await readGlb(writeGlb({ parts: [{ ...red!, surface: { metallic: 1, roughness: 0.25 } }, cube!] }))
+    expect(gltf.materials!.map((material) => material.pbrMetallicRoughness)).toMatchObject([
+      { metallicFactor: 1, roughnessFactor: 0.25 },
+      MATTE_FACTORS,
+    ])
   })
 
   it('blends translucent parts and leaves out degenerate triangles', async () => {

@@ -1,5 +1,5 @@
 import { faceNormal } from '@/lib/cad/mesh/face-normal'
-import type { Mesh } from '@/lib/cad/mesh/mesh'
+import { linear, MATTE, yUp, type Mesh } from '@/lib/cad/mesh/mesh'
 
 const ARRAY_BUFFER = 34962
 const FLOAT = 5126
@@ -7,9 +7,10 @@ const TRIANGLES = 4
 
 /**
  * glTF 2.0 binary: per part one node `part-<n>` and one flat-shaded mesh (each triangle gets its
- * own three vertices and its face normal). Geometry stays in OpenSCAD's millimetres and Z-up;
- * `asset.extras` tells the viewer so. Degenerate triangles are left out: they draw nothing and
- * glTF requires unit normals. A part left without triangles gets a node but no mesh.
+ * own three vertices and its face normal). In metres and Y up, as glTF's specification says, so
+ * AR viewers show the product at its real size (the viewer turns it back: parse-glb.ts).
+ * Degenerate triangles are left out: they draw nothing and glTF requires unit normals. A part
+ * left without triangles gets a node but no mesh.
  */
 export function writeGlb(mesh: Mesh): Uint8Array {
   const nodes: object[] = []
@@ -33,7 +34,7 @@ export function writeGlb(mesh: Mesh): Uint8Array {
     return accessors.length - 1
   }
 
-  mesh.parts.forEach(({ color, positions, indices, ...part }, n) => {
+  mesh.parts.forEach(({ color, positions, indices, surface = MATTE, ...part }, n) => {
     const name = part.name ?? `part-${n}`
     const node: Record<string, unknown> = { name, extras: { partIndex: n } }
     nodes.push(node)
@@ -46,13 +47,13 @@ export function writeGlb(mesh: Mesh): Uint8Array {
       max[i % 3] = Math.max(max[i % 3]!, value)
     })
     const attributes = { POSITION: addAccessor(vertices, { min, max }), NORMAL: addAccessor(normals, {}) }
+    const [r, g, b, a] = color
     materials.push({
       name,
       pbrMetallicRoughness: {
-        // glTF wants linear factors; this is the sRGB value as the model gives it, which reads close enough here.
-        baseColorFactor: [...color],
-        metallicFactor: 0,
-        roughnessFactor: 0.8,
+        baseColorFactor: [linear(r), linear(g), linear(b), a],
+        metallicFactor: surface.metallic,
+        roughnessFactor: surface.roughness,
       },
       ...(color[3] < 1 && { alphaMode: 'BLEND' }),
     })
@@ -64,7 +65,7 @@ export function writeGlb(mesh: Mesh): Uint8Array {
   const nonEmpty = (entries: Record<string, object[]>) =>
     Object.fromEntries(Object.entries(entries).filter(([, list]) => list.length > 0))
   const json = {
-    asset: { version: '2.0', generator: 'Paraform', extras: { up: 'Z', unit: 'mm' } },
+    asset: { version: '2.0', generator: 'Paraform' },
     scene: 0,
     scenes: [nodes.length > 0 ? { nodes: nodes.map((_, i) => i) } : {}],
     ...nonEmpty({ nodes, meshes, materials, accessors, bufferViews, buffers: byteLength > 0 ? [{ byteLength }] : [] }),
@@ -72,7 +73,9 @@ export function writeGlb(mesh: Mesh): Uint8Array {
   return toGlb(new TextEncoder().encode(JSON.stringify(json)), chunks, byteLength)
 }
 
-/** One vertex per triangle corner with the face normal; degenerate triangles are dropped. */
+const METRES_PER_MM = 0.001
+
+/** One vertex per triangle corner with the face normal, in metres and Y up; degenerate triangles are dropped. */
 function flatten(p: Float32Array, indices: Uint32Array) {
   const vertices: number[] = []
   const normals: number[] = []
@@ -80,9 +83,10 @@ function flatten(p: Float32Array, indices: Uint32Array) {
     const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3]
     const unit = faceNormal(p, a, b, c)
     if (unit[0] === 0 && unit[1] === 0 && unit[2] === 0) continue
+    const normal = yUp(unit)
     for (const i of [a, b, c]) {
-      vertices.push(p[i]!, p[i + 1]!, p[i + 2]!)
-      normals.push(...unit)
+      vertices.push(...yUp(p, i, METRES_PER_MM))
+      normals.push(...normal)
     }
   }
   return { vertices: new Float32Array(vertices), normals: new Float32Array(normals) }

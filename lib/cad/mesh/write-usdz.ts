@@ -1,5 +1,5 @@
 import { zipSync } from 'fflate'
-import type { Mesh } from '@/lib/cad/mesh/mesh'
+import { linear, MATTE, yUp, type Mesh } from '@/lib/cad/mesh/mesh'
 
 // USDZ, for Apple's AR Quick Look (the USDZ rules of the OpenUSD specification): an uncompressed
 // zip whose first file is the default layer, each file's data starting at a multiple of 64 bytes.
@@ -37,8 +37,7 @@ export function writeUsda(mesh: Mesh): string {
     const min = [Infinity, Infinity, Infinity]
     const max = [-Infinity, -Infinity, -Infinity]
     for (let i = 0; i < part.positions.length; i += 3) {
-      // Z up to Y up: a rotation about X, so faces keep their winding.
-      const point = [part.positions[i]!, part.positions[i + 2]!, -part.positions[i + 1]!]
+      const point = yUp(part.positions, i)
       point.forEach((value, axis) => {
         min[axis] = Math.min(min[axis]!, value)
         max[axis] = Math.max(max[axis]!, value)
@@ -46,6 +45,7 @@ export function writeUsda(mesh: Mesh): string {
       points.push(tuple(point))
     }
     const [r, g, b, a] = part.color
+    const { metallic, roughness } = part.surface ?? MATTE
     prims.push(`    def Mesh "${prim}" (
         prepend apiSchemas = ["MaterialBindingAPI"]${part.name ? `\n        displayName = ${JSON.stringify(part.name)}` : ''}
     )
@@ -65,9 +65,9 @@ export function writeUsda(mesh: Mesh): string {
             {
                 uniform token info:id = "UsdPreviewSurface"
                 color3f inputs:diffuseColor = ${tuple([r, g, b].map(linear))}
-                float inputs:metallic = 0
+                float inputs:metallic = ${number(metallic)}
                 float inputs:opacity = ${number(a)}
-                float inputs:roughness = 0.8
+                float inputs:roughness = ${number(roughness)}
                 token outputs:surface
             }
         }`)
@@ -96,8 +96,3 @@ ${materials.join('\n\n')}
 /** Seven digits: a float32 coordinate's precision. */
 const number = (value: number) => String(Number(value.toPrecision(7)))
 const tuple = (values: number[]) => `(${values.map(number).join(', ')})`
-
-/** UsdPreviewSurface's colours are linear; a model's are sRGB. */
-function linear(channel: number): number {
-  return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4
-}
