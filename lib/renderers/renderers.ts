@@ -61,6 +61,16 @@ export async function readSceneSettings(renderer: RenderSession, content: Config
   return stored ?? readDefaultSceneSettings(content)
 }
 
+/** The scene of the session's renderer of `rendererType`, else of its first; no materials when it has no renderer. */
+export async function sessionScene(
+  session: { id: string; configurator: ConfiguratorContent },
+  rendererType: string,
+): Promise<SceneSettings> {
+  const renderers = await db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } })
+  const renderer = renderers.find((candidate) => candidate.rendererType === rendererType) ?? renderers[0]
+  return renderer ? readSceneSettings(renderer, session.configurator) : { materials: {} }
+}
+
 export interface UpdateSceneSettingsOptions {
   renderer: RenderSession
   /** The files of the session's release (or draft) the scene may name. */

@@ -106,6 +106,16 @@ export const ZObjectInfo = z.object({
   area: z.number().optional().describe('mm², of a 2D model only (its bounding box runs from Z 0 to 0)'),
   print: ZPrintReport,
   slice: ZSliceReport,
+  ar: z
+    .object({
+      possible: z.boolean(),
+      triangles: z.number().int(),
+      reason: z
+        .string()
+        .nullable()
+        .describe('why the model has no AR view, in words a customer reads; null when it has'),
+    })
+    .describe("whether AR viewers can show the model (docs/ar.md): a 2D model or one over AR's size limit cannot"),
 })
 
 export const ZLog = z.object({

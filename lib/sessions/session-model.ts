@@ -2,7 +2,15 @@ import { AppError, ValidationError } from '@/lib/api/errors'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { CachedBuild } from '@/lib/builds/build-cache'
 import type { EngineLog, Values } from '@/lib/cad/engine'
-import { DRAWING_FORMATS, exportMesh, isDrawingFormat, isMeshFormat, MESH_FORMATS } from '@/lib/cad/mesh/export-mesh'
+import {
+  arViewOf,
+  DRAWING_FORMATS,
+  exportMesh,
+  isArFormat,
+  isDrawingFormat,
+  isMeshFormat,
+  MESH_FORMATS,
+} from '@/lib/cad/mesh/export-mesh'
 import { cadSystem } from '@/lib/cad/engines'
 import { flatArea, isFlat } from '@/lib/cad/mesh/flat-outline'
 import { db } from '@/lib/db'
@@ -19,6 +27,9 @@ import {
   readBuildSource,
   write3mfOf,
 } from '@/lib/sessions/model-builds'
+import { withSceneLook } from '@/lib/renderers/ar-look'
+import { sessionScene } from '@/lib/renderers/renderers'
+import type { SceneSettings } from '@/lib/renderers/schemas'
 import { effectiveValues, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
 import { dropCandidates } from '@/lib/sessions/prefetch'
 import type { ParameterSet } from '@/lib/sessions/schemas'
@@ -41,6 +52,7 @@ export async function getObjectInfo(session: LoadedSession, logPath: string) {
     volume,
     ...(isFlat(mesh) && { area: flatArea(mesh) }),
     ...(await manufacturingOf(source, values)),
+    ar: arViewOf(mesh),
   }
 }
 
@@ -122,9 +134,10 @@ export async function storedModelFile(
   quality: Quality,
   type: string | undefined,
   logPath: string,
+  scene?: SceneSettings,
 ) {
   const { source, values, build } = await buildStoredModel(session, quality)
-  return modelFileOf({ source, values, quality, build, type, logPath })
+  return modelFileOf({ source, values, quality, build, type, logPath, scene })
 }
 
 export interface ModelFileOptions {
@@ -136,6 +149,8 @@ export interface ModelFileOptions {
   /** A mesh or drawing format, or one of the CAD system's export types (ZModelQuery); the model's default when undefined. */
   type: string | undefined
   logPath: string
+  /** The scene whose materials an AR file (glb, usdz) takes where they map (ar-look.ts); the model's own colours without. */
+  scene?: SceneSettings
 }
 
 /**
@@ -143,7 +158,7 @@ export interface ModelFileOptions {
  * build, 422 naming `type` when the model cannot be one: a 2D model is SVG, DXF or GLB (the
  * viewer's), a 3D model no SVG or DXF.
  */
-export async function modelFileOf({ source, values, quality, build, type, logPath }: ModelFileOptions) {
+export async function modelFileOf({ source, values, quality, build, type, logPath, scene }: ModelFileOptions) {
   const { mesh } = builtOrConflict(build, logPath)
   const flat = isFlat(mesh)
   const system = cadSystem(source.inputs.cadType)
@@ -157,7 +172,12 @@ export async function modelFileOf({ source, values, quality, build, type, logPat
     ])
   if (!isMeshFormat(fileType) && !isDrawingFormat(fileType))
     return { build, type: fileType, ...(await exportedModel(source, values, quality, { build, type: fileType })) }
-  if (fileType !== '3mf') return { build, type: fileType, ...exportMesh(mesh, fileType) }
+  const { reason } = fileType === 'usdz' ? arViewOf(mesh) : { reason: null }
+  if (reason) throw new ValidationError([{ path: ['type'], message: reason }])
+  if (fileType !== '3mf') {
+    const looked = scene && isArFormat(fileType) ? withSceneLook(mesh, scene) : mesh
+    return { build, type: fileType, ...exportMesh(looked, fileType) }
+  }
   const bytes = await write3mfOf(source, values, quality)
   return { build, type: fileType, bytes, contentType: MESH_FORMATS['3mf'].contentType }
 }
@@ -187,5 +207,7 @@ export async function sessionModelFile({ sessionId, principal, key, quality, typ
   ) {
     throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
   }
-  return storedModelFile(session, quality, type, logPath)
+  // The AR files look as the customer's viewer shows the product.
+  const scene = type && isArFormat(type) ? await sessionScene(session, 'webgl') : undefined
+  return storedModelFile(session, quality, type, logPath, scene)
 }

@@ -18,7 +18,7 @@ import { isRendererRequest } from '@/lib/render/server/image-renderer'
 import { renderScene } from '@/lib/render/server/render-session-image'
 import type { ImageQuery } from '@/lib/renderers/image-query'
 import { findContentFiles } from '@/lib/releases/release-content'
-import { readSceneSettings } from '@/lib/renderers/renderers'
+import { sessionScene } from '@/lib/renderers/renderers'
 import { ZSceneSettings } from '@/lib/renderers/schemas'
 import { isValidSessionKey, signSessionKey } from '@/lib/sessions/session-keys'
 import {
@@ -89,9 +89,7 @@ function hostFontBlobs(): Promise<Frozen['fonts']> {
 
 /** The renderer whose scene a snapshot keeps: the headless one (it draws server images), else the first. */
 async function sceneOf(session: LoadedSession): Promise<Pick<Frozen, 'scene' | 'sceneFiles'>> {
-  const renderers = await db.renderSession.findMany({ where: { sessionId: session.id }, orderBy: { createdAt: 'asc' } })
-  const renderer = renderers.find((candidate) => candidate.rendererType === 'headless') ?? renderers[0]
-  const scene = renderer ? await readSceneSettings(renderer, session.configurator) : { materials: {} }
+  const scene = await sessionScene(session, 'headless')
   const files = await findContentFiles(session.configurator, { startsWith: 'renderer/' })
   return {
     scene,
@@ -318,7 +316,7 @@ async function modelFile(
 ) {
   const { source, values } = sourceOf(snapshot)
   const build = await buildModel(source, values, quality)
-  return modelFileOf({ source, values, quality, build, type, logPath })
+  return modelFileOf({ source, values, quality, build, type, logPath, scene: frozenOf(snapshot).scene })
 }
 
 export interface SnapshotImageOptions {

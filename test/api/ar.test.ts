@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { parseBinaryStl } from '@/lib/cad/mesh/parse-stl'
-import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
+import { AR_MAX_TRIANGLES } from '@/lib/cad/mesh/export-mesh'
+import { linear } from '@/lib/cad/mesh/mesh'
 import { api, callJson } from '@/test/support/api-client'
+import { expectArFiles } from '@/test/support/ar-files'
 import { expectError, openSession } from '@/test/support/fixtures'
-import { readUsdz } from '@/test/support/tinyusdz'
 
-// The configured product for augmented reality (issue 50, under way): `type=usdz` on the
-// session's model and finalized model and on a snapshot's model, read back by TinyUSDZ, an
-// independent USD reader, against the STL of the same values.
+// The configured product for augmented reality (docs/ar.md): `type=usdz` and `type=glb` on the
+// session's model and finalized model and on a snapshot's model, read back by independent readers
+// against the STL of the same values, fetched as a phone does, with the modelKey and no header.
 
 const TWO_PARTS = 'color("red") cube([40, 20, 10]);\ncolor("blue") translate([50, 0, 0]) cube(5);\n'
 
@@ -16,42 +16,91 @@ async function bytes(response: Response): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer())
 }
 
-describe('USDZ of the configured values', () => {
-  it("holds the STL's triangles at their real size, Y up, a material per part; a snapshot keeps its own", async () => {
+/** The files of one model endpoint (`.../model` or `.../finalizedmodel`) by its key, as a phone fetches them. */
+async function arFiles(modelPath: string, key: string) {
+  const file = async (type: string) => bytes(await api('GET', `${modelPath}?type=${type}&key=${key}`))
+  return expectArFiles({ stl: await file('stl'), usdz: await file('usdz'), glb: await file('glb') })
+}
+
+describe('AR files of the configured values', () => {
+  it('hold the STL at its real size, Y up, a material per part, for the session and a snapshot', async () => {
     const { session, token } = await openSession(TWO_PARTS)
     const path = `/configsessions/${session.id}`
-    const usdzResponse = await api('GET', `${path}/model?type=usdz`, { token })
+    const usdzResponse = await api('GET', `${path}/model?type=usdz&key=${session.modelKey}`)
     expect(usdzResponse.headers.get('content-type')).toBe('model/vnd.usdz+zip')
-    const usdz = await readUsdz(await bytes(usdzResponse))
-    const stl = parseBinaryStl(await bytes(await api('GET', `${path}/model?type=stl`, { token })))
-    const triangles = (mesh: { parts: { indices: Uint32Array }[] }) =>
-      mesh.parts.reduce((sum, part) => sum + part.indices.length / 3, 0)
-    expect(usdz.meshes.reduce((sum, mesh) => sum + mesh.faceVertexIndices.length / 3, 0)).toBe(triangles(stl))
-    expect(usdz.meshes).toHaveLength(2)
+    const { usdz, gltf } = await arFiles(`${path}/model`, session.modelKey)
     expect(usdz.materials.map((material) => material.diffuseColor?.map((channel) => Math.round(channel)))).toEqual([
       [1, 0, 0],
       [0, 0, 1],
     ])
-    expect(usdz.layer).toMatch(/metersPerUnit = 0\.001/)
-    // In metres, within 0.1 %: 55 mm wide, 10 mm high (Y up), 20 mm deep.
-    const box = measureMesh(stl).boundingBox
-    const points = usdz.meshes.flatMap((mesh) => [...mesh.points])
-    const extent = (axis: number) => {
-      const values = points.filter((_, index) => index % 3 === axis)
-      return (Math.max(...values) - Math.min(...values)) * 0.001
-    }
-    const sizes = [box.maxX - box.minX, box.maxZ - box.minZ, box.maxY - box.minY].map((mm) => mm / 1000)
-    sizes.forEach((size, axis) => expect(Math.abs(extent(axis) - size) / size).toBeLessThan(0.001))
+    expect(gltf.materials!.map((material) => material.pbrMetallicRoughness.baseColorFactor)).toEqual([
+      [1, 0, 0, 1],
+      [0, 0, 1, 1],
+    ])
+    expect(await callJson('getObjectInfo', { params: { sessionId: session.id }, token })).toMatchObject({
+      ar: { possible: true, triangles: 24, reason: null },
+    })
 
-    const final = await readUsdz(await bytes(await api('GET', `${path}/finalizedmodel?type=usdz`, { token })))
-    expect(final.meshes).toHaveLength(2)
-
+    await arFiles(`${path}/finalizedmodel`, session.modelKey)
     const snapshot = await callJson('createSnapshot', { params: { sessionId: session.id }, token })
-    const ordered = await readUsdz(
-      await bytes(await api('GET', `/snapshots/${snapshot.id}/model?type=usdz&key=${snapshot.modelKey}`)),
-    )
-    expect(ordered.meshes.map((mesh) => mesh.faceVertexIndices.length)).toEqual(
+    const ordered = await arFiles(`/snapshots/${snapshot.id}/model`, snapshot.modelKey)
+    expect(ordered.usdz.meshes.map((mesh) => mesh.faceVertexIndices.length)).toEqual(
       usdz.meshes.map((mesh) => mesh.faceVertexIndices.length),
+    )
+  })
+
+  it("take the scene's materials where they map to a physically based one, and the part's own colour where not", async () => {
+    const scene = {
+      materials: {
+        '0': {
+          vertexShader: 'basic.vert',
+          fragmentShader: 'metal.frag',
+          uniforms: {
+            u_baseColor: { type: 'color', value: '#336699' },
+            metalness: { type: 'float', value: 1 },
+            roughness: { type: 'float', value: 0.25 },
+          },
+        },
+        '1': {
+          vertexShader: 'basic.vert',
+          fragmentShader: 'metal.frag',
+          uniforms: { rings: { type: 'int', value: 3 } },
+        },
+      },
+    }
+    const { session } = await openSession(
+      TWO_PARTS,
+      {},
+      {
+        'renderer/basic.vert':
+          'void main() { gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0); }',
+        'renderer/metal.frag': 'uniform vec3 u_baseColor; void main() { gl_FragColor = vec4(u_baseColor, 1.0); }',
+        'renderer/scene.json': JSON.stringify(scene),
+      },
+    )
+    const { usdz, gltf } = await arFiles(`/configsessions/${session.id}/model`, session.modelKey)
+    const blueGrey = [0x33, 0x66, 0x99].map((channel) => linear(channel / 255))
+    expect(gltf.materials!.map((material) => material.pbrMetallicRoughness)).toEqual([
+      { baseColorFactor: [...blueGrey, 1], metallicFactor: 1, roughnessFactor: 0.25 },
+      { baseColorFactor: [0, 0, 1, 1], metallicFactor: 0, roughnessFactor: 0.7 },
+    ])
+    usdz.materials[0]!.diffuseColor!.forEach((channel, n) => expect(channel).toBeCloseTo(blueGrey[n]!, 5))
+    expect(usdz.layer).toMatch(
+      /float inputs:metallic = 1\n\s*float inputs:opacity = 1\n\s*float inputs:roughness = 0\.25/,
+    )
+  })
+
+  it('refuses a model past the size limit as USDZ, and says why in its object info', async () => {
+    const { session, token } = await openSession('sphere(r = 20, $fn = 400);\n')
+    const info = await callJson('getObjectInfo', { params: { sessionId: session.id }, token })
+    expect(info.ar.possible).toBe(false)
+    expect(info.ar.triangles).toBeGreaterThan(AR_MAX_TRIANGLES)
+    expect(info.ar.reason).toMatch(/too detailed for a phone .*triangles, over 100,000/)
+    await expectError(
+      await api('GET', `/configsessions/${session.id}/model?type=usdz&key=${session.modelKey}`),
+      422,
+      'unprocessable_entity',
+      /type: It is too detailed for a phone/,
     )
   })
 
@@ -63,5 +112,7 @@ describe('USDZ of the configured values', () => {
       'unprocessable_entity',
       /type: a 2D \w+ model is one of svg, dxf, glb/,
     )
+    const info = await callJson('getObjectInfo', { params: { sessionId: session.id }, token })
+    expect(info.ar).toMatchObject({ possible: false, reason: expect.stringMatching(/flat part/) })
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { api } from '@/test/support/api-client'
+import { expectArFiles } from '@/test/support/ar-files'
 
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="40mm" height="20mm" viewBox="0 0 40 20"><rect width="40" height="20"/></svg>'
@@ -59,11 +60,17 @@ describe('demo content', () => {
       const info = await (await call('GET', `/configsessions/${session.id}/objectinfo`)).json()
       // A 2D demo (for cutting) has an area instead of a volume.
       expect(info.print.process === 'cut' ? info.area : info.volume).toBeGreaterThan(0)
-      const model = await api(
-        'GET',
-        `/configsessions/${session.id}/model?type=glb&key=${encodeURIComponent(session.modelKey)}`,
-      )
-      expect(model.status).toBe(200)
+      // Its AR files, fetched as a phone does (the modelKey, no header), read back by independent readers.
+      const file = async (type: string) => {
+        const model = await api('GET', `/configsessions/${session.id}/model?type=${type}&key=${session.modelKey}`)
+        expect(model.status, `demo ${id}: ${type}`).toBe(200)
+        return new Uint8Array(await model.arrayBuffer())
+      }
+      if (info.print.process === 'cut') expect(info.ar.possible).toBe(false)
+      else {
+        expect(info.ar, `demo ${id}`).toMatchObject({ possible: true, reason: null })
+        await expectArFiles({ stl: await file('stl'), usdz: await file('usdz'), glb: await file('glb') })
+      }
     }
     expect([...kinds].sort()).toEqual(['bool', 'choice of number', 'choice of string', 'file', 'float', 'string'])
     expect(presetNames).toEqual(['Keyring', 'Desk sign', 'Shelf, M5', 'Small, M3'])

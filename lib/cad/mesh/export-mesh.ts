@@ -1,4 +1,4 @@
-import { outlineOf } from '@/lib/cad/mesh/flat-outline'
+import { isFlat, outlineOf } from '@/lib/cad/mesh/flat-outline'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import type { Mesh } from '@/lib/cad/mesh/mesh'
 import { write3mf } from '@/lib/cad/mesh/write-3mf'
@@ -19,6 +19,28 @@ export const MESH_FORMATS = {
 } as const
 
 export type MeshFormat = keyof typeof MESH_FORMATS
+
+/**
+ * The most triangles an AR file may hold: Apple's and Google's guidance for Quick Look and Scene
+ * Viewer is 100,000; past it a phone opens the file slowly or not at all (docs/ar.md).
+ */
+export const AR_MAX_TRIANGLES = 100_000
+
+/** Whether AR viewers can show the model, and why not (in a customer's words) when they cannot. */
+export function arViewOf(mesh: Mesh): { possible: boolean; triangles: number; reason: string | null } {
+  const triangles = mesh.parts.reduce((sum, part) => sum + part.indices.length / 3, 0)
+  const reason = isFlat(mesh)
+    ? 'A flat part, cut from a sheet, has no view in your space.'
+    : triangles > AR_MAX_TRIANGLES
+      ? `It is too detailed for a phone to show in your space: ${triangles.toLocaleString('en')} triangles, over ${AR_MAX_TRIANGLES.toLocaleString('en')}.`
+      : null
+  return { possible: reason === null, triangles, reason }
+}
+
+/** The files AR viewers open: GLB (Scene Viewer) and USDZ (Quick Look), docs/ar.md. */
+export function isArFormat(type: string): type is 'glb' | 'usdz' {
+  return type === 'glb' || type === 'usdz'
+}
 
 export function isMeshFormat(type: string): type is MeshFormat {
   return Object.hasOwn(MESH_FORMATS, type)

@@ -1,47 +1,17 @@
-import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import { linear, MATTE, type Mesh } from '@/lib/cad/mesh/mesh'
 import { parseOff } from '@/lib/cad/mesh/parse-off'
 import { BOX_AND_CUBE_OFF, TRANSLUCENT_WITH_DEGENERATE } from '@/lib/cad/mesh/test-meshes'
 import { writeGlb } from '@/lib/cad/mesh/write-glb'
-
-// gltf-validator ships no type declarations; this is the part of its API the test uses.
-const validator = createRequire(import.meta.url)('gltf-validator') as {
-  validateBytes(bytes: Uint8Array): Promise<{ issues: { numErrors: number; messages: unknown[] } }>
-}
+import { readValidGlb } from '@/test/support/ar-files'
 
 const MATTE_FACTORS = { metallicFactor: MATTE.metallic, roughnessFactor: MATTE.roughness }
-
-interface Gltf {
-  asset: { version: string; extras?: unknown }
-  scene: number
-  scenes: { nodes?: number[] }[]
-  nodes?: { name: string; mesh?: number; extras: { partIndex: number } }[]
-  meshes?: { name: string; primitives: { attributes: Record<string, number>; material: number }[] }[]
-  materials?: {
-    pbrMetallicRoughness: { baseColorFactor: number[]; metallicFactor: number; roughnessFactor: number }
-    alphaMode?: string
-  }[]
-  accessors?: { count: number; min?: number[]; max?: number[] }[]
-}
-
-/** Checks the GLB with the Khronos validator and the container layout, and returns its JSON. */
-async function readGlb(bytes: Uint8Array): Promise<Gltf> {
-  const report = await validator.validateBytes(bytes)
-  expect(report.issues.messages.filter((message) => (message as { severity: number }).severity === 0)).toEqual([])
-  expect(report.issues.numErrors).toBe(0)
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  expect(view.getUint32(8, true)).toBe(bytes.byteLength)
-  expect(bytes.byteLength % 4).toBe(0)
-  const jsonLength = view.getUint32(12, true)
-  return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength))) as Gltf
-}
 
 describe('writeGlb', () => {
   it('writes a valid flat-shaded node and mesh per part, in metres and Y up, whose bounds match the mesh', async () => {
     const mesh = parseOff(BOX_AND_CUBE_OFF)
-    const gltf = await readGlb(writeGlb(mesh))
+    const gltf = await readValidGlb(writeGlb(mesh))
     expect(gltf.asset).toEqual({ version: '2.0', generator: 'Paraform' })
     expect(gltf.scenes[gltf.scene]!.nodes).toEqual([0, 1])
     expect(gltf.nodes!.map((node) => [node.name, node.mesh, node.extras.partIndex])).toEqual([
@@ -77,7 +47,9 @@ describe('writeGlb', () => {
 
   it("gives a part the scene's surface where it maps", async () => {
     const [red, cube] = parseOff(BOX_AND_CUBE_OFF).parts
-    const gltf = await readGlb(writeGlb({ parts: [{ ...red!, surface: { metallic: 1, roughness: 0.25 } }, cube!] }))
+    const gltf = await readValidGlb(
+      writeGlb({ parts: [{ ...red!, surface: { metallic: 1, roughness: 0.25 } }, cube!] }),
+    )
     expect(gltf.materials!.map((material) => material.pbrMetallicRoughness)).toMatchObject([
       { metallicFactor: 1, roughnessFactor: 0.25 },
       MATTE_FACTORS,
@@ -85,7 +57,7 @@ describe('writeGlb', () => {
   })
 
   it('blends translucent parts and leaves out degenerate triangles', async () => {
-    const gltf = await readGlb(writeGlb(TRANSLUCENT_WITH_DEGENERATE))
+    const gltf = await readValidGlb(writeGlb(TRANSLUCENT_WITH_DEGENERATE))
     expect(gltf.materials![0]!.alphaMode).toBe('BLEND')
     expect(gltf.accessors![gltf.meshes![0]!.primitives[0]!.attributes.POSITION!]!.count).toBe(12)
   })
@@ -94,7 +66,7 @@ describe('writeGlb', () => {
     const flat: Mesh = {
       parts: [{ color: [1, 1, 1, 1], positions: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) }],
     }
-    const gltf = await readGlb(writeGlb({ parts: [...TRANSLUCENT_WITH_DEGENERATE.parts, ...flat.parts] }))
+    const gltf = await readValidGlb(writeGlb({ parts: [...TRANSLUCENT_WITH_DEGENERATE.parts, ...flat.parts] }))
     expect(gltf.nodes!.map((node) => [node.name, node.mesh])).toEqual([
       ['part-0', 0],
       ['part-1', undefined],
@@ -103,7 +75,7 @@ describe('writeGlb', () => {
 
   it('names a part the model names by its name, keeping its part index for the scene', async () => {
     const [red, cube] = parseOff(BOX_AND_CUBE_OFF).parts
-    const gltf = await readGlb(writeGlb({ parts: [{ ...red!, name: 'Bracket' }, cube!] }))
+    const gltf = await readValidGlb(writeGlb({ parts: [{ ...red!, name: 'Bracket' }, cube!] }))
     expect(gltf.nodes!.map((node) => [node.name, node.extras.partIndex])).toEqual([
       ['Bracket', 0],
       ['part-1', 1],
@@ -112,7 +84,7 @@ describe('writeGlb', () => {
   })
 
   it('writes an empty scene for an empty mesh', async () => {
-    const gltf = await readGlb(writeGlb({ parts: [] }))
+    const gltf = await readValidGlb(writeGlb({ parts: [] }))
     expect(gltf.scenes).toEqual([{}])
     expect(gltf.nodes).toBeUndefined()
   })
