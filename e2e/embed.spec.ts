@@ -218,6 +218,14 @@ test(
       })
       expect(change).toMatchObject({ width: 100, depth: 60 })
       await page.screenshot({ path: test.info().outputPath('viewer-only.png') })
+      // The shop's own button opens "View in your space" as the embed's would: on a desktop, its QR code.
+      const opened = await page.evaluate(async () => {
+        const configurator = await (window as unknown as { mounted: Promise<{ openAr: () => Promise<string> }> })
+          .mounted
+        return configurator.openAr()
+      })
+      expect(opened).toBe('qrCode')
+      await expect(frame.getByRole('dialog', { name: 'View in your space' }).getByTestId('ar-qr')).toBeVisible()
 
       // Share links point at the shop's page, with the values in its query; price and presets can be left to the shop.
       const shareUrl = `http://localhost:${port}/product?sku=tag`
@@ -234,6 +242,11 @@ test(
       await expect(frame.getByTestId('fact-width')).toHaveText('190.0 mm')
       await page.screenshot({ path: test.info().outputPath('shared-link-opened.png') })
 
+      expect(await open({ ar: false })).toBe('ready')
+      await waitForModelDrawn(frame.getByTestId('model-viewer'))
+      await expect(frame.getByTestId('fact-width')).toBeVisible()
+      await expect(frame.getByRole('button', { name: 'View in your space' })).toHaveCount(0)
+      expect(await open({ ar: 'yes' })).toBe('bad_option: Paraform.mount: ar must be true or false, not "yes"')
       expect(await open({ controls: 'no' })).toBe(
         'bad_option: Paraform.mount: controls must be true or false, not "no"',
       )

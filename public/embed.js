@@ -19,7 +19,7 @@
   /** What the embed shows, for its page in the frame's fragment (the query holds the values). */
   function layoutOf(options) {
     var layout = new URLSearchParams()
-    var flags = ['controls', 'price', 'presets']
+    var flags = ['controls', 'price', 'presets', 'ar']
     for (var i = 0; i < flags.length; i++) {
       var value = options[flags[i]]
       if (value === undefined) continue
@@ -106,6 +106,7 @@
           settle(id, null, message)
         })
       if (message.type === 'snapshot') settle(message.requestId, null, message.snapshot)
+      if (message.type === 'ar') settle(message.requestId, null, message.opened)
       if (message.type === 'error' && message.requestId) settle(message.requestId, message)
       // Refused before it was ready (a shareUrl off the application's domain): mount fails with it.
       if (message.type === 'error' && !message.requestId) {
@@ -143,6 +144,10 @@
       /** Applies one of the model's presets by name; resolves with the change once built. */
       applyPreset: function (name) {
         return request('applyPreset', { name: name })
+      },
+      /** Opens "View in your space" as its button would (for a viewer-only embed, from the shop's own button); resolves with what opened: 'quickLook', 'sceneViewer' or 'qrCode'. */
+      openAr: function () {
+        return request('openAr', {})
       },
       /** Freezes the configuration for an order; resolves with the snapshot. */
       snapshot: function () {

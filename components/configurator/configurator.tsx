@@ -8,7 +8,9 @@ import { quoteOf } from '@/lib/manufacturing/quote'
 import { ParameterControls } from '@/components/configurator/parameter-controls'
 import { Presets } from '@/components/configurator/presets'
 import { encodeShareQuery, type Values } from '@/components/configurator/share-values'
-import { ShareLink } from '@/components/configurator/share-link'
+import { ShareLink, useShareLink } from '@/components/configurator/share-link'
+import { ArButton, useArDevice } from '@/components/configurator/ar-button'
+import { AR_OPENERS } from '@/components/configurator/ar-view'
 import { useApiCredentials, type SessionAuth } from '@/components/configurator/use-api-credentials'
 import { useEmbedLayout } from '@/components/configurator/use-embed-layout'
 import { useUndo } from '@/components/configurator/use-undo'
@@ -198,6 +200,12 @@ export function Configurator({
   const failure =
     notBuilt && details.log ? (cadSystem(cadType).failureReason(details.log) ?? 'The model did not build.') : notForSale
   const { layout, refusal } = useEmbedLayout(embedDomain)
+  const shareLink = useShareLink(shareQuery, layout.shareUrl)
+  const arDevice = useArDevice()
+  const [arRequests, setArRequests] = useState(0)
+  // The model of the current values, once built and its figures read: never a stale one.
+  const arView = isBuilding || details.objectInfo === null ? null : details.objectInfo.ar
+  const isArShown = layout.ar && arDevice !== null && session !== null && !notBuilt && !sidePanel
   useEmbedBridge(embedDomain, {
     session,
     credentials,
@@ -209,6 +217,15 @@ export function Configurator({
     refusal,
     refusedValues: refused.map,
     setValues: setValuesAsStep,
+    ar: {
+      unavailable: !isArShown
+        ? 'This configurator shows no view in your space here'
+        : arView === null
+          ? 'The model of these values is still being made'
+          : arView.reason,
+      opener: arDevice && AR_OPENERS[arDevice],
+      open: () => setArRequests((count) => count + 1),
+    },
   })
 
   const fatalError = credentialsError ?? configSession.sessionError
@@ -248,6 +265,18 @@ export function Configurator({
             {buildingSince !== null && <BuildingIndicator since={buildingSince} onCancel={cancelBuild} />}
           </div>
           <PhoneFigures info={figures} isStale={areFiguresStale} showPrice={layout.price} />
+          {isArShown && (
+            <div className="absolute bottom-3 left-3 z-10">
+              <ArButton
+                session={session}
+                device={arDevice}
+                title={productName}
+                shareLink={shareLink}
+                view={arView}
+                openRequests={arRequests}
+              />
+            </div>
+          )}
           <ViewerProblems status={viewerStatus} sceneError={scene.error} />
         </div>
         <aside
@@ -323,7 +352,7 @@ export function Configurator({
                     }
                   />
                 )}
-                <ShareLink query={shareQuery} shareUrl={layout.shareUrl} />
+                <ShareLink link={shareLink} />
                 {details.log?.message.trim() && (
                   <details className="text-xs text-stone-600">
                     <summary className="cursor-pointer">Build messages</summary>

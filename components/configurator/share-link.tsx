@@ -5,13 +5,12 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/field'
 
 /**
- * A link that reopens the shown values; the address bar follows it so a reload keeps them too.
- * With `shareUrl` (the shop's product page) the link is that page with the values in its query,
- * which the page hands back to `Paraform.mount({values})`.
+ * The link that reopens the shown values (`query`); the address bar follows it so a reload keeps
+ * them too. With `shareUrl` (the shop's product page) the link is that page with the values in
+ * its query, which the page hands back to `Paraform.mount({values})`.
  */
-export function ShareLink({ query, shareUrl }: { query: string; shareUrl: string | null }) {
+export function useShareLink(query: string, shareUrl: string | null): string {
   const [link, setLink] = useState('')
-  const [isCopied, setIsCopied] = useState(false)
   useEffect(() => {
     const url = new URL(window.location.href)
     url.search = query
@@ -19,8 +18,14 @@ export function ShareLink({ query, shareUrl }: { query: string; shareUrl: string
     const shared = shareUrl ? new URL(shareUrl) : url
     for (const [name, value] of new URLSearchParams(query)) shared.searchParams.set(name, value)
     setLink(shared.toString())
-    setIsCopied(false)
   }, [query, shareUrl])
+  return link
+}
+
+/** The share link (useShareLink) to copy. */
+export function ShareLink({ link }: { link: string }) {
+  const [isCopied, setIsCopied] = useState(false)
+  useEffect(() => setIsCopied(false), [link])
 
   return (
     <div className="flex gap-2">

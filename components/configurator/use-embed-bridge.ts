@@ -17,6 +17,7 @@ import {
 import { callApiJson } from '@/lib/endpoints/client'
 import type { ParameterSet } from '@/lib/sessions/schemas'
 import type { RefusedValues } from '@/lib/cad/refused-values-schema'
+import type { ArOpener } from '@/components/configurator/ar-view'
 
 export interface EmbedBridgeState {
   session: ConfigSession | null
@@ -33,6 +34,13 @@ export interface EmbedBridgeState {
   /** Where the model refuses values at the session's values, as the server answered last. */
   refusedValues: RefusedValues | null
   setValues: (values: Values) => void
+  /** "View in your space", for the shop's `openAr()`. */
+  ar: {
+    /** Why AR cannot open now, in words a customer reads; null when it can. */
+    unavailable: string | null
+    opener: ArOpener | null
+    open: () => void
+  }
 }
 
 type Outgoing = EmbedMessage extends infer M ? (M extends unknown ? Omit<M, 'protocol' | 'version'> : never) : never
@@ -124,6 +132,13 @@ export function useEmbedBridge(domain: string | undefined, state: EmbedBridgeSta
             const preset = presets.find((candidate) => candidate.name === message.name)
             if (!preset) return refuse(message.requestId, 'not_found', `No preset named ${message.name}`)
             return setValues(message.requestId, presetValues(currentParameters, preset))
+          }
+          case 'openAr': {
+            const { unavailable, opener, open } = stateRef.current.ar
+            if (unavailable !== null || opener === null)
+              return refuse(message.requestId, 'ar_unavailable', unavailable ?? 'The configurator is still opening')
+            open()
+            return post({ type: 'ar', requestId: message.requestId, opened: opener })
           }
           case 'snapshot': {
             const snapshot = await callApiJson('createSnapshot', { params: { sessionId: current.id }, credentials })

@@ -9,11 +9,13 @@ export interface EmbedLayout {
   controls: boolean
   price: boolean
   presets: boolean
+  /** "View in your space" (docs/ar.md). */
+  ar: boolean
   /** The shop's product page, where share links point (with the values in its query). */
   shareUrl: string | null
 }
 
-const EVERYTHING: EmbedLayout = { controls: true, price: true, presets: true, shareUrl: null }
+const EVERYTHING: EmbedLayout = { controls: true, price: true, presets: true, ar: true, shareUrl: null }
 
 /** The layout the framing shop asked for; a shareUrl off the application's domain is refused, and `refusal` says so. */
 export function useEmbedLayout(domain: string | undefined): { layout: EmbedLayout; refusal: string | null } {
@@ -32,6 +34,7 @@ export function useEmbedLayout(domain: string | undefined): { layout: EmbedLayou
         controls: shown('controls'),
         price: shown('price'),
         presets: shown('presets'),
+        ar: shown('ar'),
         shareUrl: isOffDomain ? null : shareUrl,
       },
       refusal: isOffDomain

@@ -4,7 +4,7 @@ import { framingOrigin, hostMessageOf, MAX_HOST_MESSAGE_CHARS, readHostMessage }
 const base = { protocol: 'paraform', version: 1 }
 
 describe('host messages', () => {
-  it('reads set, applyPreset and snapshot', () => {
+  it('reads set, applyPreset, snapshot and openAr', () => {
     expect(
       readHostMessage({
         ...base,
@@ -17,6 +17,7 @@ describe('host messages', () => {
     })
     expect('message' in readHostMessage({ ...base, type: 'applyPreset', requestId: 'r2', name: 'Large' })).toBe(true)
     expect('message' in readHostMessage({ ...base, type: 'snapshot', requestId: 'r3' })).toBe(true)
+    expect('message' in readHostMessage({ ...base, type: 'openAr', requestId: 'r4' })).toBe(true)
   })
 
   it('ignores other messages, unknown types and versions, malformed and oversized ones', () => {

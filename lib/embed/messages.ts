@@ -27,6 +27,7 @@ export const ZHostMessage = z.discriminatedUnion('type', [
   }),
   z.object({ ...envelope, type: z.literal('applyPreset'), requestId: ZRequestId, name: z.string().min(1).max(200) }),
   z.object({ ...envelope, type: z.literal('snapshot'), requestId: ZRequestId }),
+  z.object({ ...envelope, type: z.literal('openAr'), requestId: ZRequestId }),
 ])
 export type HostMessage = z.infer<typeof ZHostMessage>
 const HOST_MESSAGE_TYPES = ZHostMessage.options.map((option) => option.shape.type.value)
@@ -60,6 +61,8 @@ export type EmbedMessage = { protocol: typeof EMBED_PROTOCOL; version: typeof EM
   | ({ type: 'refusedValues' } & RefusedValues)
   | { type: 'error'; requestId: string | null; code: string; message: string }
   | { type: 'snapshot'; requestId: string; snapshot: SnapshotDto }
+  /** The page's `openAr` request opened "View in your space": Quick Look, Scene Viewer or the QR code to a phone. */
+  | { type: 'ar'; requestId: string; opened: 'quickLook' | 'sceneViewer' | 'qrCode' }
 )
 
 /** A host message as sent, or why it is ignored. */

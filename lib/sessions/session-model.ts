@@ -28,7 +28,7 @@ import {
   write3mfOf,
 } from '@/lib/sessions/model-builds'
 import { withSceneLook } from '@/lib/renderers/ar-look'
-import { sessionScene } from '@/lib/renderers/renderers'
+import { sessionScene } from '@/lib/renderers/scene-settings'
 import type { SceneSettings } from '@/lib/renderers/schemas'
 import { effectiveValues, toParameterSet, validateValues } from '@/lib/sessions/parameter-values'
 import { dropCandidates } from '@/lib/sessions/prefetch'

@@ -18,7 +18,7 @@ import { isRendererRequest } from '@/lib/render/server/image-renderer'
 import { renderScene } from '@/lib/render/server/render-session-image'
 import type { ImageQuery } from '@/lib/renderers/image-query'
 import { findContentFiles } from '@/lib/releases/release-content'
-import { sessionScene } from '@/lib/renderers/renderers'
+import { sessionScene } from '@/lib/renderers/scene-settings'
 import { ZSceneSettings } from '@/lib/renderers/schemas'
 import { isValidSessionKey, signSessionKey } from '@/lib/sessions/session-keys'
 import {

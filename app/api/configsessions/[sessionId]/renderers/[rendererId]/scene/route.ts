@@ -1,6 +1,7 @@
 import { route } from '@/lib/endpoints/route'
 import * as operations from '@/lib/renderers/operations'
-import { findRenderer, readSceneSettings, updateSceneSettings } from '@/lib/renderers/renderers'
+import { findRenderer, updateSceneSettings } from '@/lib/renderers/renderers'
+import { readSceneSettings } from '@/lib/renderers/scene-settings'
 import { findSession } from '@/lib/sessions/sessions'
 
 // GET /configsessions/{id}/renderers/{rid}/scene - this renderer's scene settings
