@@ -1,4 +1,5 @@
 import { AppError, ValidationError } from '@/lib/api/errors'
+import { inBackground } from '@/lib/background'
 import type { Principal } from '@/lib/auth/authenticate'
 import type { CachedBuild } from '@/lib/builds/build-cache'
 import type { EngineLog, Values } from '@/lib/cad/engine'
@@ -10,6 +11,7 @@ import {
   isDrawingFormat,
   isMeshFormat,
   MESH_FORMATS,
+  prepareUsdz,
 } from '@/lib/cad/mesh/export-mesh'
 import { cadSystem } from '@/lib/cad/engines'
 import { flatArea, isFlat } from '@/lib/cad/mesh/flat-outline'
@@ -47,12 +49,18 @@ export async function getObjectInfo(session: LoadedSession, logPath: string) {
   const { source, values, build } = await buildStoredModel(session, 'preview')
   const { mesh, objectInfo } = builtOrConflict(build, logPath)
   const { boundingBox, volume } = objectInfo
+  const ar = arViewOf(mesh)
+  // The values' model is shown (its figures are asked for): its AR file is written once the customer pauses.
+  if (ar.possible)
+    inBackground(`ar:${session.id}`, build.key, async () =>
+      prepareUsdz(withSceneLook(mesh, await sessionScene(session, 'webgl'))),
+    )
   return {
     boundingBox,
     volume,
     ...(isFlat(mesh) && { area: flatArea(mesh) }),
     ...(await manufacturingOf(source, values)),
-    ar: arViewOf(mesh),
+    ar,
   }
 }
 

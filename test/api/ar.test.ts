@@ -3,7 +3,7 @@ import { AR_MAX_TRIANGLES } from '@/lib/cad/mesh/export-mesh'
 import { linear } from '@/lib/cad/mesh/mesh'
 import { api, callJson } from '@/test/support/api-client'
 import { expectArFiles } from '@/test/support/ar-files'
-import { expectError, openSession } from '@/test/support/fixtures'
+import { expectError, openSession, registerApplication } from '@/test/support/fixtures'
 
 // The configured product for augmented reality (docs/ar.md): `type=usdz` and `type=glb` on the
 // session's model and finalized model and on a snapshot's model, read back by independent readers
@@ -47,6 +47,20 @@ describe('AR files of the configured values', () => {
     expect(ordered.usdz.meshes.map((mesh) => mesh.faceVertexIndices.length)).toEqual(
       usdz.meshes.map((mesh) => mesh.faceVertexIndices.length),
     )
+  })
+
+  it("are the customer's by the modelKey alone, also where the application keeps the finalized model to its server", async () => {
+    const owner = await openSession(TWO_PARTS)
+    const { key } = await registerApplication(owner.token, owner.configuratorId, { secureModel: true })
+    const grant = await api('POST', '/auth/anonymous', { headers: { 'x-api-key': key } })
+    const { accessToken } = (await grant.json()) as { accessToken: string }
+    const opened = await api('POST', '/configsessions', {
+      token: accessToken,
+      headers: { 'x-api-key': key },
+      body: { configuratorId: owner.configuratorId },
+    })
+    const session = (await opened.json()) as { id: string; modelKey: string }
+    await arFiles(`/configsessions/${session.id}/model`, session.modelKey)
   })
 
   it("take the scene's materials where they map to a physically based one, and the part's own colour where not", async () => {

@@ -6,7 +6,7 @@ import { writeGlb } from '@/lib/cad/mesh/write-glb'
 import { writeOff } from '@/lib/cad/mesh/write-off'
 import { writeDxf } from '@/lib/cad/mesh/write-dxf'
 import { writeStl } from '@/lib/cad/mesh/write-stl'
-import { writeUsdz } from '@/lib/cad/mesh/write-usdz'
+import { writeUsdz, writeUsdzInSlices } from '@/lib/cad/mesh/write-usdz'
 import { writeSvg } from '@/lib/cad/mesh/write-svg'
 
 export const MESH_FORMATS = {
@@ -67,12 +67,23 @@ const FORMATS = { ...MESH_FORMATS, ...DRAWING_FORMATS }
 // mesh stays the same object while the build cache keeps it in memory.
 const encoded = new WeakMap<Mesh, Map<MeshFormat | DrawingFormat, Uint8Array>>()
 
+function encodingsOf(mesh: Mesh) {
+  const formats = encoded.get(mesh) ?? new Map<MeshFormat | DrawingFormat, Uint8Array>()
+  encoded.set(mesh, formats)
+  return formats
+}
+
 /** The mesh as a file of a mesh format, or a 2D model's as a drawing's. */
 export function exportMesh(mesh: Mesh, format: MeshFormat | DrawingFormat): { bytes: Uint8Array; contentType: string } {
   const { contentType, write } = FORMATS[format]
-  const formats = encoded.get(mesh) ?? new Map<MeshFormat | DrawingFormat, Uint8Array>()
-  encoded.set(mesh, formats)
+  const formats = encodingsOf(mesh)
   const bytes = formats.get(format) ?? write(mesh)
   formats.set(format, bytes)
   return { bytes, contentType }
+}
+
+/** Writes the mesh's USDZ ahead of its request, as background work beside customers' requests (writeUsdzInSlices). */
+export async function prepareUsdz(mesh: Mesh): Promise<void> {
+  const formats = encodingsOf(mesh)
+  if (!formats.has('usdz')) formats.set('usdz', await writeUsdzInSlices(mesh))
 }

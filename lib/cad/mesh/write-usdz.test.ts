@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { measureMesh } from '@/lib/cad/mesh/measure-mesh'
 import { parseOff } from '@/lib/cad/mesh/parse-off'
 import { BOX_AND_CUBE_OFF } from '@/lib/cad/mesh/test-meshes'
-import { writeUsda, writeUsdz } from '@/lib/cad/mesh/write-usdz'
+import { writeUsda, writeUsdz, writeUsdzInSlices } from '@/lib/cad/mesh/write-usdz'
 import { readUsdz } from '@/test/support/tinyusdz'
 
 const model = parseOff(BOX_AND_CUBE_OFF)
@@ -57,5 +57,26 @@ describe('USDZ for AR Quick Look', () => {
       [1, 0, 0],
       [0.947, 0.68, 0.025],
     ])
+  })
+
+  it('writes a large model in slices, the event loop free between them, to the same bytes', async () => {
+    // A grid of 40,000 triangles: more numbers than one slice holds.
+    const side = 141
+    const positions = new Float32Array(side * side * 3).map((_, i) => (i % 3 === 2 ? 0 : Math.floor(i / 3) % 97))
+    const indices: number[] = []
+    for (let row = 0; row < side - 1; row++)
+      for (let column = 0; column < side - 1; column++) {
+        const at = row * side + column
+        indices.push(at, at + 1, at + side, at + 1, at + side + 1, at + side)
+      }
+    const large = { parts: [{ color: [1, 1, 1, 1] as const, positions, indices: new Uint32Array(indices) }] }
+    let turns = 0
+    const counting = setInterval(() => turns++, 0)
+    const sliced = await writeUsdzInSlices(large)
+    clearInterval(counting)
+    expect(turns).toBeGreaterThan(0)
+    expect(sliced).toEqual(writeUsdz(large))
+    const { meshes } = await readUsdz(sliced)
+    expect(meshes[0]!.faceVertexIndices).toEqual(new Uint32Array(indices))
   })
 })
