@@ -142,10 +142,9 @@ export async function storedModelFile(
   quality: Quality,
   type: string | undefined,
   logPath: string,
-  scene?: SceneSettings,
 ) {
   const { source, values, build } = await buildStoredModel(session, quality)
-  return modelFileOf({ source, values, quality, build, type, logPath, scene })
+  return modelFileOf({ source, values, quality, build, type, logPath })
 }
 
 export interface ModelFileOptions {
@@ -215,7 +214,10 @@ export async function sessionModelFile({ sessionId, principal, key, quality, typ
   ) {
     throw new AppError('forbidden', "This application's finalized model needs the shop's server token")
   }
-  // The AR files look as the customer's viewer shows the product.
-  const scene = type && isArFormat(type) ? await sessionScene(session, 'webgl') : undefined
-  return storedModelFile(session, quality, type, logPath, scene)
+  // The AR files look as the customer's viewer shows the product; its scene is read beside the build.
+  const [scene, { source, values, build }] = await Promise.all([
+    type && isArFormat(type) ? sessionScene(session, 'webgl') : undefined,
+    buildStoredModel(session, quality),
+  ])
+  return modelFileOf({ source, values, quality, build, type, logPath, scene })
 }
