@@ -135,7 +135,7 @@ export const ZModelQuery = z.object({
     .refine((type) => MODEL_TYPES.includes(type), { message: `must be one of ${MODEL_TYPES.join(', ')}` })
     .optional()
     .describe(
-      `stl (binary, the default), 3mf, glb or off of a 3D model, ${EXPORTS_NOTE}; svg (the default) or dxf of a 2D model, in millimetres, or its glb; another type is 422`,
+      `stl (binary, the default), 3mf, glb (metres, Y up) or off of a 3D model, or usdz for AR Quick Look (422 over AR's size limit, objectinfo's ar says why), ${EXPORTS_NOTE}; svg (the default) or dxf of a 2D model, in millimetres, or its glb; another type is 422`,
     ),
   filename: z.string().min(1).max(255).optional(),
   key: ZSessionKey.optional().describe('the modelKey; replaces the Authorization and X-API-KEY headers'),

@@ -12,7 +12,7 @@ const validator = createRequire(import.meta.url)('gltf-validator') as {
   validateBytes(bytes: Uint8Array): Promise<{ issues: { numErrors: number; messages: { severity: number }[] } }>
 }
 
-export interface Gltf {
+interface Gltf {
   asset: { version: string; generator?: string; extras?: unknown }
   scene: number
   scenes: { nodes?: number[] }[]
